@@ -1,0 +1,538 @@
+//! Escaping and unescaping: the `%` hex hex triplets of every spec.
+//!
+//! The rules are the same in every document (RFC 1808 §2.2, the 1996
+//! draft §2.3.2, RFC 3986 §2.4): a URL is always held in escaped form;
+//! escape while composing it from components, unescape only after splitting
+//! it into components, never twice. So there are two directions:
+//!
+//! * [`escape`] turns *data* into the text of one [`Component`] under one
+//!   spec, escaping every byte that component cannot hold as data, `%`
+//!   included. [`escape_unsafe`] instead takes text that is already a
+//!   component and escapes only what may not appear there, leaving existing
+//!   escapes alone, so it never double-escapes (RFC 1630 "a URI may be made
+//!   safer by encoding more characters").
+//! * [`unescape`] turns component text into octets, charset-neutral;
+//!   [`unescape_str`] also requires UTF-8. An invalid sequence such as `%*`
+//!   or `%as` (RFC 1630, Example 3) is an [`EscapeError`] with its byte
+//!   position, or, with [`unescape_lenient`], is kept verbatim and reported.
+//!
+//! `+` means a space only in RFC 1630 query strings; that reading exists
+//! solely as the explicit [`escape_form`] / [`unescape_form`] pair.
+//!
+//! Every function returns borrowed data when nothing changes.
+//!
+//! ```
+//! use std::borrow::Cow;
+//! use urlspec::escape::{escape, unescape, Component};
+//! use urlspec::Spec;
+//!
+//! let text = escape("Los Angeles", Component::PathSegment, Spec::Rfc1808);
+//! assert_eq!(text, "Los%20Angeles");
+//! assert_eq!(unescape(&text).unwrap(), &b"Los Angeles"[..]);
+//! // Nothing to do: nothing allocated.
+//! assert!(matches!(escape("a-b", Component::Query, Spec::Rfc1808), Cow::Borrowed(_)));
+//! ```
+
+use alloc::borrow::Cow;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+use core::str::FromStr;
+
+use crate::chars::CharClass;
+use crate::spec::Spec;
+
+const UPPER_HEX: &[u8; 16] = b"0123456789ABCDEF";
+
+/// A component whose data can be escaped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Component {
+    /// One path segment: `/` is escaped.
+    PathSegment = 0,
+    /// One parameter of the params (RFC 1808 `param`): `;` is escaped.
+    Params = 1,
+    /// The query.
+    Query = 2,
+    /// The fragment.
+    Fragment = 3,
+    /// The user name of a server: `:`, `@` and `/` are escaped.
+    User = 4,
+    /// The password of a server.
+    Password = 5,
+    /// A host name.
+    Host = 6,
+}
+
+impl Component {
+    /// Every component.
+    pub const ALL: [Component; 7] = [
+        Component::PathSegment,
+        Component::Params,
+        Component::Query,
+        Component::Fragment,
+        Component::User,
+        Component::Password,
+        Component::Host,
+    ];
+
+    /// The name used on the command line and in data files.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Component::PathSegment => "path_segment",
+            Component::Params => "params",
+            Component::Query => "query",
+            Component::Fragment => "fragment",
+            Component::User => "user",
+            Component::Password => "password",
+            Component::Host => "host",
+        }
+    }
+
+    /// The characters that stand for themselves as data in this component
+    /// under `spec`.
+    ///
+    /// ```
+    /// use urlspec::escape::Component;
+    /// use urlspec::Spec;
+    /// // `+` is safe in RFC 1808 but reserved in the 1996 draft.
+    /// assert!(Component::Query.data_chars(Spec::Rfc1808).contains(b'+'));
+    /// assert!(!Component::Query.data_chars(Spec::Draft96).contains(b'+'));
+    /// ```
+    pub fn data_chars(self, spec: Spec) -> CharClass {
+        spec.rules().data[self as usize]
+    }
+
+    /// The characters the component's grammar admits unescaped under
+    /// `spec`, delimiters included.
+    pub fn grammar_chars(self, spec: Spec) -> CharClass {
+        let g = &spec.rules().grammar;
+        match self {
+            Component::PathSegment => g.segment,
+            Component::Params => g.param,
+            Component::Query => g.query,
+            Component::Fragment => g.fragment,
+            Component::User | Component::Password => g.userinfo,
+            Component::Host => g.reg_name,
+        }
+    }
+}
+
+impl fmt::Display for Component {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Component {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Component, String> {
+        let key = s.replace('-', "_");
+        Component::ALL
+            .into_iter()
+            .find(|c| {
+                c.name() == key
+                    || (key == "path" && *c == Component::PathSegment)
+            })
+            .ok_or_else(|| {
+                let names: Vec<_> =
+                    Component::ALL.iter().map(|c| c.name()).collect();
+                alloc::format!(
+                    "unknown component `{s}`; expected one of: {}",
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+/// Escapes `data` for `component` under `spec`: every byte the component
+/// cannot hold as data becomes `%XX` (upper-case hex), `%` included.
+///
+/// ```
+/// use urlspec::escape::{escape, Component};
+/// use urlspec::Spec;
+///
+/// assert_eq!(escape("a+b", Component::Query, Spec::Rfc1808), "a+b");
+/// assert_eq!(escape("a+b", Component::Query, Spec::Draft96), "a%2Bb");
+/// assert_eq!(escape("100%", Component::Query, Spec::Rfc3986), "100%25");
+/// assert_eq!(escape("a/b", Component::PathSegment, Spec::Rfc3986), "a%2Fb");
+/// ```
+pub fn escape(data: &str, component: Component, spec: Spec) -> Cow<'_, str> {
+    match escape_bytes(data.as_bytes(), component, spec) {
+        Cow::Borrowed(_) => Cow::Borrowed(data),
+        Cow::Owned(s) => Cow::Owned(s),
+    }
+}
+
+/// Escapes arbitrary octets for `component` under `spec`, as [`escape`].
+///
+/// ```
+/// use urlspec::escape::{escape_bytes, Component};
+/// use urlspec::Spec;
+/// assert_eq!(escape_bytes(b"\xE9t\xE9", Component::PathSegment, Spec::Rfc1630), "%E9t%E9");
+/// ```
+pub fn escape_bytes(
+    data: &[u8],
+    component: Component,
+    spec: Spec,
+) -> Cow<'_, str> {
+    escape_with(data, component.data_chars(spec), false)
+}
+
+/// Escapes what `text` may not hold as `component` under `spec`, leaving
+/// valid escapes as they are: applying it twice changes nothing more.
+///
+/// A `%` that does not start a valid escape is escaped as `%25`.
+///
+/// ```
+/// use urlspec::escape::{escape_unsafe, Component};
+/// use urlspec::Spec;
+///
+/// let once = escape_unsafe("a b%20c", Component::PathSegment, Spec::Rfc1808);
+/// assert_eq!(once, "a%20b%20c");
+/// assert_eq!(escape_unsafe(&once, Component::PathSegment, Spec::Rfc1808), once);
+/// assert_eq!(escape_unsafe("100%", Component::Query, Spec::Rfc3986), "100%25");
+/// ```
+pub fn escape_unsafe(
+    text: &str,
+    component: Component,
+    spec: Spec,
+) -> Cow<'_, str> {
+    match escape_with(text.as_bytes(), component.grammar_chars(spec), true) {
+        Cow::Borrowed(_) => Cow::Borrowed(text),
+        Cow::Owned(s) => Cow::Owned(s),
+    }
+}
+
+fn escape_with(
+    data: &[u8],
+    keep: CharClass,
+    keep_escapes: bool,
+) -> Cow<'_, str> {
+    let stays = |i: usize| {
+        let b = data[i];
+        keep.contains(b)
+            || (keep_escapes && b == b'%' && is_escape_at(data, i))
+    };
+    let Some(first) = (0..data.len()).find(|&i| !stays(i)) else {
+        // Every byte is ASCII (no class holds anything else).
+        return Cow::Borrowed(core::str::from_utf8(data).unwrap_or_default());
+    };
+    let mut out = String::with_capacity(data.len() + 8);
+    out.push_str(core::str::from_utf8(&data[..first]).unwrap_or_default());
+    for i in first..data.len() {
+        let b = data[i];
+        if stays(i) {
+            out.push(b as char);
+        } else {
+            push_escape(&mut out, b);
+        }
+    }
+    Cow::Owned(out)
+}
+
+fn push_escape(out: &mut String, b: u8) {
+    out.push('%');
+    out.push(UPPER_HEX[usize::from(b >> 4)] as char);
+    out.push(UPPER_HEX[usize::from(b & 15)] as char);
+}
+
+/// Whether `bytes[i..]` starts with `%` hex hex.
+#[inline]
+pub(crate) fn is_escape_at(bytes: &[u8], i: usize) -> bool {
+    bytes.len() > i + 2
+        && bytes[i] == b'%'
+        && bytes[i + 1].is_ascii_hexdigit()
+        && bytes[i + 2].is_ascii_hexdigit()
+}
+
+#[inline]
+fn hex_value(b: u8) -> u8 {
+    match b {
+        b'0'..=b'9' => b - b'0',
+        b'a'..=b'f' => b - b'a' + 10,
+        _ => b - b'A' + 10,
+    }
+}
+
+/// Why unescaping failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EscapeErrorKind {
+    /// A `%` not followed by two hex digits (`%*`, `%as`, a final `%4`).
+    InvalidEscape,
+    /// The octets are not UTF-8 (only from [`unescape_str`]).
+    NotUtf8,
+}
+
+/// An invalid escape or non-UTF-8 result, with the byte position in the
+/// input where it starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EscapeError {
+    /// Byte offset in the input.
+    pub position: usize,
+    /// What is wrong there.
+    pub kind: EscapeErrorKind,
+    /// The offending text (at most three bytes, for an escape).
+    pub found: String,
+}
+
+impl fmt::Display for EscapeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            EscapeErrorKind::InvalidEscape => write!(
+                f,
+                "invalid escape `{}` at byte {}: `%` must be followed by two \
+                 hex digits (write a literal `%` as `%25`)",
+                self.found, self.position
+            ),
+            EscapeErrorKind::NotUtf8 => write!(
+                f,
+                "the octets escaped at byte {} are not UTF-8 text (unescape \
+                 to bytes to keep them)",
+                self.position
+            ),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for EscapeError {}
+
+fn invalid_at(text: &str, i: usize) -> EscapeError {
+    let end = (i + 3).min(text.len());
+    let found = String::from_utf8_lossy(&text.as_bytes()[i..end]).into_owned();
+    EscapeError { position: i, kind: EscapeErrorKind::InvalidEscape, found }
+}
+
+/// Unescapes component text to octets. Any `%` that does not start a valid
+/// escape is an error. Each escape is decoded once: `%2541` is `%41`.
+///
+/// ```
+/// use urlspec::escape::unescape;
+/// assert_eq!(unescape("%2541").unwrap(), &b"%41"[..]);
+/// assert_eq!(unescape("a%e9").unwrap(), &b"a\xE9"[..]);
+/// let err = unescape("asdf%*.fred").unwrap_err();
+/// assert_eq!(err.position, 4);
+/// ```
+pub fn unescape(text: &str) -> Result<Cow<'_, [u8]>, EscapeError> {
+    decode(text, false, false).map_err(|i| invalid_at(text, i))
+}
+
+/// Unescapes component text to UTF-8 text.
+///
+/// ```
+/// use urlspec::escape::{unescape_str, EscapeErrorKind};
+/// assert_eq!(unescape_str("caf%C3%A9").unwrap(), "café");
+/// let err = unescape_str("x%E9").unwrap_err();
+/// assert_eq!((err.position, err.kind), (1, EscapeErrorKind::NotUtf8));
+/// ```
+pub fn unescape_str(text: &str) -> Result<Cow<'_, str>, EscapeError> {
+    match unescape(text)? {
+        Cow::Borrowed(_) => Ok(Cow::Borrowed(text)),
+        Cow::Owned(bytes) => {
+            String::from_utf8(bytes).map(Cow::Owned).map_err(|e| {
+                let position =
+                    input_offset(text, e.utf8_error().valid_up_to());
+                EscapeError {
+                    position,
+                    kind: EscapeErrorKind::NotUtf8,
+                    found: String::new(),
+                }
+            })
+        }
+    }
+}
+
+/// The offset in `text` of the octet `decoded` of its unescaped form.
+fn input_offset(text: &str, decoded: usize) -> usize {
+    let bytes = text.as_bytes();
+    let (mut i, mut n) = (0, 0);
+    while i < bytes.len() && n < decoded {
+        i += if is_escape_at(bytes, i) { 3 } else { 1 };
+        n += 1;
+    }
+    i
+}
+
+/// The result of [`unescape_lenient`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lenient<'a> {
+    /// The octets, with every invalid `%` kept verbatim.
+    pub bytes: Cow<'a, [u8]>,
+    /// The byte positions of the `%`s that did not start a valid escape.
+    pub invalid: Vec<usize>,
+}
+
+/// Unescapes component text, keeping each invalid `%` verbatim and saying
+/// where it was (SPEC.md A28: RFC 1630's own `%%3D`).
+///
+/// ```
+/// use urlspec::escape::unescape_lenient;
+/// let out = unescape_lenient("name%%3Ddobbins");
+/// assert_eq!(out.bytes, &b"name%=dobbins"[..]);
+/// assert_eq!(out.invalid, [4]);
+/// ```
+pub fn unescape_lenient(text: &str) -> Lenient<'_> {
+    let bytes = text.as_bytes();
+    let mut invalid = Vec::new();
+    let Some(first) = memchr::memchr(b'%', bytes) else {
+        return Lenient { bytes: Cow::Borrowed(bytes), invalid };
+    };
+    let mut out = Vec::with_capacity(bytes.len());
+    out.extend_from_slice(&bytes[..first]);
+    let mut i = first;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            if is_escape_at(bytes, i) {
+                out.push(
+                    hex_value(bytes[i + 1]) << 4 | hex_value(bytes[i + 2]),
+                );
+                i += 3;
+                continue;
+            }
+            invalid.push(i);
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    Lenient { bytes: Cow::Owned(out), invalid }
+}
+
+/// Decodes escapes (and `+` when `plus` is set). `Err` is the position of
+/// the first invalid `%` unless `lenient`.
+fn decode(
+    text: &str,
+    plus: bool,
+    lenient: bool,
+) -> Result<Cow<'_, [u8]>, usize> {
+    let bytes = text.as_bytes();
+    let first = if plus {
+        memchr::memchr2(b'%', b'+', bytes)
+    } else {
+        memchr::memchr(b'%', bytes)
+    };
+    let Some(first) = first else {
+        return Ok(Cow::Borrowed(bytes));
+    };
+    let mut out = Vec::with_capacity(bytes.len());
+    out.extend_from_slice(&bytes[..first]);
+    let mut i = first;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'%' if is_escape_at(bytes, i) => {
+                out.push(
+                    hex_value(bytes[i + 1]) << 4 | hex_value(bytes[i + 2]),
+                );
+                i += 3;
+                continue;
+            }
+            b'%' if !lenient => return Err(i),
+            b'+' if plus => out.push(b' '),
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    Ok(Cow::Owned(out))
+}
+
+/// Escapes RFC 1630 query-string data: a space becomes `+`, so a real `+`
+/// becomes `%2B` ("QUERY STRINGS": "the plus sign is reserved as shorthand
+/// notation for a space").
+///
+/// ```
+/// use urlspec::escape::escape_form;
+/// assert_eq!(escape_form("a b"), "a+b");
+/// assert_eq!(escape_form("a+b"), "a%2Bb");
+/// ```
+pub fn escape_form(data: &str) -> Cow<'_, str> {
+    let keep = Component::Query.data_chars(Spec::Rfc1630);
+    if data.bytes().all(|b| keep.contains(b)) {
+        return Cow::Borrowed(data);
+    }
+    let mut out = String::with_capacity(data.len() + 8);
+    for b in data.bytes() {
+        match b {
+            b' ' => out.push('+'),
+            b if keep.contains(b) => out.push(b as char),
+            b => push_escape(&mut out, b),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Unescapes an RFC 1630 query string: `+` is a space, then escapes.
+///
+/// ```
+/// use urlspec::escape::unescape_form;
+/// assert_eq!(unescape_form("a+b%2Bc").unwrap(), &b"a b+c"[..]);
+/// ```
+pub fn unescape_form(text: &str) -> Result<Cow<'_, [u8]>, EscapeError> {
+    decode(text, true, false).map_err(|i| invalid_at(text, i))
+}
+
+/// Decodes ISO Latin-1 octets to text, the charset RFC 1630 gives escapes
+/// (R1630-ENC.1).
+///
+/// ```
+/// use urlspec::escape::{latin1_to_string, unescape};
+/// assert_eq!(latin1_to_string(&unescape("caf%E9").unwrap()), "café");
+/// ```
+pub fn latin1_to_string(octets: &[u8]) -> String {
+    octets.iter().map(|&b| char::from(b)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escape_is_zero_copy_when_nothing_changes() {
+        for spec in Spec::ALL {
+            for c in Component::ALL {
+                assert!(matches!(
+                    escape("abc", c, spec),
+                    Cow::Borrowed("abc")
+                ));
+            }
+        }
+        assert!(matches!(unescape("abc").unwrap(), Cow::Borrowed(_)));
+        assert!(matches!(unescape_str("abc").unwrap(), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn invalid_escapes_are_located() {
+        // TV-ENC-3
+        let t = "fxqn:/us/va/reston/cnri/ietf/24/asdf%*.fred";
+        assert_eq!(unescape(t).unwrap_err().position, 36);
+        let t = "news:12345667123%asdghfh@info.cern.ch";
+        let e = unescape(t).unwrap_err();
+        assert_eq!((e.position, e.found.as_str()), (16, "%as"));
+        assert!(e.to_string().contains("at byte 16"));
+        assert_eq!(unescape("%4").unwrap_err().position, 0);
+        assert_eq!(unescape("ab%").unwrap_err().found, "%");
+    }
+
+    #[test]
+    fn not_utf8_position_is_in_the_input() {
+        let e = unescape_str("ab%C3%28").unwrap_err();
+        assert_eq!((e.position, e.kind), (2, EscapeErrorKind::NotUtf8));
+    }
+
+    #[test]
+    fn user_escapes_delimiters() {
+        for spec in Spec::ALL {
+            let out = escape("a:b@c/d", Component::User, spec);
+            assert!(!out.contains([':', '@', '/']), "{spec}: {out}");
+        }
+    }
+
+    #[test]
+    fn component_names() {
+        for c in Component::ALL {
+            assert_eq!(c.name().parse::<Component>(), Ok(c));
+        }
+        assert_eq!("path".parse::<Component>(), Ok(Component::PathSegment));
+        assert!("nope".parse::<Component>().is_err());
+    }
+}

@@ -1,0 +1,71 @@
+//! URL parsing, escaping and relative resolution exactly as each
+//! generation of the URL specifications defines them.
+//!
+//! The URL rules changed five times between 1994 and 2005, and each change
+//! gives some inputs another meaning. urlspec implements every generation
+//! as its own [`Spec`], from one engine whose differences are data
+//! ([`spec::Rules`]):
+//!
+//! | [`Spec`] | document | date |
+//! |---|---|---|
+//! | [`Rfc1630`](Spec::Rfc1630) | RFC 1630, Universal Resource Identifiers in WWW | June 1994 |
+//! | [`Draft04`](Spec::Draft04) | draft-ietf-uri-relative-url-04 | January 1995 |
+//! | [`Rfc1808`](Spec::Rfc1808) (default) | RFC 1808, Relative Uniform Resource Locators | June 1995 |
+//! | [`Draft96`](Spec::Draft96) | draft-fielding-uri-url-00e, Uniform Resource Locators | 10 November 1996 |
+//! | [`Draft96Dec`](Spec::Draft96Dec) | the same with the changes of 26 December 1996 | December 1996 |
+//! | [`Rfc2396`](Spec::Rfc2396) | RFC 2396 with RFC 2732 | August 1998 / December 1999 |
+//! | [`Rfc3986`](Spec::Rfc3986) | RFC 3986 (STD 66) | January 2005 |
+//!
+//! The default is RFC 1808, the one standards-track document among the
+//! 1994–1996 texts.
+//!
+//! # What lives where
+//!
+//! * [`chars`]: the character classes of every grammar, one constant per
+//!   rule (`reserved`, `unreserved`, `national`, `mark`, `sub-delims`, …).
+//! * [`escape`]: `%XX` escaping per component and spec, unescaping to octets
+//!   or UTF-8 with positioned errors, and RFC 1630's `+`-as-space form.
+//! * [`reference`]: splitting a URL reference into scheme, net_loc, path,
+//!   params, query and fragment without copying; strict validation with a
+//!   byte position and rule name per violation.
+//! * [`server`]: user, password, host and port; IPv4, IPv6 and registered
+//!   names per spec.
+//!
+//! # Example
+//!
+//! ```
+//! use urlspec::{Reference, Spec};
+//!
+//! let r = Reference::parse("http://a/b/c/d;p?q#f");
+//! assert_eq!(r.params(), Some("p"));
+//! assert!(r.is_valid());
+//!
+//! // `~` was `national` in RFC 1808 and unreserved from 1996 on.
+//! assert!(!Reference::parse_with("http://a/~u", Spec::Rfc1808).is_valid());
+//! assert!(Reference::parse_with("http://a/~u", Spec::Rfc3986).is_valid());
+//! ```
+#![cfg_attr(not(feature = "std"), no_std)]
+#![deny(missing_docs)]
+
+extern crate alloc;
+
+pub mod chars;
+pub mod escape;
+mod host;
+pub mod reference;
+pub mod server;
+pub mod spec;
+
+pub use reference::{Reference, ReferenceBuf, Violation};
+pub use spec::Spec;
+
+/// Parses `input` under `spec`: the same as [`Reference::parse_with`].
+///
+/// ```
+/// let r = urlspec::parse("g?y/./x", urlspec::Spec::Rfc1808);
+/// assert_eq!(r.query(), Some("y/./x"));
+/// ```
+#[inline]
+pub fn parse(input: &str, spec: Spec) -> Reference<'_> {
+    Reference::parse_with(input, spec)
+}

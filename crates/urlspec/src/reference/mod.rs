@@ -1,0 +1,468 @@
+//! Parsing a URL reference into its components.
+//!
+//! A [`Reference`] borrows its input and records where each component
+//! starts and ends; parsing allocates nothing, never fails and is linear in
+//! the input. Whether the input is *valid* under its spec is a separate
+//! question, answered by [`Reference::violations`].
+//!
+//! The components, and the order in which they are split off, depend on the
+//! spec:
+//!
+//! | spec | components | split order |
+//! |---|---|---|
+//! | RFC 1630 | scheme, host part, path, search, fragment | fragment; `ialpha:` before any `/`; `//` host up to `/` or `?`; `?search` |
+//! | draft 04, RFC 1808, 1996 drafts | scheme, net_loc, path, params, query, fragment | RFC 1808 §2.4: fragment, scheme, net_loc (up to `/` only), query, params, path |
+//! | RFC 2396, RFC 3986 | scheme, authority, path, query, fragment | the Appendix B regular expression, with a scheme that starts with a letter |
+//!
+//! Absent and empty stay apart for every component (`None` vs `Some("")`),
+//! so every reference re-serializes to exactly its input.
+//!
+//! ```
+//! use urlspec::{Reference, Spec};
+//!
+//! let r = Reference::parse("http://a/b/c/d;p?q#f");
+//! assert_eq!(r.scheme(), Some("http"));
+//! assert_eq!(r.net_loc(), Some("a"));
+//! assert_eq!(r.path(), "/b/c/d");
+//! assert_eq!(r.params(), Some("p"));
+//! assert_eq!(r.query(), Some("q"));
+//! assert_eq!(r.fragment(), Some("f"));
+//!
+//! // RFC 1808 ends the net_loc only at `/`; RFC 3986 also at `?`.
+//! assert_eq!(Reference::parse("http://a?q").net_loc(), Some("a?q"));
+//! let r = Reference::parse_with("http://a?q", Spec::Rfc3986);
+//! assert_eq!((r.net_loc(), r.query()), (Some("a"), Some("q")));
+//! ```
+
+mod split;
+pub(crate) mod validate;
+
+use alloc::borrow::ToOwned;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+pub use validate::{Violation, ViolationKind};
+
+use crate::server::Server;
+use crate::spec::Spec;
+
+pub(crate) const NONE: usize = usize::MAX;
+
+/// Component offsets. Every offset is a byte index into the input; `NONE`
+/// marks an absent component. The components are in input order:
+/// `[prefix][scheme ':']['//' net_loc][path][';' params]['?' query]['#'
+/// fragment]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Meta {
+    /// Start of the reference proper: after an RFC 1630 `url:` prefix.
+    pub(crate) start: usize,
+    /// The `:` after the scheme.
+    pub(crate) scheme_end: usize,
+    /// The first byte after `//`.
+    pub(crate) net_loc_start: usize,
+    pub(crate) path_start: usize,
+    pub(crate) path_end: usize,
+    /// The `;` before the params.
+    pub(crate) params_start: usize,
+    /// The `?` before the query.
+    pub(crate) query_start: usize,
+    /// The `#` before the fragment.
+    pub(crate) fragment_start: usize,
+}
+
+/// Whether a reference has a scheme, and what follows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// No scheme: a relative reference.
+    Relative,
+    /// A scheme followed by `//` or `/`: RFC 2396 `hier_part`.
+    Hierarchical,
+    /// A scheme followed by anything else: RFC 2396 `opaque_part`, RFC 3986
+    /// `path-rootless` or `path-empty`.
+    Opaque,
+}
+
+/// A parsed URL reference, borrowing its input.
+///
+/// `Reference` is `Copy`: it is the input plus a few offsets.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Reference<'a> {
+    input: &'a str,
+    spec: Spec,
+    meta: Meta,
+}
+
+impl<'a> Reference<'a> {
+    /// Parses `input` under the default spec, RFC 1808.
+    ///
+    /// ```
+    /// use urlspec::Reference;
+    /// let r = Reference::parse("g;x?y#s");
+    /// assert_eq!((r.path(), r.params(), r.query()), ("g", Some("x"), Some("y")));
+    /// ```
+    #[inline]
+    pub fn parse(input: &'a str) -> Reference<'a> {
+        Reference::parse_with(input, Spec::Rfc1808)
+    }
+
+    /// Parses `input` under `spec`.
+    ///
+    /// ```
+    /// use urlspec::{Reference, Spec};
+    /// // RFC 1630 has no params component: `;` stays in the path.
+    /// let r = Reference::parse_with("g;x", Spec::Rfc1630);
+    /// assert_eq!((r.path(), r.params()), ("g;x", None));
+    /// ```
+    #[inline]
+    pub fn parse_with(input: &'a str, spec: Spec) -> Reference<'a> {
+        Reference { input, spec, meta: split::split(input.as_bytes(), spec) }
+    }
+
+    /// The spec the reference was parsed under.
+    pub fn spec(&self) -> Spec {
+        self.spec
+    }
+
+    /// The whole input, exactly as given.
+    pub fn as_str(&self) -> &'a str {
+        self.input
+    }
+
+    fn slice(&self, start: usize, end: usize) -> &'a str {
+        &self.input[start..end]
+    }
+
+    /// The end of the component that starts at `from` (the next present
+    /// delimiter after it).
+    fn end_after(&self, from: usize) -> usize {
+        let m = &self.meta;
+        [m.params_start, m.query_start, m.fragment_start]
+            .into_iter()
+            .find(|&d| d != NONE && d > from)
+            .unwrap_or(self.input.len())
+    }
+
+    /// The RFC 1630 `url:` prefix, when the reference has one.
+    ///
+    /// ```
+    /// use urlspec::{Reference, Spec};
+    /// let r = Reference::parse_with("URL:http://a/b", Spec::Rfc1630);
+    /// assert_eq!((r.prefix(), r.scheme()), (Some("URL:"), Some("http")));
+    /// ```
+    pub fn prefix(&self) -> Option<&'a str> {
+        (self.meta.start > 0).then(|| self.slice(0, self.meta.start))
+    }
+
+    /// The scheme, as written.
+    pub fn scheme(&self) -> Option<&'a str> {
+        let m = &self.meta;
+        (m.scheme_end != NONE).then(|| self.slice(m.start, m.scheme_end))
+    }
+
+    /// What follows `//`: RFC 1808's `net_loc`, the 1996 `server`, RFC
+    /// 2396/3986's `authority`, RFC 1630's host part. `Some("")` for a `//`
+    /// followed by nothing (`file:///x`).
+    pub fn net_loc(&self) -> Option<&'a str> {
+        let m = &self.meta;
+        (m.net_loc_start != NONE)
+            .then(|| self.slice(m.net_loc_start, m.path_start))
+    }
+
+    /// Same as [`net_loc`](Self::net_loc), under the RFC 2396/3986 name.
+    pub fn authority(&self) -> Option<&'a str> {
+        self.net_loc()
+    }
+
+    /// The path, with its leading `/` when it has one. Never absent.
+    pub fn path(&self) -> &'a str {
+        self.slice(self.meta.path_start, self.meta.path_end)
+    }
+
+    /// The params after the first `;` of the path (specs with a params
+    /// component only; in the others `;` stays in the path).
+    pub fn params(&self) -> Option<&'a str> {
+        let p = self.meta.params_start;
+        (p != NONE).then(|| self.slice(p + 1, self.end_after(p)))
+    }
+
+    /// The query after the first `?` (RFC 1630 calls it `search`).
+    pub fn query(&self) -> Option<&'a str> {
+        let q = self.meta.query_start;
+        (q != NONE).then(|| self.slice(q + 1, self.end_after(q)))
+    }
+
+    /// The fragment after the first `#`.
+    pub fn fragment(&self) -> Option<&'a str> {
+        let f = self.meta.fragment_start;
+        (f != NONE).then(|| self.slice(f + 1, self.input.len()))
+    }
+
+    /// The byte range of each present component, for callers that map
+    /// components back to the input (the range excludes delimiters).
+    pub fn span(&self, component: Part) -> Option<core::ops::Range<usize>> {
+        let m = &self.meta;
+        let base = self.input.as_ptr() as usize;
+        let of = |s: &str| {
+            let start = s.as_ptr() as usize - base;
+            start..start + s.len()
+        };
+        match component {
+            Part::Scheme => self.scheme().map(of),
+            Part::NetLoc => self.net_loc().map(of),
+            Part::Path => Some(m.path_start..m.path_end),
+            Part::Params => self.params().map(of),
+            Part::Query => self.query().map(of),
+            Part::Fragment => self.fragment().map(of),
+        }
+    }
+
+    /// Whether the reference has a scheme (an absolute URL, possibly with a
+    /// fragment).
+    pub fn has_scheme(&self) -> bool {
+        self.meta.scheme_end != NONE
+    }
+
+    /// Whether the path starts with `/` (RFC 1808 P6: the parser "must
+    /// remember whether it was present").
+    pub fn path_is_absolute(&self) -> bool {
+        self.path().starts_with('/')
+    }
+
+    /// Whether the reference is relative, hierarchical or opaque.
+    ///
+    /// ```
+    /// use urlspec::{reference::Kind, Reference};
+    /// assert_eq!(Reference::parse("mailto:a@b").kind(), Kind::Opaque);
+    /// assert_eq!(Reference::parse("foo:/bar").kind(), Kind::Hierarchical);
+    /// assert_eq!(Reference::parse("../g").kind(), Kind::Relative);
+    /// ```
+    pub fn kind(&self) -> Kind {
+        if !self.has_scheme() {
+            Kind::Relative
+        } else if self.net_loc().is_some() || self.path_is_absolute() {
+            Kind::Hierarchical
+        } else {
+            Kind::Opaque
+        }
+    }
+
+    /// Whether the path is hierarchical in RFC 1630's sense: a net_loc is
+    /// present or the path contains `/` ("these must imply a hierarchical
+    /// structure").
+    pub fn has_hierarchical_path(&self) -> bool {
+        self.net_loc().is_some() || self.path().contains('/')
+    }
+
+    /// Whether the reference fits the spec's generic syntax, so that it can
+    /// serve as a base (SPEC.md §4). Under RFC 1808 every valid reference
+    /// does; under the 1996 drafts the server must parse; under RFC 2396 the
+    /// part after the scheme must be a `hier_part`.
+    pub fn is_generic(&self) -> bool {
+        use crate::spec::ServerGrammar as G;
+        match self.spec.rules().server {
+            G::Server2396 => self.kind() != Kind::Opaque,
+            G::Server96 => {
+                self.server().is_none_or(|s| s.is_valid())
+                    && !(self.spec == Spec::Draft96Dec
+                        && self.params().is_some_and(|p| p.contains('/')))
+            }
+            _ => true,
+        }
+    }
+
+    /// Whether the input is the empty string.
+    pub fn is_empty(&self) -> bool {
+        self.input.is_empty()
+    }
+
+    /// The server part of the net_loc: user, password, host and port, split
+    /// by the spec's grammar (RFC 1808's opaque net_loc is split by the 1996
+    /// server grammar, leniently). `None` when there is no net_loc.
+    ///
+    /// ```
+    /// use urlspec::{Reference, Spec};
+    /// let r = Reference::parse_with("ftp://foo:@host.com/", Spec::Draft96);
+    /// let s = r.server().unwrap();
+    /// assert_eq!((s.user(), s.password(), s.host()), (Some("foo"), Some(""), Some("host.com")));
+    /// ```
+    pub fn server(&self) -> Option<Server<'a>> {
+        let m = &self.meta;
+        (m.net_loc_start != NONE).then(|| {
+            Server::parse_at(
+                self.input,
+                m.net_loc_start,
+                m.path_start,
+                self.spec,
+                self.scheme(),
+            )
+        })
+    }
+
+    /// Every way the reference breaks its spec's grammar, in input order.
+    /// Empty when the reference is valid.
+    ///
+    /// ```
+    /// use urlspec::{Reference, Spec};
+    /// let r = Reference::parse_with("http://a/{x}", Spec::Rfc1808);
+    /// let v = r.violations();
+    /// assert_eq!((v[0].position, v[0].rule), (9, "pchar"));
+    /// assert!(Reference::parse_with("http://a/{x}", Spec::Draft04).is_valid());
+    /// ```
+    pub fn violations(&self) -> Vec<Violation> {
+        let mut out = Vec::new();
+        validate::check(self, &mut |v| {
+            out.push(v);
+            true
+        });
+        out
+    }
+
+    /// Whether the reference is valid under its spec (stops at the first
+    /// violation; allocates nothing).
+    pub fn is_valid(&self) -> bool {
+        let mut valid = true;
+        validate::check(self, &mut |_| {
+            valid = false;
+            false
+        });
+        valid
+    }
+
+    /// The same reference under another spec.
+    pub fn reparse(&self, spec: Spec) -> Reference<'a> {
+        Reference::parse_with(self.input, spec)
+    }
+
+    /// An owned copy.
+    pub fn to_owned(&self) -> ReferenceBuf {
+        ReferenceBuf {
+            input: self.input.to_owned(),
+            spec: self.spec,
+            meta: self.meta,
+        }
+    }
+
+    /// The components recombined, with their delimiters: equal to the input
+    /// for every input (the parse is lossless).
+    pub fn recompose(&self) -> String {
+        let mut out = String::with_capacity(self.input.len());
+        if let Some(p) = self.prefix() {
+            out.push_str(p);
+        }
+        if let Some(s) = self.scheme() {
+            out.push_str(s);
+            out.push(':');
+        }
+        if let Some(n) = self.net_loc() {
+            out.push_str("//");
+            out.push_str(n);
+        }
+        out.push_str(self.path());
+        for (delim, part) in
+            [(';', self.params()), ('?', self.query()), ('#', self.fragment())]
+        {
+            if let Some(p) = part {
+                out.push(delim);
+                out.push_str(p);
+            }
+        }
+        out
+    }
+
+    pub(crate) fn meta(&self) -> &Meta {
+        &self.meta
+    }
+}
+
+/// A component, for [`Reference::span`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// The scheme.
+    Scheme,
+    /// The net_loc / authority.
+    NetLoc,
+    /// The path.
+    Path,
+    /// The params.
+    Params,
+    /// The query.
+    Query,
+    /// The fragment.
+    Fragment,
+}
+
+impl fmt::Debug for Reference<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Reference")
+            .field("spec", &self.spec)
+            .field("scheme", &self.scheme())
+            .field("net_loc", &self.net_loc())
+            .field("path", &self.path())
+            .field("params", &self.params())
+            .field("query", &self.query())
+            .field("fragment", &self.fragment())
+            .finish()
+    }
+}
+
+impl fmt::Display for Reference<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.input)
+    }
+}
+
+/// An owned [`Reference`]: the input string plus the same offsets.
+///
+/// ```
+/// use urlspec::{Reference, ReferenceBuf};
+/// let owned: ReferenceBuf = Reference::parse("http://a/b?q").to_owned();
+/// assert_eq!(owned.as_ref().query(), Some("q"));
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct ReferenceBuf {
+    input: String,
+    spec: Spec,
+    meta: Meta,
+}
+
+impl ReferenceBuf {
+    /// Parses an owned string under `spec`.
+    pub fn parse_with(input: String, spec: Spec) -> ReferenceBuf {
+        let meta = split::split(input.as_bytes(), spec);
+        ReferenceBuf { input, spec, meta }
+    }
+
+    /// The borrowed view, with every getter.
+    pub fn as_ref(&self) -> Reference<'_> {
+        Reference { input: &self.input, spec: self.spec, meta: self.meta }
+    }
+
+    /// The input string.
+    pub fn as_str(&self) -> &str {
+        &self.input
+    }
+
+    /// The input string, given back.
+    pub fn into_string(self) -> String {
+        self.input
+    }
+}
+
+impl fmt::Debug for ReferenceBuf {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.as_ref().fmt(f)
+    }
+}
+
+impl fmt::Display for ReferenceBuf {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.input)
+    }
+}
+
+impl From<Reference<'_>> for ReferenceBuf {
+    fn from(r: Reference<'_>) -> ReferenceBuf {
+        r.to_owned()
+    }
+}

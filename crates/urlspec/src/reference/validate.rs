@@ -1,0 +1,455 @@
+//! Strict validation of a parsed reference against its spec's grammar.
+//!
+//! Parsing never fails; this module answers whether the reference is in the
+//! spec's language, and if not, where and why, one [`Violation`] per
+//! offending place.
+
+use core::fmt;
+
+use super::{Reference, NONE};
+use crate::chars::{self, CharClass};
+use crate::escape::is_escape_at;
+use crate::spec::{SchemeRule, ServerGrammar, Spec};
+
+/// One place where a reference breaks its spec's grammar.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// Byte offset in the input.
+    pub position: usize,
+    /// The grammar rule broken, by its name in the spec (`pchar`,
+    /// `segment-nz-nc`, `hostname`, `port`, …).
+    pub rule: &'static str,
+    /// What is wrong.
+    pub kind: ViolationKind,
+    /// The spec whose grammar was applied.
+    pub spec: Spec,
+}
+
+/// What a [`Violation`] is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ViolationKind {
+    /// A character the component may not hold unescaped.
+    Disallowed {
+        /// The character.
+        ch: char,
+        /// The class the spec puts it in (`national`, `unwise`, …), if any.
+        class: Option<&'static str>,
+        /// The component it appears in.
+        component: &'static str,
+    },
+    /// A `%` not followed by two hex digits.
+    InvalidEscape,
+    /// An escape where the grammar admits none (RFC 1630 user and password).
+    EscapeNotAllowed,
+    /// A `:` in the first segment of a relative path, where it would read as
+    /// a scheme (RFC 2396 §5, RFC 3986 §4.2); also a prefix that looks like
+    /// a scheme but is not one.
+    ColonInFirstSegment,
+    /// Nothing after `scheme:` (RFC 2396 admits no empty `opaque_part`).
+    EmptyAfterScheme,
+    /// A component the grammar requires to be non-empty is empty.
+    Empty {
+        /// The component.
+        component: &'static str,
+    },
+    /// An empty path segment where the grammar needs `1*pchar`.
+    EmptySegment,
+    /// The host matches none of the spec's host rules.
+    InvalidHost,
+    /// An IPv6 literal under a spec without IPv6 (SPEC.md A43).
+    Ipv6NotSupported,
+    /// A port that is not all digits.
+    InvalidPort,
+    /// A user name or password on a scheme whose RFC 1630 production has no
+    /// `login` (http, gopher, wais, prospero: SPEC.md A23).
+    LoginNotAllowed,
+    /// The authority is neither a `server` nor a `reg_name` (RFC 2396).
+    InvalidAuthority,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let spec = self.spec.name();
+        match self.kind {
+            ViolationKind::Disallowed { ch, class, component } => {
+                write!(f, "{ch:?} is not allowed unescaped in the {component}")?;
+                if let Some(class) = class {
+                    write!(f, " (it is `{class}` in {spec})")?;
+                }
+                if ch.is_ascii() {
+                    write!(f, "; write it as %{:02X}", ch as u32)
+                } else {
+                    f.write_str("; escape its UTF-8 octets")
+                }
+            }
+            ViolationKind::InvalidEscape => f.write_str(
+                "`%` must start an escape of two hex digits; a literal `%` is written %25",
+            ),
+            ViolationKind::EscapeNotAllowed => {
+                f.write_str("escapes are not allowed here: the rule has no `escape`")
+            }
+            ViolationKind::ColonInFirstSegment => f.write_str(
+                "the first segment of a relative path may not contain `:` (the text before it \
+                 is not a scheme); write `./` before it or escape the colon as %3A",
+            ),
+            ViolationKind::EmptyAfterScheme => {
+                f.write_str("nothing follows `scheme:`, and the grammar needs a path")
+            }
+            ViolationKind::Empty { component } => write!(f, "the {component} may not be empty"),
+            ViolationKind::EmptySegment => {
+                f.write_str("a path may not start with an empty segment (`fsegment = 1*pchar`)")
+            }
+            ViolationKind::InvalidHost => write!(f, "not a valid host under {spec}"),
+            ViolationKind::Ipv6NotSupported => {
+                write!(f, "IPv6 literals are not part of {spec} (RFC 2732 added them in 1999)")
+            }
+            ViolationKind::InvalidPort => f.write_str("a port is decimal digits only"),
+            ViolationKind::LoginNotAllowed => f.write_str(
+                "this scheme's RFC 1630 production has `hostport`, not `login`: no user or \
+                 password",
+            ),
+            ViolationKind::InvalidAuthority => {
+                f.write_str("the authority is neither a server nor a registry name")
+            }
+        }
+    }
+}
+
+/// A sink for violations; returns `false` to stop.
+pub(crate) type Sink<'s> = dyn FnMut(Violation) -> bool + 's;
+
+/// Reports into a sink until it says stop.
+pub(crate) struct Checker<'s, 'k> {
+    pub(crate) spec: Spec,
+    sink: &'k mut Sink<'s>,
+    stopped: bool,
+}
+
+impl<'s, 'k> Checker<'s, 'k> {
+    pub(crate) fn new(spec: Spec, sink: &'k mut Sink<'s>) -> Self {
+        Checker { spec, sink, stopped: false }
+    }
+
+    pub(crate) fn report(
+        &mut self,
+        position: usize,
+        rule: &'static str,
+        kind: ViolationKind,
+    ) {
+        if !self.stopped {
+            let v = Violation { position, rule, kind, spec: self.spec };
+            self.stopped = !(self.sink)(v);
+        }
+    }
+
+    /// Checks `input[start..end]` against `class`, with escapes allowed
+    /// when `escapes` is set.
+    pub(crate) fn chars(
+        &mut self,
+        input: &str,
+        start: usize,
+        end: usize,
+        class: CharClass,
+        escapes: bool,
+        rule: &'static str,
+        component: &'static str,
+    ) {
+        let b = &input.as_bytes()[..end];
+        let mut i = start;
+        while i < end && !self.stopped {
+            let c = b[i];
+            if class.contains(c) {
+                i += 1;
+            } else if c == b'%' && is_escape_at(b, i) {
+                if !escapes {
+                    self.report(i, rule, ViolationKind::EscapeNotAllowed);
+                }
+                i += 3;
+            } else if c == b'%' {
+                self.report(i, "escape", ViolationKind::InvalidEscape);
+                i += 1;
+            } else {
+                let ch = input[i..].chars().next().unwrap_or('\u{FFFD}');
+                let class = class_name(self.spec, c);
+                self.report(
+                    i,
+                    rule,
+                    ViolationKind::Disallowed { ch, class, component },
+                );
+                i += ch.len_utf8();
+            }
+        }
+    }
+}
+
+/// The name the spec gives the class of `byte`, for messages.
+pub(crate) fn class_name(spec: Spec, byte: u8) -> Option<&'static str> {
+    use chars::*;
+    let table: &[(CharClass, &'static str)] = match spec {
+        Spec::Rfc1630 => &[
+            (rfc1630::NATIONAL, "national"),
+            (rfc1630::PUNCTUATION, "punctuation"),
+            (rfc1630::RESERVED, "reserved"),
+            (rfc1630::SAFE, "safe"),
+            (rfc1630::EXTRA, "extra"),
+        ],
+        Spec::Draft04 | Spec::Rfc1808 => &[
+            (rfc1808::NATIONAL, "national"),
+            (rfc1808::PUNCTUATION, "punctuation"),
+            (rfc1808::RESERVED, "reserved"),
+            (rfc1808::SAFE, "safe"),
+            (rfc1808::EXTRA, "extra"),
+        ],
+        Spec::Draft96 | Spec::Draft96Dec => &[
+            (draft96::UNWISE, "unwise"),
+            (draft96::DELIMS, "delims"),
+            (draft96::RESERVED, "reserved"),
+            (draft96::MARK, "mark"),
+            (CONTROL, "control"),
+            (SPACE, "space"),
+        ],
+        Spec::Rfc2396 => &[
+            (rfc2732::UNWISE, "unwise"),
+            (rfc2396::DELIMS, "delims"),
+            (rfc2732::RESERVED, "reserved"),
+            (rfc2396::MARK, "mark"),
+            (CONTROL, "control"),
+            (SPACE, "space"),
+        ],
+        Spec::Rfc3986 => &[
+            (rfc3986::GEN_DELIMS, "gen-delims"),
+            (rfc3986::SUB_DELIMS, "sub-delims"),
+        ],
+    };
+    if byte >= 0x80 {
+        return Some(if matches!(spec, Spec::Draft96 | Spec::Draft96Dec) {
+            "national"
+        } else {
+            "non-ASCII"
+        });
+    }
+    if matches!(
+        spec,
+        Spec::Rfc1630 | Spec::Draft04 | Spec::Rfc1808 | Spec::Rfc3986
+    ) && (CONTROL.contains(byte) || byte == b' ')
+    {
+        if spec == Spec::Rfc1630 && byte == b' ' {
+            return Some("reserved");
+        }
+        return Some("control or space");
+    }
+    table.iter().find(|(class, _)| class.contains(byte)).map(|&(_, name)| name)
+}
+
+struct Names {
+    segment: &'static str,
+    first_segment: &'static str,
+    param: &'static str,
+    query: &'static str,
+    fragment: &'static str,
+}
+
+fn names(spec: Spec) -> Names {
+    match spec {
+        Spec::Rfc1630 => Names {
+            segment: "xpalphas",
+            first_segment: "xpalphas",
+            param: "xpalphas",
+            query: "search",
+            fragment: "fragmentid",
+        },
+        Spec::Draft04 | Spec::Rfc1808 => Names {
+            segment: "pchar",
+            first_segment: "pchar",
+            param: "param",
+            query: "query",
+            fragment: "fragment",
+        },
+        Spec::Draft96 | Spec::Draft96Dec => Names {
+            segment: "pchar",
+            first_segment: "pchar",
+            param: "param",
+            query: "urlchar",
+            fragment: "urlchar",
+        },
+        Spec::Rfc2396 => Names {
+            segment: "pchar",
+            first_segment: "rel_segment",
+            param: "param",
+            query: "uric",
+            fragment: "uric",
+        },
+        Spec::Rfc3986 => Names {
+            segment: "pchar",
+            first_segment: "segment-nz-nc",
+            param: "pchar",
+            query: "query",
+            fragment: "fragment",
+        },
+    }
+}
+
+/// Runs every check of `r`'s spec, in input order.
+pub(crate) fn check(r: &Reference<'_>, sink: &mut Sink<'_>) {
+    let spec = r.spec();
+    let rules = spec.rules();
+    let g = &rules.grammar;
+    let n = names(spec);
+    let m = *r.meta();
+    let input = r.as_str();
+    let mut c = Checker::new(spec, sink);
+
+    // A prefix that the regular expression of RFC 2396/3986 Appendix B
+    // would take for a scheme, but the scheme rule rejects (AS12).
+    if m.scheme_end == NONE && rules.scheme == SchemeRule::LetterFirst {
+        let end = m.path_end;
+        let first = &input.as_bytes()[m.path_start..end];
+        if m.net_loc_start == NONE && !first.starts_with(b"/") {
+            let seg_end =
+                first.iter().position(|&b| b == b'/').unwrap_or(first.len());
+            if let Some(colon) =
+                first[..seg_end].iter().position(|&b| b == b':')
+            {
+                c.report(
+                    m.path_start + colon,
+                    n.first_segment,
+                    ViolationKind::ColonInFirstSegment,
+                );
+            }
+        }
+    }
+
+    if let Some(server) = r.server() {
+        server.check(&mut c);
+    }
+
+    // The path, segment by segment.
+    let opaque_2396 = rules.server == ServerGrammar::Server2396
+        && m.scheme_end != NONE
+        && m.net_loc_start == NONE
+        && !r.path_is_absolute();
+    if opaque_2396 {
+        if r.path().is_empty() && m.query_start == NONE {
+            c.report(
+                m.scheme_end,
+                "opaque_part",
+                ViolationKind::EmptyAfterScheme,
+            );
+        }
+        let end =
+            if m.query_start == NONE { m.path_end } else { m.query_start };
+        c.chars(
+            input,
+            m.path_start,
+            end,
+            g.opaque,
+            true,
+            "uric",
+            "opaque part",
+        );
+    } else {
+        let relative_first = m.scheme_end == NONE && m.net_loc_start == NONE;
+        let mut seg_start = m.path_start;
+        let path = r.path().as_bytes();
+        let seeds_fsegment = matches!(
+            rules.server,
+            ServerGrammar::OpaqueNetLoc | ServerGrammar::Server96
+        );
+        if seeds_fsegment && path.starts_with(b"//") {
+            c.report(
+                m.path_start + 1,
+                "fsegment",
+                ViolationKind::EmptySegment,
+            );
+        }
+        let mut first = true;
+        for seg in path.split(|&b| b == b'/') {
+            let (class, rule) = if first && relative_first {
+                (g.first_segment, n.first_segment)
+            } else {
+                (g.segment, n.segment)
+            };
+            // The colon case was reported above with its reason.
+            let class = if first
+                && relative_first
+                && rules.scheme == SchemeRule::LetterFirst
+            {
+                class.with(b':')
+            } else {
+                class
+            };
+            c.chars(
+                input,
+                seg_start,
+                seg_start + seg.len(),
+                class,
+                true,
+                rule,
+                "path",
+            );
+            seg_start += seg.len() + 1;
+            first = false;
+        }
+    }
+
+    if let Some(params) = r.params() {
+        let mut start = m.params_start + 1;
+        for param in params.split(';') {
+            c.chars(
+                input,
+                start,
+                start + param.len(),
+                g.param,
+                true,
+                n.param,
+                "params",
+            );
+            start += param.len() + 1;
+        }
+    }
+    if let Some(q) = r.query() {
+        if !opaque_2396 {
+            let start = m.query_start + 1;
+            if spec == Spec::Rfc1630 && q.is_empty() {
+                c.report(
+                    start,
+                    n.query,
+                    ViolationKind::Empty { component: "search" },
+                );
+            }
+            c.chars(
+                input,
+                start,
+                start + q.len(),
+                g.query,
+                true,
+                n.query,
+                "query",
+            );
+        } else {
+            let start = m.query_start;
+            c.chars(
+                input,
+                start,
+                start + q.len() + 1,
+                g.opaque,
+                true,
+                "uric",
+                "opaque part",
+            );
+        }
+    }
+    if let Some(f) = r.fragment() {
+        let start = m.fragment_start + 1;
+        c.chars(
+            input,
+            start,
+            start + f.len(),
+            g.fragment,
+            true,
+            n.fragment,
+            "fragment",
+        );
+    }
+}

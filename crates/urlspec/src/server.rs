@@ -1,0 +1,497 @@
+//! The part after `//`: user, password, host and port.
+//!
+//! Each document names it differently and gives it another grammar:
+//!
+//! | spec | name | grammar |
+//! |---|---|---|
+//! | RFC 1630 | `login` (ftp, telnet) / `hostport` | `[ user [ : password ] @ ] host [ : port ]`; user and password `alphanum2`, no escapes |
+//! | draft 04, RFC 1808 | `net_loc` | opaque `*( pchar \| ";" \| "?" )`, split here by the 1996 server grammar, leniently (SPEC.md A21) |
+//! | 1996 drafts | `server` | `[ [ user [ ":" password ] "@" ] hostport ]`, host `hostname \| hostnumber`, `port = *digit` |
+//! | RFC 2396 (+2732) | `authority` | `server \| reg_name`, server first (AS7); IPv6 literals from RFC 2732 |
+//! | RFC 3986 | `authority` | `[ userinfo "@" ] host [ ":" port ]`, host `IP-literal / IPv4address / reg-name` |
+//!
+//! The split is the same everywhere: the user information ends at the
+//! **last** `@`; the user ends at its **first** `:`; the port starts after
+//! the **last** `:` outside brackets. Absent and empty stay apart:
+//! `ftp://@h/` has an empty user, `ftp://h/` none.
+//!
+//! ```
+//! use urlspec::{Reference, Spec};
+//! use urlspec::server::HostKind;
+//!
+//! let r = Reference::parse_with("http://[::1]:8080/", Spec::Rfc3986);
+//! let s = r.server().unwrap();
+//! assert_eq!((s.host(), s.port(), s.host_kind()), (Some("[::1]"), Some("8080"), HostKind::Ipv6));
+//! assert_eq!(s.port_number(), Some(8080));
+//! ```
+
+use core::fmt;
+
+use memchr::{memchr, memrchr};
+
+use crate::chars;
+use crate::host;
+use crate::reference::validate::{Checker, ViolationKind};
+use crate::spec::{ServerGrammar, Spec};
+
+/// What a host is, by the spec's host grammar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HostKind {
+    /// A domain name (`hostname`).
+    Hostname,
+    /// A dotted IPv4 address (`hostnumber`, `IPv4address`).
+    Ipv4,
+    /// A bracketed IPv6 literal (RFC 2732, RFC 3986).
+    Ipv6,
+    /// A bracketed `IPvFuture` literal (RFC 3986).
+    IpvFuture,
+    /// A registered name (RFC 3986 `reg-name`, which may be empty).
+    RegName,
+    /// No host at all (`file:///`), where the grammar allows it.
+    Empty,
+    /// Matches no host rule of the spec.
+    Invalid,
+}
+
+impl HostKind {
+    /// The name used in JSON output and data files.
+    pub const fn name(self) -> &'static str {
+        match self {
+            HostKind::Hostname => "hostname",
+            HostKind::Ipv4 => "ipv4",
+            HostKind::Ipv6 => "ipv6",
+            HostKind::IpvFuture => "ipvfuture",
+            HostKind::RegName => "reg_name",
+            HostKind::Empty => "empty",
+            HostKind::Invalid => "invalid",
+        }
+    }
+}
+
+impl fmt::Display for HostKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Which alternative of RFC 2396's `authority = server | reg_name` matched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AuthorityKind {
+    /// User, password, host and port.
+    Server,
+    /// A registry-based name with no host or port (RFC 2396 `reg_name`).
+    RegName,
+}
+
+type Span = Option<(usize, usize)>;
+
+/// The parsed part after `//`, borrowing the reference's input.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Server<'a> {
+    input: &'a str,
+    spec: Spec,
+    start: usize,
+    end: usize,
+    scheme_is_login: bool,
+    scheme_is_file: bool,
+    kind: AuthorityKind,
+    user: Span,
+    password: Span,
+    host: Span,
+    port: Span,
+    host_kind: HostKind,
+}
+
+/// RFC 1630 gives `login` to these schemes only (ftp, telnet; rlogin and
+/// tn3270 by its prose).
+fn takes_login(scheme: &str) -> bool {
+    ["ftp", "telnet", "rlogin", "tn3270"]
+        .iter()
+        .any(|s| s.eq_ignore_ascii_case(scheme))
+}
+
+impl<'a> Server<'a> {
+    /// Parses `net_loc` on its own under `spec` (no scheme known).
+    ///
+    /// ```
+    /// use urlspec::server::Server;
+    /// use urlspec::Spec;
+    /// let s = Server::parse("user:pw@host:80", Spec::Draft96);
+    /// assert_eq!((s.user(), s.password(), s.host(), s.port()),
+    ///            (Some("user"), Some("pw"), Some("host"), Some("80")));
+    /// ```
+    pub fn parse(net_loc: &'a str, spec: Spec) -> Server<'a> {
+        Server::parse_at(net_loc, 0, net_loc.len(), spec, None)
+    }
+
+    pub(crate) fn parse_at(
+        input: &'a str,
+        start: usize,
+        end: usize,
+        spec: Spec,
+        scheme: Option<&str>,
+    ) -> Server<'a> {
+        let b = &input.as_bytes()[start..end];
+        let (userinfo, hostport) = match memrchr(b'@', b) {
+            Some(at) => (Some((0, at)), at + 1),
+            None => (None, 0),
+        };
+        let (user, password) = match userinfo {
+            Some((s, e)) => match memchr(b':', &b[s..e]) {
+                Some(c) => (Some((s, s + c)), Some((s + c + 1, e))),
+                None => (Some((s, e)), None),
+            },
+            None => (None, None),
+        };
+        let hp = &b[hostport..];
+        let (host, port) = if hp.first() == Some(&b'[') {
+            match memchr(b']', hp) {
+                Some(close) if close + 1 == hp.len() => {
+                    ((hostport, end - start), None)
+                }
+                Some(close) if hp[close + 1] == b':' => (
+                    (hostport, hostport + close + 1),
+                    Some((hostport + close + 2, end - start)),
+                ),
+                _ => ((hostport, end - start), None),
+            }
+        } else {
+            match memrchr(b':', hp) {
+                Some(c) => (
+                    (hostport, hostport + c),
+                    Some((hostport + c + 1, end - start)),
+                ),
+                None => ((hostport, end - start), None),
+            }
+        };
+        let abs = |s: Span| s.map(|(a, z)| (start + a, start + z));
+        let mut server = Server {
+            input,
+            spec,
+            start,
+            end,
+            scheme_is_login: scheme.is_none_or(takes_login),
+            scheme_is_file: scheme
+                .is_some_and(|s| s.eq_ignore_ascii_case("file")),
+            kind: AuthorityKind::Server,
+            user: abs(user),
+            password: abs(password),
+            host: Some((start + host.0, start + host.1)),
+            port: abs(port),
+            host_kind: HostKind::Invalid,
+        };
+        server.host_kind = server.classify_host();
+        if spec.rules().server == ServerGrammar::Server2396
+            && !server.is_valid()
+        {
+            // AS7: not a `server`; try `reg_name = 1*( … )`.
+            let whole = &input.as_bytes()[start..end];
+            if !whole.is_empty() && reg_name_2396(whole) {
+                server.kind = AuthorityKind::RegName;
+                server.user = None;
+                server.password = None;
+                server.host = None;
+                server.port = None;
+                server.host_kind = HostKind::RegName;
+            }
+        }
+        server
+    }
+
+    fn get(&self, span: Span) -> Option<&'a str> {
+        span.map(|(s, e)| &self.input[s..e])
+    }
+
+    /// The whole net_loc / authority.
+    pub fn as_str(&self) -> &'a str {
+        &self.input[self.start..self.end]
+    }
+
+    /// `Server`, or RFC 2396's `RegName` when the authority is not a server.
+    pub fn kind(&self) -> AuthorityKind {
+        self.kind
+    }
+
+    /// The user name: `None` without `@`, `Some("")` for `@host`.
+    pub fn user(&self) -> Option<&'a str> {
+        self.get(self.user)
+    }
+
+    /// The password: `None` without `:` before the `@`.
+    pub fn password(&self) -> Option<&'a str> {
+        self.get(self.password)
+    }
+
+    /// The user information before the last `@` (RFC 2396/3986
+    /// `userinfo`).
+    pub fn userinfo(&self) -> Option<&'a str> {
+        self.user.map(|(s, _)| {
+            let e =
+                self.password.map_or(self.user.map_or(s, |u| u.1), |p| p.1);
+            &self.input[s..e]
+        })
+    }
+
+    /// The host, brackets included for IP literals. `None` only for an RFC
+    /// 2396 `reg_name` authority.
+    pub fn host(&self) -> Option<&'a str> {
+        self.get(self.host)
+    }
+
+    /// What the host is under the spec.
+    pub fn host_kind(&self) -> HostKind {
+        self.host_kind
+    }
+
+    /// The port as written: `None` without `:`, `Some("")` for `host:`
+    /// (the default port).
+    pub fn port(&self) -> Option<&'a str> {
+        self.get(self.port)
+    }
+
+    /// The port as a number, when it is a non-empty run of digits that fits.
+    pub fn port_number(&self) -> Option<u16> {
+        self.port().filter(|p| !p.is_empty()).and_then(|p| p.parse().ok())
+    }
+
+    fn classify_host(&self) -> HostKind {
+        let h = self.host().unwrap_or("").as_bytes();
+        let grammar = self.spec.rules().server;
+        if h.is_empty() {
+            return match grammar {
+                ServerGrammar::Authority3986 => HostKind::RegName,
+                _ => HostKind::Empty,
+            };
+        }
+        let bracketed = h.len() >= 2 && h[0] == b'[' && h[h.len() - 1] == b']';
+        match grammar {
+            ServerGrammar::Login1630 => {
+                if host::is_dotted_quad(h, usize::MAX) {
+                    HostKind::Ipv4
+                } else if host::is_hostname_1630(h) {
+                    HostKind::Hostname
+                } else {
+                    HostKind::Invalid
+                }
+            }
+            ServerGrammar::OpaqueNetLoc | ServerGrammar::Server96 => {
+                if host::is_dotted_quad(h, usize::MAX) {
+                    HostKind::Ipv4
+                } else if host::is_hostname(h, false) {
+                    HostKind::Hostname
+                } else {
+                    HostKind::Invalid
+                }
+            }
+            ServerGrammar::Server2396 => {
+                if bracketed {
+                    if host::is_ipv6(&h[1..h.len() - 1], |v4| {
+                        host::is_dotted_quad(v4, 3)
+                    }) {
+                        HostKind::Ipv6
+                    } else {
+                        HostKind::Invalid
+                    }
+                } else if host::is_dotted_quad(h, 3) {
+                    HostKind::Ipv4
+                } else if host::is_hostname(h, true) {
+                    HostKind::Hostname
+                } else {
+                    HostKind::Invalid
+                }
+            }
+            ServerGrammar::Authority3986 => {
+                if bracketed {
+                    let inner = &h[1..h.len() - 1];
+                    if host::is_ipv6(inner, host::is_ipv4_3986) {
+                        HostKind::Ipv6
+                    } else if host::is_ipvfuture(inner) {
+                        HostKind::IpvFuture
+                    } else {
+                        HostKind::Invalid
+                    }
+                } else if host::is_ipv4_3986(h) {
+                    HostKind::Ipv4
+                } else if reg_name_3986(h) {
+                    HostKind::RegName
+                } else {
+                    HostKind::Invalid
+                }
+            }
+        }
+    }
+
+    /// Whether the server is valid under the spec (for RFC 1808's opaque
+    /// net_loc: whether it fits the 1996 server grammar).
+    pub fn is_valid(&self) -> bool {
+        let mut valid = true;
+        let mut sink = |_| {
+            valid = false;
+            false
+        };
+        let mut c = Checker::new(self.spec, &mut sink);
+        self.check_server(&mut c);
+        valid
+    }
+
+    /// Reports the server's violations under its spec. RFC 1808 and draft
+    /// 04 check only the characters of their opaque net_loc.
+    pub(crate) fn check(&self, c: &mut Checker<'_, '_>) {
+        let rules = self.spec.rules();
+        match rules.server {
+            ServerGrammar::OpaqueNetLoc => c.chars(
+                self.input,
+                self.start,
+                self.end,
+                rules.grammar.net_loc,
+                true,
+                "net_loc",
+                "net_loc",
+            ),
+            _ => self.check_server(c),
+        }
+    }
+
+    fn check_server(&self, c: &mut Checker<'_, '_>) {
+        let rules = self.spec.rules();
+        let grammar = rules.server;
+        if self.kind == AuthorityKind::RegName {
+            return;
+        }
+        let is_1630 = grammar == ServerGrammar::Login1630;
+        let (user_rule, host_rule, userinfo_class) = match grammar {
+            ServerGrammar::Login1630 => {
+                ("user", "host", chars::rfc1630::ALPHANUM2)
+            }
+            ServerGrammar::Server2396 => {
+                ("userinfo", "host", rules.grammar.userinfo)
+            }
+            ServerGrammar::Authority3986 => {
+                ("userinfo", "host", rules.grammar.userinfo)
+            }
+            _ => ("user", "host", chars::draft96::USER),
+        };
+        if (self.user.is_some() || self.password.is_some())
+            && is_1630
+            && !self.scheme_is_login
+        {
+            c.report(self.start, "hostport", ViolationKind::LoginNotAllowed);
+        }
+        for (span, component) in
+            [(self.user, "user"), (self.password, "password")]
+        {
+            let Some((s, e)) = span else { continue };
+            if s == e && !rules.empty_userinfo {
+                c.report(s, user_rule, ViolationKind::Empty { component });
+            }
+            let class = if grammar == ServerGrammar::Authority3986
+                && component == "password"
+            {
+                userinfo_class
+            } else if matches!(
+                grammar,
+                ServerGrammar::Server2396 | ServerGrammar::Authority3986
+            ) {
+                // The user part ends at the first `:`, so it cannot hold one.
+                userinfo_class.without(b':')
+            } else {
+                userinfo_class
+            };
+            c.chars(self.input, s, e, class, !is_1630, user_rule, component);
+        }
+        if let Some((s, e)) = self.host {
+            let h = &self.input.as_bytes()[s..e];
+            match self.host_kind {
+                HostKind::Invalid
+                    if h.first() == Some(&b'[')
+                        && !matches!(
+                            grammar,
+                            ServerGrammar::Server2396
+                                | ServerGrammar::Authority3986
+                        ) =>
+                {
+                    c.report(s, host_rule, ViolationKind::Ipv6NotSupported)
+                }
+                HostKind::Invalid => {
+                    let kind = if grammar == ServerGrammar::Server2396 {
+                        ViolationKind::InvalidAuthority
+                    } else {
+                        ViolationKind::InvalidHost
+                    };
+                    c.report(s, host_rule, kind)
+                }
+                HostKind::Empty => {
+                    // The whole server may be absent, but a user or port
+                    // needs a host; RFC 1630's void host means localhost
+                    // for `file` only (A27).
+                    let lone = self.user.is_none() && self.port.is_none();
+                    let ok = match grammar {
+                        ServerGrammar::Login1630 => {
+                            self.scheme_is_file || lone
+                        }
+                        _ => lone,
+                    };
+                    if !ok {
+                        c.report(
+                            s,
+                            host_rule,
+                            ViolationKind::Empty { component: "host" },
+                        );
+                    }
+                }
+                _ => {}
+            }
+        }
+        if let Some((s, e)) = self.port {
+            let p = &self.input.as_bytes()[s..e];
+            if p.is_empty() && !rules.empty_port {
+                c.report(
+                    s,
+                    "port",
+                    ViolationKind::Empty { component: "port" },
+                );
+            }
+            if let Some(bad) = p.iter().position(|b| !b.is_ascii_digit()) {
+                c.report(s + bad, "port", ViolationKind::InvalidPort);
+            }
+        }
+    }
+}
+
+/// RFC 2396 `reg_name = 1*( unreserved | escaped | "$" | "," | ";" | ":" |
+/// "@" | "&" | "=" | "+" )`.
+fn reg_name_2396(b: &[u8]) -> bool {
+    escaped_run(b, chars::rfc2396::REG_NAME)
+}
+
+/// RFC 3986 `reg-name = *( unreserved / pct-encoded / sub-delims )`.
+fn reg_name_3986(b: &[u8]) -> bool {
+    escaped_run(b, chars::rfc3986::REG_NAME)
+}
+
+fn escaped_run(b: &[u8], class: chars::CharClass) -> bool {
+    let mut i = 0;
+    while i < b.len() {
+        if class.contains(b[i]) {
+            i += 1;
+        } else if crate::escape::is_escape_at(b, i) {
+            i += 3;
+        } else {
+            return false;
+        }
+    }
+    true
+}
+
+impl fmt::Debug for Server<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Server")
+            .field("kind", &self.kind)
+            .field("user", &self.user())
+            .field("password", &self.password())
+            .field("host", &self.host())
+            .field("host_kind", &self.host_kind)
+            .field("port", &self.port())
+            .finish()
+    }
+}

@@ -1,0 +1,580 @@
+//! The rule sets urlspec follows, and what each one switches.
+//!
+//! Every behaviour in which the documents differ (SPEC.md §13 and
+//! SPEC-SUCCESSORS.md §5) is one field of [`Rules`], and each [`Spec`] has
+//! one `static` [`Rules`] value below. Comparing two specs, or adding one, is
+//! a matter of reading or writing one table.
+
+use core::fmt;
+use core::str::FromStr;
+
+use crate::chars::{self, CharClass};
+
+/// A URL specification: the rules for parsing, validating, escaping and
+/// resolving.
+///
+/// The default is [`Spec::Rfc1808`], the one standards-track document among
+/// the five 1994–1996 texts.
+///
+/// ```
+/// use urlspec::Spec;
+///
+/// let spec: Spec = "rfc3986".parse().unwrap();
+/// assert_eq!(spec, Spec::Rfc3986);
+/// assert_eq!(Spec::default(), Spec::Rfc1808);
+/// assert_eq!(Spec::Draft96Dec.name(), "draft96dec");
+/// ```
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord,
+)]
+#[non_exhaustive]
+pub enum Spec {
+    /// RFC 1630, *Universal Resource Identifiers in WWW* (June 1994).
+    Rfc1630,
+    /// draft-ietf-uri-relative-url-04, *Relative Uniform Resource Locators*
+    /// (January 1995).
+    Draft04,
+    /// RFC 1808, *Relative Uniform Resource Locators* (June 1995).
+    #[default]
+    Rfc1808,
+    /// draft-fielding-uri-url-00e, *Uniform Resource Locators (URL)*
+    /// (10 November 1996).
+    Draft96,
+    /// The 1996 draft with the changes of 26 December 1996.
+    Draft96Dec,
+    /// RFC 2396, *URI: Generic Syntax* (August 1998), as amended by RFC 2732
+    /// (IPv6 literals).
+    Rfc2396,
+    /// RFC 3986 (STD 66), *URI: Generic Syntax* (January 2005).
+    Rfc3986,
+}
+
+impl Spec {
+    /// Every spec, oldest first.
+    pub const ALL: [Spec; 7] = [
+        Spec::Rfc1630,
+        Spec::Draft04,
+        Spec::Rfc1808,
+        Spec::Draft96,
+        Spec::Draft96Dec,
+        Spec::Rfc2396,
+        Spec::Rfc3986,
+    ];
+
+    /// The spec's name on the command line and in data files.
+    pub const fn name(self) -> &'static str {
+        self.rules().name
+    }
+
+    /// The document's title and date.
+    pub const fn title(self) -> &'static str {
+        self.rules().title
+    }
+
+    /// One line on what sets the spec apart.
+    pub const fn summary(self) -> &'static str {
+        self.rules().summary
+    }
+
+    /// The spec's behaviour switches.
+    pub const fn rules(self) -> &'static Rules {
+        match self {
+            Spec::Rfc1630 => &RFC1630,
+            Spec::Draft04 => &DRAFT04,
+            Spec::Rfc1808 => &RFC1808,
+            Spec::Draft96 => &DRAFT96,
+            Spec::Draft96Dec => &DRAFT96DEC,
+            Spec::Rfc2396 => &RFC2396,
+            Spec::Rfc3986 => &RFC3986,
+        }
+    }
+}
+
+impl fmt::Display for Spec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The error for a spec name that [`Spec::from_str`] does not know.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownSpec(pub String);
+
+impl fmt::Display for UnknownSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown spec `{}`; expected one of: ", self.0)?;
+        for (i, spec) in Spec::ALL.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(spec.name())?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for UnknownSpec {}
+
+impl FromStr for Spec {
+    type Err = UnknownSpec;
+
+    /// Parses a spec name, ignoring ASCII case and `-`/`_`
+    /// (`RFC-1808` is `rfc1808`).
+    fn from_str(s: &str) -> Result<Spec, UnknownSpec> {
+        let mut key = [0u8; 16];
+        let mut n = 0;
+        for b in s.bytes().filter(|b| !matches!(b, b'-' | b'_')) {
+            if n == key.len() {
+                return Err(UnknownSpec(s.to_owned()));
+            }
+            key[n] = b.to_ascii_lowercase();
+            n += 1;
+        }
+        Spec::ALL
+            .into_iter()
+            .find(|spec| spec.name().as_bytes() == &key[..n])
+            .ok_or_else(|| UnknownSpec(s.to_owned()))
+    }
+}
+
+/// How a spec recognises a scheme at the start of a reference.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SchemeRule {
+    /// RFC 1630: a colon before any slash, after an `ialpha` (a letter,
+    /// then `xalpha`s).
+    Ialpha,
+    /// RFC 1808 §2.4.2 (and draft 04, the 1996 drafts): characters of
+    /// `[A-Za-z0-9+.-]` before a colon that is not the first character.
+    AnyFirst,
+    /// RFC 2396 §3.1 and RFC 3986 §3.1: a letter, then `[A-Za-z0-9+.-]`.
+    LetterFirst,
+}
+
+/// The grammar of the part after `//`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ServerGrammar {
+    /// RFC 1630 `login` (ftp, telnet) or `hostport` (the other schemes).
+    Login1630,
+    /// RFC 1808 and draft 04: an opaque `net_loc`; the 1996 server grammar
+    /// splits it leniently (SPEC.md A21).
+    OpaqueNetLoc,
+    /// The 1996 drafts' `server`.
+    Server96,
+    /// RFC 2396 `server | reg_name`, with RFC 2732's IPv6 literals.
+    Server2396,
+    /// RFC 3986 `[ userinfo "@" ] host [ ":" port ]`.
+    Authority3986,
+}
+
+/// Which document's resolution algorithm a spec follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Algorithm {
+    /// RFC 1630 partial forms (SPEC.md §5.4, C1–C9).
+    Rfc1630,
+    /// RFC 1808 §4 steps 1–7 (draft 04 differs only in the `..` exclusion).
+    Rfc1808,
+    /// The 1996 draft §6: 1808's steps with the "current document" step 2a.
+    Draft96,
+    /// RFC 2396 §5.2.
+    Rfc2396,
+    /// RFC 3986 §5.2.
+    Rfc3986,
+}
+
+/// The characters each component admits unescaped under one spec, as used by
+/// validation. Escapes (`%` hex hex) are allowed everywhere but in RFC
+/// 1630's user and password.
+#[derive(Clone, Copy, Debug)]
+pub struct Grammar {
+    /// A path segment (the separator `/` excluded).
+    pub segment: CharClass,
+    /// The first segment of a relative-path reference, where it is narrower
+    /// (RFC 2396 `rel_segment`, RFC 3986 `segment-nz-nc`: no `:`).
+    pub first_segment: CharClass,
+    /// One parameter (the separator `;` excluded).
+    pub param: CharClass,
+    /// The query.
+    pub query: CharClass,
+    /// The fragment.
+    pub fragment: CharClass,
+    /// The net_loc as a whole, for specs that keep it opaque.
+    pub net_loc: CharClass,
+    /// User name and password.
+    pub userinfo: CharClass,
+    /// A registry-based authority or name (RFC 2396 `reg_name`, RFC 3986
+    /// `reg-name`).
+    pub reg_name: CharClass,
+    /// The part after `scheme:` of an opaque URI (RFC 2396 `uric`).
+    pub opaque: CharClass,
+    /// The spec's unreserved characters: data that never needs escaping.
+    pub unreserved: CharClass,
+}
+
+/// Everything that sets one spec apart: SPEC.md §13 as data.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Rules {
+    /// Command-line name.
+    pub name: &'static str,
+    /// Title and date of the document.
+    pub title: &'static str,
+    /// One line on what sets it apart.
+    pub summary: &'static str,
+    /// Scheme detection.
+    pub scheme: SchemeRule,
+    /// Bytes that end the net_loc (besides `#` and the end of input).
+    /// RFC 1808 P3: only `/`; RFC 1630 `hostport`, RFC 2396 and RFC 3986:
+    /// `/` and `?`.
+    pub authority_ends: CharClass,
+    /// Whether `;params` is a component of its own (RFC 1808 P5).
+    pub params: bool,
+    /// The grammar of the part after `//`.
+    pub server: ServerGrammar,
+    /// Whether an empty port (`http://a:/`) is valid.
+    pub empty_port: bool,
+    /// Whether an empty user or password (`ftp://@h/`) is valid.
+    pub empty_userinfo: bool,
+    /// The resolution algorithm.
+    pub algorithm: Algorithm,
+    /// Whether `http:g` is relative to an `http` base by default (the
+    /// "loophole" RFC 1808 §5.2 attributes to RFC 1630).
+    pub same_scheme_is_relative: bool,
+    /// Whether resolution treats an empty `;`, `?` or `#` component as
+    /// absent (SPEC.md §2.4, A17).
+    pub empty_is_absent: bool,
+    /// Whether `..` may cancel a preceding `..` (draft 04 S6c/S6d, RFC 1630
+    /// "xxx/../"; SPEC.md A8).
+    pub dotdot_cancels_dotdot: bool,
+    /// Characters per component, for validation.
+    pub grammar: Grammar,
+    /// Characters that may stand for themselves as *data* in a path segment,
+    /// a parameter, a query, a fragment, a user name, a password and a host
+    /// (indexed by [`crate::escape::Component`]); everything else is
+    /// escaped.
+    pub data: [CharClass; 7],
+    /// Whether `~` and `%7E` are interchangeable when comparing (unreserved).
+    pub tilde_unreserved: bool,
+}
+
+/// `/` and `?` delimit nothing inside a query or fragment, so data may use
+/// them raw (every seed's query grammar admits them).
+const QUERY_DATA_DELIMS: CharClass = CharClass::of("/?");
+
+static RFC1630: Rules = {
+    use chars::rfc1630::*;
+    Rules {
+        name: "rfc1630",
+        title: "RFC 1630, Universal Resource Identifiers in WWW (June 1994)",
+        summary: "scheme is an ialpha before any slash; ?search ends the \
+                  host; no params; partial forms by slash runs",
+        scheme: SchemeRule::Ialpha,
+        authority_ends: CharClass::of("/?"),
+        params: false,
+        server: ServerGrammar::Login1630,
+        empty_port: false,
+        empty_userinfo: false,
+        algorithm: Algorithm::Rfc1630,
+        same_scheme_is_relative: true,
+        empty_is_absent: false,
+        dotdot_cancels_dotdot: true,
+        grammar: Grammar {
+            segment: XPALPHA,
+            first_segment: XPALPHA,
+            param: XPALPHA,
+            query: XALPHA.with(b'+'),
+            fragment: XALPHA,
+            net_loc: XALPHA.or(CharClass::of(":+")),
+            userinfo: ALPHANUM2,
+            reg_name: XALPHA,
+            opaque: XPALPHA.or(CharClass::of("/;=?:")),
+            unreserved: XALPHA,
+        },
+        data: [
+            XPALPHA,
+            XPALPHA,
+            XALPHA, // `+` means space in a query (R1630-QUERY)
+            XALPHA,
+            ALPHANUM2,
+            ALPHANUM2,
+            chars::ALPHANUM.or(CharClass::of("-.")),
+        ],
+        tilde_unreserved: false,
+    }
+};
+
+/// Grammar and data sets shared by draft 04, RFC 1808 and the 1996 drafts,
+/// built from each one's `uchar`, `pchar`, `param` and query classes.
+const fn seed_grammar(
+    uchar: CharClass,
+    pchar: CharClass,
+    param: CharClass,
+    query: CharClass,
+    userinfo: CharClass,
+) -> Grammar {
+    Grammar {
+        segment: pchar,
+        first_segment: pchar,
+        param,
+        query,
+        fragment: query,
+        net_loc: pchar.or(CharClass::of(";?")),
+        userinfo,
+        reg_name: pchar.or(CharClass::of(";?")),
+        opaque: query,
+        unreserved: uchar,
+    }
+}
+
+const fn seed_data(
+    g: &Grammar,
+    query_data: CharClass,
+    userinfo: CharClass,
+) -> [CharClass; 7] {
+    [
+        g.segment,
+        g.param.without(b';'),
+        query_data,
+        query_data,
+        userinfo.without(b':').without(b'@').without(b'/'),
+        userinfo.without(b':').without(b'@').without(b'/'),
+        chars::ALPHANUM.or(CharClass::of("-.")),
+    ]
+}
+
+/// RFC 1738's `user = *[ uchar | ";" | "?" | "&" | "=" ]`, which RFC 1808
+/// cites for the inside of its net_loc.
+const USER_1738: CharClass = chars::rfc1808::UCHAR.or(CharClass::of(";?&="));
+
+static DRAFT04: Rules = {
+    use chars::draft04::*;
+    const G: Grammar =
+        seed_grammar(UCHAR, PCHAR, PARAM, QUERY, USER_1738.or(UCHAR));
+    Rules {
+        name: "draft04",
+        title: "draft-ietf-uri-relative-url-04, Relative Uniform Resource \
+                Locators (January 1995)",
+        summary: "RFC 1808's algorithm, but national characters are \
+                  unreserved and `..` may cancel `..`",
+        scheme: SchemeRule::AnyFirst,
+        authority_ends: CharClass::of("/"),
+        params: true,
+        server: ServerGrammar::OpaqueNetLoc,
+        empty_port: true,
+        empty_userinfo: true,
+        algorithm: Algorithm::Rfc1808,
+        same_scheme_is_relative: false,
+        empty_is_absent: true,
+        dotdot_cancels_dotdot: true,
+        grammar: G,
+        data: seed_data(&G, UCHAR.or(QUERY_DATA_DELIMS), USER_1738.or(UCHAR)),
+        tilde_unreserved: true,
+    }
+};
+
+static RFC1808: Rules = {
+    use chars::rfc1808::*;
+    const G: Grammar = seed_grammar(UCHAR, PCHAR, PARAM, QUERY, USER_1738);
+    Rules {
+        name: "rfc1808",
+        title: "RFC 1808, Relative Uniform Resource Locators (June 1995)",
+        summary: "the default: params are a component, only `/` ends the \
+                  net_loc, an empty reference keeps the base fragment",
+        scheme: SchemeRule::AnyFirst,
+        authority_ends: CharClass::of("/"),
+        params: true,
+        server: ServerGrammar::OpaqueNetLoc,
+        empty_port: true,
+        empty_userinfo: true,
+        algorithm: Algorithm::Rfc1808,
+        same_scheme_is_relative: false,
+        empty_is_absent: true,
+        dotdot_cancels_dotdot: false,
+        grammar: G,
+        data: seed_data(&G, UCHAR.or(QUERY_DATA_DELIMS), USER_1738),
+        tilde_unreserved: false,
+    }
+};
+
+static DRAFT96: Rules = {
+    use chars::draft96::*;
+    const G: Grammar = seed_grammar(UCHAR, PCHAR, PARAM, URLCHAR, USER);
+    Rules {
+        name: "draft96",
+        title: "draft-fielding-uri-url-00e, Uniform Resource Locators \
+                (10 November 1996)",
+        summary: "server grammar (user:password@host:port), `+` reserved, \
+                  `~` unreserved, empty and #frag references are the \
+                  current document",
+        scheme: SchemeRule::AnyFirst,
+        authority_ends: CharClass::of("/"),
+        params: true,
+        server: ServerGrammar::Server96,
+        empty_port: true,
+        empty_userinfo: true,
+        algorithm: Algorithm::Draft96,
+        same_scheme_is_relative: false,
+        empty_is_absent: true,
+        dotdot_cancels_dotdot: false,
+        grammar: G,
+        data: seed_data(&G, UNRESERVED.or(QUERY_DATA_DELIMS), USER),
+        tilde_unreserved: true,
+    }
+};
+
+static DRAFT96DEC: Rules = {
+    use chars::draft96::*;
+    const G: Grammar =
+        seed_grammar(UCHAR, PCHAR, chars::draft96dec::PARAM, URLCHAR, USER);
+    Rules {
+        name: "draft96dec",
+        title: "the URL draft with the changes of 26 December 1996",
+        summary: "as draft96, but a param holds no `/` and `/ & = +` are \
+                  reserved in a query",
+        scheme: SchemeRule::AnyFirst,
+        authority_ends: CharClass::of("/"),
+        params: true,
+        server: ServerGrammar::Server96,
+        empty_port: true,
+        empty_userinfo: true,
+        algorithm: Algorithm::Draft96,
+        same_scheme_is_relative: false,
+        empty_is_absent: true,
+        dotdot_cancels_dotdot: false,
+        grammar: G,
+        data: seed_data(
+            &G,
+            UNRESERVED
+                .or(QUERY_DATA_DELIMS)
+                .minus(chars::draft96dec::QUERY_RESERVED),
+            USER,
+        ),
+        tilde_unreserved: true,
+    }
+};
+
+static RFC2396: Rules = {
+    use chars::rfc2396::*;
+    Rules {
+        name: "rfc2396",
+        title: "RFC 2396, URI Generic Syntax (August 1998), with RFC 2732 \
+                IPv6 literals (December 1999)",
+        summary: "authority ends at `?`; params belong to each segment; \
+                  empty and undefined components differ; `?y` replaces the \
+                  last segment",
+        scheme: SchemeRule::LetterFirst,
+        authority_ends: CharClass::of("/?"),
+        params: false,
+        server: ServerGrammar::Server2396,
+        empty_port: true,
+        empty_userinfo: true,
+        algorithm: Algorithm::Rfc2396,
+        same_scheme_is_relative: false,
+        empty_is_absent: false,
+        dotdot_cancels_dotdot: false,
+        grammar: Grammar {
+            // `segment = *pchar *( ";" param )`
+            segment: PCHAR.with(b';'),
+            first_segment: REL_SEGMENT,
+            param: PCHAR,
+            query: chars::rfc2732::URIC,
+            fragment: chars::rfc2732::URIC,
+            net_loc: REG_NAME,
+            userinfo: USERINFO,
+            reg_name: REG_NAME,
+            opaque: chars::rfc2732::URIC,
+            unreserved: UNRESERVED,
+        },
+        data: [
+            PCHAR,
+            PCHAR,
+            UNRESERVED.or(CharClass::of("/?")),
+            UNRESERVED.or(CharClass::of("/?")),
+            USERINFO.without(b':'),
+            USERINFO.without(b':'),
+            chars::ALPHANUM.or(CharClass::of("-.")),
+        ],
+        tilde_unreserved: true,
+    }
+};
+
+static RFC3986: Rules = {
+    use chars::rfc3986::*;
+    Rules {
+        name: "rfc3986",
+        title: "RFC 3986 (STD 66), URI Generic Syntax (January 2005)",
+        summary: "the current standard: authority ends at `?` or `#`, \
+                  dot-segments removed from every path, `..` never climbs \
+                  above the root",
+        scheme: SchemeRule::LetterFirst,
+        authority_ends: CharClass::of("/?"),
+        params: false,
+        server: ServerGrammar::Authority3986,
+        empty_port: true,
+        empty_userinfo: true,
+        algorithm: Algorithm::Rfc3986,
+        same_scheme_is_relative: false,
+        empty_is_absent: false,
+        dotdot_cancels_dotdot: false,
+        grammar: Grammar {
+            segment: PCHAR,
+            first_segment: SEGMENT_NZ_NC,
+            param: PCHAR,
+            query: QUERY,
+            fragment: QUERY,
+            net_loc: REG_NAME,
+            userinfo: USERINFO,
+            reg_name: REG_NAME,
+            opaque: PCHAR.with(b'/'),
+            unreserved: UNRESERVED,
+        },
+        data: [
+            PCHAR,
+            PCHAR.without(b';'),
+            UNRESERVED.or(CharClass::of("/?:@")),
+            UNRESERVED.or(CharClass::of("/?:@")),
+            UNRESERVED.or(SUB_DELIMS),
+            UNRESERVED.or(SUB_DELIMS),
+            REG_NAME,
+        ],
+        tilde_unreserved: true,
+    }
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for spec in Spec::ALL {
+            assert_eq!(spec.name().parse::<Spec>(), Ok(spec));
+            assert_eq!(spec.to_string(), spec.name());
+        }
+        assert_eq!("RFC-1808".parse::<Spec>(), Ok(Spec::Rfc1808));
+        assert_eq!("Draft_96_Dec".parse::<Spec>(), Ok(Spec::Draft96Dec));
+        let err = "rfc9999".parse::<Spec>().unwrap_err();
+        assert!(err.to_string().contains("rfc1630, draft04"));
+        assert!("a-very-long-name-indeed".parse::<Spec>().is_err());
+    }
+
+    #[test]
+    fn switch_matrix_rows() {
+        // SPEC.md §13: same-scheme loophole only in RFC 1630.
+        let loophole: Vec<_> = Spec::ALL
+            .iter()
+            .filter(|s| s.rules().same_scheme_is_relative)
+            .collect();
+        assert_eq!(loophole, [&Spec::Rfc1630]);
+        // `..` cancelling `..`: draft 04 and RFC 1630 (A8).
+        assert!(Spec::Draft04.rules().dotdot_cancels_dotdot);
+        assert!(!Spec::Rfc1808.rules().dotdot_cancels_dotdot);
+        // Params: a component in the seeds after RFC 1630 only.
+        assert!(
+            !Spec::Rfc1630.rules().params && Spec::Draft96Dec.rules().params
+        );
+        assert!(
+            !Spec::Rfc2396.rules().params && !Spec::Rfc3986.rules().params
+        );
+    }
+}
