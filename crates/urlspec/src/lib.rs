@@ -53,6 +53,7 @@ pub mod chars;
 pub mod escape;
 mod host;
 pub mod reference;
+pub mod resolve;
 pub mod server;
 pub mod spec;
 

@@ -1,0 +1,466 @@
+//! Resolving a relative reference against a base URL, as each document
+//! defines it, and the inverse, [`make_relative`].
+//!
+//! One module per document, each opening with that document's steps:
+//!
+//! | module | specs | algorithm |
+//! |---|---|---|
+//! | `rfc1630` | [`Spec::Rfc1630`] | partial forms: the consecutive-slash rule, then rule .3/.4, made deterministic by SPEC.md C1–C9 |
+//! | `rfc1808` | [`Spec::Rfc1808`], [`Spec::Draft04`] | RFC 1808 §4 steps 1–7 (draft 04 lets `..` cancel `..`) |
+//! | `draft96` | [`Spec::Draft96`], [`Spec::Draft96Dec`] | 1808's steps with the "current document" step 2a |
+//! | `rfc2396` | [`Spec::Rfc2396`] | RFC 2396 §5.2 steps 1–7 |
+//! | `rfc3986` | [`Spec::Rfc3986`] | RFC 3986 §5.2.1–5.2.4 |
+//!
+//! Every result is built in one buffer, allocated once; dot segments are
+//! handled with a stack over that buffer, so resolution is linear in its
+//! input.
+//!
+//! ```
+//! use urlspec::{resolve::resolve, Spec};
+//!
+//! let base = "http://a/b/c/d;p?q";
+//! assert_eq!(resolve(base, "../../../g", Spec::Rfc1808).unwrap().href, "http://a/../g");
+//! assert_eq!(resolve(base, "../../../g", Spec::Rfc3986).unwrap().href, "http://a/g");
+//! assert_eq!(resolve(base, ";x", Spec::Rfc1808).unwrap().href, "http://a/b/c/d;x");
+//! assert_eq!(resolve(base, ";x", Spec::Rfc2396).unwrap().href, "http://a/b/c/;x");
+//! ```
+
+mod draft96;
+pub(crate) mod path;
+mod relative;
+mod rfc1630;
+mod rfc1808;
+mod rfc2396;
+mod rfc3986;
+
+use alloc::string::String;
+use core::fmt;
+
+pub use path::DotDotAboveRoot;
+pub use relative::make_relative;
+
+use crate::reference::Reference;
+use crate::spec::{Algorithm, Spec};
+
+/// How RFC 1630's rule .4 removes dot segments (SPEC.md A11).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Rfc1630Dots {
+    /// The literal reading (C6): `/.` first, then `xxx/../`; a final
+    /// `xxx/..` stays and a final `/.` loses its slash.
+    #[default]
+    Literal,
+    /// RFC 1808's step 6 instead.
+    Like1808,
+}
+
+/// How RFC 3986's `remove_dot_segments` treats a path without a leading
+/// `/` (SPEC-SUCCESSORS AS11).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum RootlessDots {
+    /// The algorithm as printed: `g:h/../i` gives `g:/i`.
+    #[default]
+    Literal,
+    /// Keep a rootless path rootless, as uriparser does: `g:i`.
+    KeepRootless,
+}
+
+/// Options of a resolution. Every option left at its default follows the
+/// spec's text; [`Options::strict`] turns reported problems into errors.
+///
+/// ```
+/// use urlspec::resolve::{Options, Resolver};
+/// use urlspec::Spec;
+///
+/// let opts = Options::default().same_scheme_is_relative(true);
+/// let r = Resolver::with_options("http://a/b/c/d;p?q", Spec::Rfc3986, opts);
+/// assert_eq!(r.resolve("http:g").unwrap().href, "http://a/b/c/g");
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Options {
+    /// Refuse invalid references, absent bases and bases the spec calls
+    /// unsuitable (RFC 1808 §2.3, RFC 2396 §5) instead of resolving them
+    /// mechanically.
+    pub strict: bool,
+    /// The same-scheme "loophole" (`http:g` relative to an `http` base);
+    /// `None` takes the spec's default (on for RFC 1630 only).
+    pub same_scheme_is_relative: Option<bool>,
+    /// RFC 2396 step 6g.
+    pub dotdot_above_root: DotDotAboveRoot,
+    /// RFC 2396 with a base that has an authority and an empty path: take
+    /// the path as `/` (`http://a` + `g` gives `http://a/g`, not
+    /// `http://ag`).
+    pub fix_pathless_base: bool,
+    /// RFC 1630 rule .4.
+    pub rfc1630_dots: Rfc1630Dots,
+    /// RFC 3986 `remove_dot_segments` on rootless paths.
+    pub rootless_dots: RootlessDots,
+}
+
+impl Options {
+    /// Sets [`Options::strict`].
+    pub fn strict(mut self, on: bool) -> Options {
+        self.strict = on;
+        self
+    }
+
+    /// Sets [`Options::same_scheme_is_relative`].
+    pub fn same_scheme_is_relative(mut self, on: bool) -> Options {
+        self.same_scheme_is_relative = Some(on);
+        self
+    }
+
+    /// Sets [`Options::dotdot_above_root`].
+    pub fn dotdot_above_root(mut self, what: DotDotAboveRoot) -> Options {
+        self.dotdot_above_root = what;
+        self
+    }
+
+    /// Sets [`Options::fix_pathless_base`].
+    pub fn fix_pathless_base(mut self, on: bool) -> Options {
+        self.fix_pathless_base = on;
+        self
+    }
+
+    /// Sets [`Options::rfc1630_dots`].
+    pub fn rfc1630_dots(mut self, how: Rfc1630Dots) -> Options {
+        self.rfc1630_dots = how;
+        self
+    }
+
+    /// Sets [`Options::rootless_dots`].
+    pub fn rootless_dots(mut self, how: RootlessDots) -> Options {
+        self.rootless_dots = how;
+        self
+    }
+
+    pub(crate) fn loophole(&self, spec: Spec) -> bool {
+        self.same_scheme_is_relative
+            .unwrap_or(spec.rules().same_scheme_is_relative)
+    }
+}
+
+/// Why a reference could not be resolved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ResolveError {
+    /// A relative reference and no base (strict RFC 1808 step 1, RFC 2396
+    /// and RFC 3986).
+    NoBase,
+    /// The base has no scheme, so it cannot serve as a base.
+    BaseNotAbsolute,
+    /// The base's scheme or form does not admit relative references (strict
+    /// mode: RFC 1808 §2.3, RFC 2396 §5).
+    BaseNotHierarchical {
+        /// The base's scheme.
+        scheme: String,
+    },
+    /// The reference breaks the spec's grammar (strict mode).
+    InvalidReference {
+        /// The first violation, as text.
+        reason: String,
+        /// Its byte position in the reference.
+        position: usize,
+    },
+    /// `..` would climb above the root (RFC 2396 step 6g, `Error` option).
+    DotDotAboveRoot,
+}
+
+impl ResolveError {
+    /// A short name for the kind of error (`NoBase`, `BaseNotAbsolute`, …).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ResolveError::NoBase => "NoBase",
+            ResolveError::BaseNotAbsolute => "BaseNotAbsolute",
+            ResolveError::BaseNotHierarchical { .. } => "BaseNotHierarchical",
+            ResolveError::InvalidReference { .. } => "InvalidReference",
+            ResolveError::DotDotAboveRoot => "DotDotAboveRoot",
+        }
+    }
+}
+
+impl fmt::Display for ResolveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ResolveError::NoBase => {
+                f.write_str("a relative reference needs a base URL, and none is known")
+            }
+            ResolveError::BaseNotAbsolute => {
+                f.write_str("the base URL has no scheme, so it cannot serve as a base")
+            }
+            ResolveError::BaseNotHierarchical { scheme } => write!(
+                f,
+                "`{scheme}:` URLs cannot be the base of relative references under this spec"
+            ),
+            ResolveError::InvalidReference { reason, position } => {
+                write!(f, "invalid reference at byte {position}: {reason}")
+            }
+            ResolveError::DotDotAboveRoot => {
+                f.write_str("`..` would climb above the root of the path")
+            }
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for ResolveError {}
+
+/// Facts about a resolution besides the resulting string.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Outcome {
+    /// The reference is to the current document: its target without
+    /// fragment is the base without fragment (normative in the 1996 drafts
+    /// and RFC 2396; a user agent need not retrieve again).
+    pub same_document: bool,
+    /// There was no base, and the reference was taken as an absolute URL
+    /// (RFC 1808 step 1).
+    pub taken_as_absolute: bool,
+}
+
+/// A resolved reference.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resolved {
+    /// The absolute result.
+    pub href: String,
+    /// The reference denotes the current document.
+    pub same_document: bool,
+    /// There was no base; the reference was taken as absolute.
+    pub taken_as_absolute: bool,
+}
+
+/// Resolves `reference` against `base` under `spec` with default options.
+/// An empty `base` means no base is known.
+///
+/// ```
+/// use urlspec::{resolve::resolve, Spec};
+/// let r = resolve("http://a/b/c/d;p?q#f", "", Spec::Rfc1808).unwrap();
+/// assert_eq!(r.href, "http://a/b/c/d;p?q#f"); // S2a: the entire base
+/// let r = resolve("http://a/b/c/d;p?q#f", "", Spec::Draft96).unwrap();
+/// assert_eq!((r.href.as_str(), r.same_document), ("http://a/b/c/d;p?q", true));
+/// ```
+pub fn resolve(
+    base: &str,
+    reference: &str,
+    spec: Spec,
+) -> Result<Resolved, ResolveError> {
+    Resolver::new(base, spec).resolve(reference)
+}
+
+/// A base URL parsed once, for resolving many references against it.
+///
+/// ```
+/// use urlspec::{resolve::Resolver, Spec};
+/// let r = Resolver::new("http://a/b/c/d;p?q", Spec::Rfc3986);
+/// let mut out = String::new();
+/// for (rel, want) in [("g", "http://a/b/c/g"), ("?y", "http://a/b/c/d;p?y")] {
+///     out.clear();
+///     r.resolve_into(rel, &mut out).unwrap();
+///     assert_eq!(out, want);
+/// }
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Resolver<'b> {
+    base: Option<Reference<'b>>,
+    spec: Spec,
+    options: Options,
+}
+
+impl<'b> Resolver<'b> {
+    /// A resolver for `base` under `spec` (an empty `base`: no base).
+    pub fn new(base: &'b str, spec: Spec) -> Resolver<'b> {
+        Resolver::with_options(base, spec, Options::default())
+    }
+
+    /// A resolver with options.
+    pub fn with_options(
+        base: &'b str,
+        spec: Spec,
+        options: Options,
+    ) -> Resolver<'b> {
+        let base =
+            (!base.is_empty()).then(|| Reference::parse_with(base, spec));
+        Resolver { base, spec, options }
+    }
+
+    /// The parsed base, if any.
+    pub fn base(&self) -> Option<&Reference<'b>> {
+        self.base.as_ref()
+    }
+
+    /// The spec.
+    pub fn spec(&self) -> Spec {
+        self.spec
+    }
+
+    /// Resolves `reference` into a new string.
+    pub fn resolve(&self, reference: &str) -> Result<Resolved, ResolveError> {
+        let cap =
+            reference.len() + self.base.map_or(0, |b| b.as_str().len()) + 1;
+        let mut href = String::with_capacity(cap);
+        let o = self.resolve_into(reference, &mut href)?;
+        Ok(Resolved {
+            href,
+            same_document: o.same_document,
+            taken_as_absolute: o.taken_as_absolute,
+        })
+    }
+
+    /// Resolves `reference`, appending the result to `out` (which a batch
+    /// can reuse). On error `out` is left as it was.
+    pub fn resolve_into(
+        &self,
+        reference: &str,
+        out: &mut String,
+    ) -> Result<Outcome, ResolveError> {
+        let r = Reference::parse_with(reference, self.spec);
+        let mark = out.len();
+        let result = self.resolve_parsed(&r, out);
+        if result.is_err() {
+            out.truncate(mark);
+        }
+        result
+    }
+
+    /// Resolves an already parsed reference (it must be parsed under the
+    /// resolver's spec).
+    pub fn resolve_parsed(
+        &self,
+        r: &Reference<'_>,
+        out: &mut String,
+    ) -> Result<Outcome, ResolveError> {
+        let opts = &self.options;
+        if opts.strict {
+            if let Some(v) = r.violations().into_iter().next() {
+                return Err(ResolveError::InvalidReference {
+                    reason: alloc::string::ToString::to_string(&v),
+                    position: v.position,
+                });
+            }
+        }
+        let Some(base) = &self.base else {
+            return self.no_base(r, out);
+        };
+        if !base.has_scheme() && !r.has_scheme() {
+            return Err(ResolveError::BaseNotAbsolute);
+        }
+        if opts.strict && r_needs_base(r) {
+            check_base_suitable(base, self.spec)?;
+        }
+        match self.spec.rules().algorithm {
+            Algorithm::Rfc1630 => rfc1630::resolve(base, r, opts, out),
+            Algorithm::Rfc1808 => rfc1808::resolve(base, r, self.spec, out),
+            Algorithm::Draft96 => draft96::resolve(base, r, out),
+            Algorithm::Rfc2396 => rfc2396::resolve(base, r, opts, out),
+            Algorithm::Rfc3986 => rfc3986::resolve(base, r, opts, out),
+        }
+    }
+
+    /// RFC 1808 step 1: "If the base URL is the empty string (unknown), the
+    /// embedded URL is interpreted as an absolute URL and we are done."
+    fn no_base(
+        &self,
+        r: &Reference<'_>,
+        out: &mut String,
+    ) -> Result<Outcome, ResolveError> {
+        let seed = matches!(
+            self.spec.rules().algorithm,
+            Algorithm::Rfc1630 | Algorithm::Rfc1808 | Algorithm::Draft96
+        );
+        if r.has_scheme() {
+            out.push_str(r.as_str());
+            Ok(Outcome::default())
+        } else if seed && !self.options.strict {
+            out.push_str(r.as_str());
+            Ok(Outcome { same_document: false, taken_as_absolute: true })
+        } else {
+            Err(ResolveError::NoBase)
+        }
+    }
+}
+
+/// Whether both references have a scheme and the two are equal, ignoring
+/// ASCII case (SPEC.md A15, SPEC-SUCCESSORS AS10).
+pub(crate) fn same_scheme(base: &Reference<'_>, r: &Reference<'_>) -> bool {
+    match (base.scheme(), r.scheme()) {
+        (Some(a), Some(b)) => a.eq_ignore_ascii_case(b),
+        _ => false,
+    }
+}
+
+fn r_needs_base(r: &Reference<'_>) -> bool {
+    !r.has_scheme()
+}
+
+/// Strict mode: the base must be one the spec lets relative references use.
+fn check_base_suitable(
+    base: &Reference<'_>,
+    spec: Spec,
+) -> Result<(), ResolveError> {
+    let scheme = base.scheme().unwrap_or("");
+    // RFC 1808 §2.3 (draft 04 §2.3): schemes "never used with relative
+    // URLs"; the 1808 list serves RFC 1808 and the later seeds (SPEC.md
+    // A19, A44), and RFC 1630, which has none of its own.
+    let never: &[&str] = match spec {
+        Spec::Draft04 => &["mailto", "telnet"],
+        Spec::Rfc2396 | Spec::Rfc3986 => &[],
+        _ => &["mailto", "telnet", "news"],
+    };
+    let unsuitable = never.iter().any(|s| s.eq_ignore_ascii_case(scheme))
+        || match spec {
+            Spec::Draft96 | Spec::Draft96Dec | Spec::Rfc2396 => {
+                !base.is_generic()
+            }
+            _ => false,
+        };
+    if unsuitable {
+        return Err(ResolveError::BaseNotHierarchical {
+            scheme: scheme.into(),
+        });
+    }
+    Ok(())
+}
+
+/// Appends `scheme ":"` and, when present, `"//" net_loc`.
+pub(crate) fn push_prefix(
+    out: &mut String,
+    scheme: &str,
+    net_loc: Option<&str>,
+) {
+    out.push_str(scheme);
+    out.push(':');
+    if let Some(n) = net_loc {
+        out.push_str("//");
+        out.push_str(n);
+    }
+}
+
+/// Appends `delim part` when `part` is present.
+pub(crate) fn push_opt(out: &mut String, delim: char, part: Option<&str>) {
+    if let Some(p) = part {
+        out.push(delim);
+        out.push_str(p);
+    }
+}
+
+/// `base` without its fragment.
+pub(crate) fn without_fragment<'a>(r: &Reference<'a>) -> &'a str {
+    let s = r.as_str();
+    match r.fragment() {
+        Some(f) => &s[..s.len() - f.len() - 1],
+        None => s,
+    }
+}
+
+/// RFC 3986 §5.2.4 `remove_dot_segments`, on its own: the path without its
+/// `.` and `..` segments, exactly as the RFC's steps 2A–2E write it.
+///
+/// ```
+/// use urlspec::resolve::remove_dot_segments;
+/// assert_eq!(remove_dot_segments("/a/b/c/./../../g"), "/a/g");
+/// assert_eq!(remove_dot_segments("mid/content=5/../6"), "mid/6");
+/// ```
+pub fn remove_dot_segments(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    path::remove_dot_segments(path, &mut out);
+    out
+}

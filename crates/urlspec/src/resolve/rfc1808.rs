@@ -1,0 +1,139 @@
+//! RFC 1808 §4, "Resolving Relative URLs" (and draft-ietf-uri-relative-
+//! url-04 §4, which differs only in steps 6c and 6d).
+//!
+//! 1. Establish the base URL (done by the caller; an unknown base is
+//!    handled in [`super::Resolver`]).
+//! 2. Parse both. a) An entirely empty reference inherits the entire base
+//!    URL, fragment included. b) A reference with a scheme is absolute. c)
+//!    Otherwise take the base's scheme.
+//! 3. A non-empty net_loc goes to step 7; otherwise take the base's.
+//! 4. A path preceded by `/` goes to step 7.
+//! 5. An empty path with no `/` takes the base path; then a) non-empty
+//!    params go to step 7, else take the base params; b) a non-empty query
+//!    goes to step 7, else take the base query and go to step 7.
+//! 6. Remove the last segment of the base path and append the reference
+//!    path; a) remove every `./`, b) a final `.`, c) every `<segment>/../`
+//!    leftmost first, d) a final `<segment>/..` — where `<segment>` is not
+//!    `..` (RFC 1808) or any segment (draft 04).
+//! 7. Recombine; the reference's fragment is kept.
+//!
+//! "Empty" treats a present-but-empty component as absent (RFC 1808 §2.4
+//! P1, P4, P5), except the `//` marker; recombination drops empty `;`, `?`
+//! and `#` components (SPEC.md A17) but always writes `//` when a net_loc
+//! is present.
+
+use alloc::string::String;
+
+use super::path::{self, DotDotAboveRoot, Merged};
+use super::{push_prefix, Outcome, ResolveError};
+use crate::reference::Reference;
+use crate::spec::Spec;
+
+fn nonempty(s: Option<&str>) -> Option<&str> {
+    s.filter(|s| !s.is_empty())
+}
+
+/// Whether the reference is "entirely empty" (S2a; SPEC.md A2, A3): every
+/// component empty, no `//`, and no fragment (an empty one counts as none).
+pub(super) fn entirely_empty(r: &Reference<'_>) -> bool {
+    !r.has_scheme()
+        && r.net_loc().is_none()
+        && r.path().is_empty()
+        && nonempty(r.params()).is_none()
+        && nonempty(r.query()).is_none()
+        && nonempty(r.fragment()).is_none()
+}
+
+pub(super) fn resolve(
+    base: &Reference<'_>,
+    r: &Reference<'_>,
+    spec: Spec,
+    out: &mut String,
+) -> Result<Outcome, ResolveError> {
+    // Step 2a.
+    if entirely_empty(r) {
+        out.push_str(base.as_str());
+        return Ok(Outcome { same_document: true, taken_as_absolute: false });
+    }
+    // Step 2b: no same-scheme exception (§5.2 "should be avoided").
+    if r.has_scheme() {
+        out.push_str(r.as_str());
+        return Ok(Outcome::default());
+    }
+    steps_3_to_7(base, r, spec.rules().dotdot_cancels_dotdot, out);
+    Ok(Outcome { same_document: same_document(r), taken_as_absolute: false })
+}
+
+/// The seed documents' flag: the reference without its fragment is empty
+/// (SPEC.md A1).
+pub(super) fn same_document(r: &Reference<'_>) -> bool {
+    r.net_loc().is_none()
+        && r.path().is_empty()
+        && nonempty(r.params()).is_none()
+        && nonempty(r.query()).is_none()
+}
+
+/// Steps 2c to 7, shared with the 1996 drafts.
+pub(super) fn steps_3_to_7(
+    base: &Reference<'_>,
+    r: &Reference<'_>,
+    cancel_dotdot: bool,
+    out: &mut String,
+) {
+    // Step 2c and step 3.
+    let net_loc = match nonempty(r.net_loc()) {
+        Some(n) => Some(n),
+        None => base.net_loc(),
+    };
+    push_prefix(out, base.scheme().unwrap_or(""), net_loc);
+    let path_start = out.len();
+    let (params, query);
+    if r.net_loc().is_some_and(|n| !n.is_empty()) || r.path_is_absolute() {
+        // Steps 3 and 4: go to step 7 with the reference's own path.
+        out.push_str(r.path());
+        params = nonempty(r.params());
+        query = nonempty(r.query());
+    } else if r.path().is_empty() {
+        // Step 5.
+        out.push_str(base.path());
+        if let Some(p) = nonempty(r.params()) {
+            params = Some(p);
+            query = nonempty(r.query());
+        } else {
+            params = nonempty(base.params());
+            query = nonempty(r.query()).or(nonempty(base.query()));
+        }
+    } else {
+        // Step 6. A base with a net_loc and an empty path has the root as
+        // its directory (SPEC.md A18).
+        let dir = path::directory(base.path());
+        let dir =
+            if dir.is_empty() && base.net_loc().is_some() { "/" } else { dir };
+        let (absolute, segs) = Merged::new(dir, r.path());
+        // Keep never fails.
+        let _ = path::seed_dots(
+            segs,
+            absolute,
+            cancel_dotdot,
+            DotDotAboveRoot::Keep,
+            out,
+        );
+        params = nonempty(r.params());
+        query = nonempty(r.query());
+    }
+    // Step 7: a net_loc and a non-empty path need a `/` between them.
+    if net_loc.is_some()
+        && out.len() > path_start
+        && !out[path_start..].starts_with('/')
+    {
+        out.insert(path_start, '/');
+    }
+    for (delim, part) in
+        [(';', params), ('?', query), ('#', nonempty(r.fragment()))]
+    {
+        if let Some(p) = part {
+            out.push(delim);
+            out.push_str(p);
+        }
+    }
+}
