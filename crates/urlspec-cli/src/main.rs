@@ -1,1 +1,51 @@
-fn main() {}
+//! `urlspec`: parse and validate URLs under any generation of the URL
+//! specifications, from RFC 1630 (1994) to RFC 3986 (2005).
+//!
+//! The command is a thin layer over the [`urlspec`] library: [`cli`] holds
+//! the clap definitions, [`cmd`] one module per subcommand, and [`output`]
+//! the helpers they share (JSON building, caret rendering, line-by-line
+//! input).
+//!
+//! Exit status: 0 when every input is valid, 1 when some input is invalid
+//! (or a line of standard input was not UTF-8), 2 for a usage or I/O error.
+//! A closed standard output (`urlspec parse … | head`) ends the command
+//! quietly with status 0.
+
+mod cli;
+mod cmd;
+mod output;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::cli::Cli;
+use crate::output::Error;
+
+/// The exit status of a usage or I/O error.
+const EXIT_ERROR: u8 = 2;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            // `--help` and `--version` go to stdout and exit 0; usage errors
+            // go to stderr and exit 2. A closed pipe is no reason to fail.
+            let _ = err.print();
+            return ExitCode::from(
+                u8::try_from(err.exit_code()).unwrap_or(EXIT_ERROR),
+            );
+        }
+    };
+    match cmd::run(&cli.command) {
+        Ok(status) => ExitCode::from(status.code()),
+        Err(Error::Write(err)) if err.kind() == io::ErrorKind::BrokenPipe => {
+            ExitCode::SUCCESS
+        }
+        Err(err) => {
+            let _ = writeln!(io::stderr().lock(), "urlspec: {err}");
+            ExitCode::from(EXIT_ERROR)
+        }
+    }
+}

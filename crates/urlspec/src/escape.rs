@@ -220,8 +220,7 @@ fn escape_with(
     };
     let mut out = String::with_capacity(data.len() + 8);
     out.push_str(core::str::from_utf8(&data[..first]).unwrap_or_default());
-    for i in first..data.len() {
-        let b = data[i];
+    for (i, &b) in data.iter().enumerate().skip(first) {
         if stays(i) {
             out.push(b as char);
         } else {

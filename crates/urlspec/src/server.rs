@@ -341,8 +341,7 @@ impl<'a> Server<'a> {
         match rules.server {
             ServerGrammar::OpaqueNetLoc => c.chars(
                 self.input,
-                self.start,
-                self.end,
+                self.start..self.end,
                 rules.grammar.net_loc,
                 true,
                 "net_loc",
@@ -397,7 +396,7 @@ impl<'a> Server<'a> {
             } else {
                 userinfo_class
             };
-            c.chars(self.input, s, e, class, !is_1630, user_rule, component);
+            c.chars(self.input, s..e, class, !is_1630, user_rule, component);
         }
         if let Some((s, e)) = self.host {
             let h = &self.input.as_bytes()[s..e];

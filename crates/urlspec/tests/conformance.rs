@@ -111,7 +111,9 @@ impl Validity {
             Validity::Per(map) => map
                 .iter()
                 .flat_map(|(k, v)| {
-                    specs(&[k.clone()]).into_iter().map(move |s| (s, *v))
+                    specs(std::slice::from_ref(k))
+                        .into_iter()
+                        .map(move |s| (s, *v))
                 })
                 .collect(),
         }
@@ -283,7 +285,7 @@ fn server() {
             let mut p = Vec::new();
             if let Some(hv) = &c.host_valid {
                 for (name, want) in hv {
-                    for spec in specs(&[name.clone()]) {
+                    for spec in specs(std::slice::from_ref(name)) {
                         let url = format!("http://{}/", c.input);
                         let r = Reference::parse_with(&url, spec);
                         let kind = r.server().map(|s| s.host_kind());

@@ -148,15 +148,15 @@ impl<'s, 'k> Checker<'s, 'k> {
     pub(crate) fn chars(
         &mut self,
         input: &str,
-        start: usize,
-        end: usize,
+        range: core::ops::Range<usize>,
         class: CharClass,
         escapes: bool,
         rule: &'static str,
         component: &'static str,
     ) {
+        let end = range.end;
         let b = &input.as_bytes()[..end];
-        let mut i = start;
+        let mut i = range.start;
         while i < end && !self.stopped {
             let c = b[i];
             if class.contains(c) {
@@ -341,8 +341,7 @@ pub(crate) fn check(r: &Reference<'_>, sink: &mut Sink<'_>) {
             if m.query_start == NONE { m.path_end } else { m.query_start };
         c.chars(
             input,
-            m.path_start,
-            end,
+            m.path_start..end,
             g.opaque,
             true,
             "uric",
@@ -381,8 +380,7 @@ pub(crate) fn check(r: &Reference<'_>, sink: &mut Sink<'_>) {
             };
             c.chars(
                 input,
-                seg_start,
-                seg_start + seg.len(),
+                seg_start..seg_start + seg.len(),
                 class,
                 true,
                 rule,
@@ -398,8 +396,7 @@ pub(crate) fn check(r: &Reference<'_>, sink: &mut Sink<'_>) {
         for param in params.split(';') {
             c.chars(
                 input,
-                start,
-                start + param.len(),
+                start..start + param.len(),
                 g.param,
                 true,
                 n.param,
@@ -420,8 +417,7 @@ pub(crate) fn check(r: &Reference<'_>, sink: &mut Sink<'_>) {
             }
             c.chars(
                 input,
-                start,
-                start + q.len(),
+                start..start + q.len(),
                 g.query,
                 true,
                 n.query,
@@ -431,8 +427,7 @@ pub(crate) fn check(r: &Reference<'_>, sink: &mut Sink<'_>) {
             let start = m.query_start;
             c.chars(
                 input,
-                start,
-                start + q.len() + 1,
+                start..start + q.len() + 1,
                 g.opaque,
                 true,
                 "uric",
@@ -444,8 +439,7 @@ pub(crate) fn check(r: &Reference<'_>, sink: &mut Sink<'_>) {
         let start = m.fragment_start + 1;
         c.chars(
             input,
-            start,
-            start + f.len(),
+            start..start + f.len(),
             g.fragment,
             true,
             n.fragment,

@@ -1,105 +1,108 @@
 //! `make_relative`: the shortest reference that resolves back to a target.
 
+use alloc::format;
 use alloc::string::String;
+use alloc::vec::Vec;
 
-use super::{Options, Resolver};
-use crate::reference::Reference;
+use super::{path, Resolver};
+use crate::reference::{Part, Reference};
 use crate::spec::Spec;
 
 /// The shortest reference that resolves against `base` to exactly
-/// `target` under `spec`, or `None` when there is none (a target without a
-/// scheme, a base that is not absolute).
+/// `target` under `spec`, or `None` when no reference does (a base or target
+/// without a scheme; a target the spec rewrites whatever is written, such as
+/// `http://a/./g` under RFC 3986).
 ///
-/// Candidates go from the shortest form to the longest: fragment only,
-/// query, relative path (`g`, `./g`, `../g`, …), absolute path, network
-/// path, and finally the target itself; each is checked by resolving it,
-/// so the answer is right by construction under every spec, including the
-/// ones where `?y` or `;x` replace the last segment.
+/// The candidates are the target's own tails (from its `#`, `?`, `;`, path
+/// and `//`), relative paths that climb from the base's directory (`g`,
+/// `./g`, `../g`, …), and the target itself. Each is checked by resolving
+/// it under `spec`, so the answer is right by construction, also under the
+/// specs where `?y` or `;x` replace the last segment.
 ///
 /// ```
 /// use urlspec::{resolve::make_relative, Spec};
+///
 /// let base = "http://a/b/c/d;p?q";
-/// assert_eq!(make_relative(base, "http://a/b/c/g", Spec::Rfc1808).as_deref(), Some("g"));
-/// assert_eq!(make_relative(base, "http://a/b/g", Spec::Rfc3986).as_deref(), Some("../g"));
-/// assert_eq!(make_relative(base, "http://x/y", Spec::Rfc3986).as_deref(), Some("//x/y"));
+/// let rel = |t, spec| make_relative(base, t, spec);
+/// assert_eq!(rel("http://a/b/c/g", Spec::Rfc1808).as_deref(), Some("g"));
+/// assert_eq!(rel("http://a/b/g", Spec::Rfc3986).as_deref(), Some("../g"));
+/// assert_eq!(rel("http://a/b/c/d;p?y", Spec::Rfc3986).as_deref(), Some("?y"));
+/// // RFC 2396: `?y` replaces the last segment, so the base path is spelt out.
+/// assert_eq!(rel("http://a/b/c/d;p?y", Spec::Rfc2396).as_deref(), Some("d;p?y"));
+/// assert_eq!(rel("http://x/y", Spec::Rfc3986).as_deref(), Some("//x/y"));
 /// ```
 pub fn make_relative(base: &str, target: &str, spec: Spec) -> Option<String> {
-    let t = Reference::parse_with(target, spec);
     let b = Reference::parse_with(base, spec);
-    if !t.has_scheme() || !b.has_scheme() {
+    let t = Reference::parse_with(target, spec);
+    if !b.has_scheme() || !t.has_scheme() {
         return None;
     }
-    let resolver = Resolver::with_options(base, spec, Options::default());
-    let works = |cand: &str| {
-        resolver.resolve(cand).is_ok_and(|r| r.href == target)
-            // A candidate must not read as something else once written.
-            && Reference::parse_with(cand, spec).has_scheme() == cand.eq(target)
-    };
+    let resolver = Resolver::new(base, spec);
     let mut best: Option<String> = None;
-    let mut consider = |cand: String| {
-        if best.as_ref().is_none_or(|b| cand.len() < b.len()) && works(&cand) {
-            best = Some(cand);
+    let mut consider = |cand: &str| {
+        let shorter = best.as_ref().is_none_or(|b| cand.len() < b.len());
+        if shorter && resolver.resolve(cand).is_ok_and(|r| r.href == target) {
+            best = Some(cand.into());
         }
     };
-    let tail = &target[t
-        .span(crate::reference::Part::Path)
-        .map_or(target.len(), |s| s.start)..];
-    let frag = t.fragment().map(|f| alloc::format!("#{f}"));
-    if let Some(f) = &frag {
-        consider(f.clone());
-    }
-    consider(String::new());
-    if let Some(q) = t.query() {
-        let after_path = &target[t
-            .span(crate::reference::Part::Query)
-            .map_or(0, |s| s.start)
-            - 1..];
-        consider(String::from(after_path));
-        let _ = q;
-    }
-    if let Some(p) = t.params() {
-        let at =
-            t.span(crate::reference::Part::Params).map_or(0, |s| s.start) - 1;
-        consider(String::from(&target[at..]));
-        let _ = p;
-    }
-    // Relative paths: climb from the base directory to a common ancestor.
-    if t.net_loc() == b.net_loc()
-        && t.scheme().map(str::to_ascii_lowercase)
-            == b.scheme().map(str::to_ascii_lowercase)
-    {
-        let base_dir = super::path::directory(b.path());
-        let target_path = t.path();
-        let after_path = &tail[target_path.len()..];
-        let base_segs: alloc::vec::Vec<&str> = base_dir.split('/').collect();
-        let target_segs: alloc::vec::Vec<&str> =
-            target_path.split('/').collect();
-        let common = base_segs
-            .iter()
-            .zip(&target_segs)
-            .take_while(|(a, b)| a == b)
-            .count();
-        // Each level of the base directory below the common prefix is one
-        // `../`; the rest of the target path follows.
-        for keep in (1..=common).rev() {
-            let ups = base_segs.len().saturating_sub(keep + 1);
-            let mut cand = String::new();
-            for _ in 0..ups {
-                cand.push_str("../");
-            }
-            cand.push_str(&target_segs[keep..].join("/"));
-            cand.push_str(after_path);
-            let dotted = alloc::format!("./{cand}");
-            consider(cand);
-            consider(dotted);
-        }
-        if target_path.starts_with('/') {
-            consider(String::from(tail));
+
+    // The target's tails, each starting at a delimiter.
+    let starts = |part: Part| t.span(part).map(|s| s.start);
+    consider("");
+    for part in [Part::Fragment, Part::Query, Part::Params] {
+        if let Some(s) = starts(part) {
+            consider(&target[s - 1..]);
         }
     }
-    if let Some(n) = t.net_loc() {
-        consider(alloc::format!("//{n}{tail}"));
+    let path_start = starts(Part::Path).unwrap_or(0);
+    let path_end = t.span(Part::Path).map_or(path_start, |s| s.end);
+    let same_server = t.net_loc() == b.net_loc()
+        && t.scheme()
+            .zip(b.scheme())
+            .is_some_and(|(x, y)| x.eq_ignore_ascii_case(y));
+    if same_server {
+        climbs(b.path(), t.path(), &target[path_end..], &mut consider);
+        consider(&target[path_start..]);
     }
-    consider(String::from(target));
+    if let Some(s) = starts(Part::NetLoc) {
+        consider(&target[s - 2..]);
+    }
+    consider(target);
     best
+}
+
+/// Relative-path candidates from the base's directory to `target_path`:
+/// for each common ancestor, `../` per level above it, then the rest of the
+/// target path and `after` (its params, query, fragment), plain and behind
+/// `./` (which protects a first segment holding `:` or empty).
+fn climbs(
+    base_path: &str,
+    target_path: &str,
+    after: &str,
+    consider: &mut impl FnMut(&str),
+) {
+    let dir = path::directory(base_path);
+    let dir_segs: Vec<&str> = match dir.len() {
+        0 => Vec::new(),
+        n => dir[..n - 1].split('/').collect(),
+    };
+    let target_segs: Vec<&str> = target_path.split('/').collect();
+    let common =
+        dir_segs.iter().zip(&target_segs).take_while(|(a, b)| a == b).count();
+    // The segment before the first `/` of an absolute path is the root.
+    let floor =
+        usize::from(dir.starts_with('/') && target_path.starts_with('/'));
+    if dir.starts_with('/') != target_path.starts_with('/') || common < floor {
+        return;
+    }
+    for keep in (floor..=common).rev() {
+        let mut cand = "../".repeat(dir_segs.len() - keep);
+        cand.push_str(&target_segs[keep..].join("/"));
+        cand.push_str(after);
+        consider(&cand);
+        consider(&format!("./{cand}"));
+        if cand.is_empty() || cand.starts_with(['?', ';', '#']) {
+            consider(&format!(".{cand}"));
+        }
+    }
 }

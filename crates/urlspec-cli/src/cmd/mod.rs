@@ -1,0 +1,41 @@
+//! The subcommands, one module each, and what they report to `main`.
+
+pub mod parse;
+
+use crate::cli::Command;
+use crate::output::Error;
+
+/// How a subcommand ended, when it ran to completion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Every input was valid: exit status 0.
+    Valid,
+    /// Some input was invalid, or could not be read as text: exit status 1.
+    Invalid,
+}
+
+impl Status {
+    /// `Valid` when `all_valid` holds, `Invalid` otherwise.
+    pub fn from_valid(all_valid: bool) -> Status {
+        if all_valid {
+            Status::Valid
+        } else {
+            Status::Invalid
+        }
+    }
+
+    /// The process exit status.
+    pub fn code(self) -> u8 {
+        match self {
+            Status::Valid => 0,
+            Status::Invalid => 1,
+        }
+    }
+}
+
+/// Runs one subcommand.
+pub fn run(command: &Command) -> Result<Status, Error> {
+    match command {
+        Command::Parse(args) => parse::run(args),
+    }
+}

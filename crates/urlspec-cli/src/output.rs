@@ -1,0 +1,378 @@
+//! What the subcommands share: the output stream, JSON building, caret
+//! rendering, and reading inputs from the arguments or standard input.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
+
+/// Why a subcommand stopped before the end of its input.
+#[derive(Debug)]
+pub enum Error {
+    /// Reading standard input failed.
+    Read(io::Error),
+    /// Writing standard output failed (a broken pipe ends the command
+    /// quietly).
+    Write(io::Error),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Read(err) => write!(f, "reading standard input: {err}"),
+            Error::Write(err) => write!(f, "writing standard output: {err}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Read(err) | Error::Write(err) => Some(err),
+        }
+    }
+}
+
+/// Standard output, buffered; flushed after every record when it is a
+/// terminal, so that interactive use sees each answer at once, and only
+/// when the buffer fills otherwise.
+pub struct Output {
+    out: BufWriter<io::StdoutLock<'static>>,
+    interactive: bool,
+}
+
+impl Output {
+    /// Locks standard output for the life of the command.
+    pub fn stdout() -> Output {
+        let stdout = io::stdout();
+        let interactive = stdout.is_terminal();
+        Output {
+            out: BufWriter::with_capacity(64 * 1024, stdout.lock()),
+            interactive,
+        }
+    }
+
+    /// Ends one record (the output for one input): flushes on a terminal.
+    pub fn end_record(&mut self) -> io::Result<()> {
+        if self.interactive {
+            self.out.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Flushes what is left.
+    pub fn finish(mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.out.write(buf)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.out.write_all(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// Appends `text` to `buf` as a JSON string, quoted and escaped.
+pub fn push_json_string(buf: &mut Vec<u8>, text: &str) {
+    // Serializing a `str` into a `Vec` has no way to fail.
+    serde_json::to_writer(&mut *buf, text)
+        .expect("writing a JSON string into memory cannot fail");
+}
+
+/// A JSON object being written into a buffer, its keys in the order they
+/// are added. [`JsonObject::finish`] closes it.
+///
+/// ```text
+/// let mut buf = Vec::new();
+/// let mut o = JsonObject::new(&mut buf);
+/// o.string("a", "x").optional("b", None).boolean("c", true);
+/// o.finish(); // {"a":"x","b":null,"c":true}
+/// ```
+pub struct JsonObject<'b> {
+    buf: &'b mut Vec<u8>,
+    empty: bool,
+}
+
+impl<'b> JsonObject<'b> {
+    /// Opens an object at the end of `buf`.
+    pub fn new(buf: &'b mut Vec<u8>) -> JsonObject<'b> {
+        buf.push(b'{');
+        JsonObject { buf, empty: true }
+    }
+
+    fn key(&mut self, key: &str) {
+        if !self.empty {
+            self.buf.push(b',');
+        }
+        self.empty = false;
+        push_json_string(self.buf, key);
+        self.buf.push(b':');
+    }
+
+    /// Adds a string member.
+    pub fn string(&mut self, key: &str, value: &str) -> &mut Self {
+        self.key(key);
+        push_json_string(self.buf, value);
+        self
+    }
+
+    /// Adds a string member, `null` for `None`.
+    pub fn optional(&mut self, key: &str, value: Option<&str>) -> &mut Self {
+        match value {
+            Some(value) => self.string(key, value),
+            None => {
+                self.key(key);
+                self.buf.extend_from_slice(b"null");
+                self
+            }
+        }
+    }
+
+    /// Adds a boolean member.
+    pub fn boolean(&mut self, key: &str, value: bool) -> &mut Self {
+        self.key(key);
+        let text: &[u8] = if value { b"true" } else { b"false" };
+        self.buf.extend_from_slice(text);
+        self
+    }
+
+    /// Adds a number member.
+    pub fn number(&mut self, key: &str, value: usize) -> &mut Self {
+        self.key(key);
+        // `usize` formats as plain decimal digits: a valid JSON number.
+        self.buf.extend_from_slice(value.to_string().as_bytes());
+        self
+    }
+
+    /// Adds an array of objects, one per item, each written by `each`.
+    pub fn objects<T>(
+        &mut self,
+        key: &str,
+        items: impl IntoIterator<Item = T>,
+        mut each: impl FnMut(&mut JsonObject<'_>, T),
+    ) -> &mut Self {
+        self.key(key);
+        self.buf.push(b'[');
+        for (i, item) in items.into_iter().enumerate() {
+            if i > 0 {
+                self.buf.push(b',');
+            }
+            let mut object = JsonObject::new(self.buf);
+            each(&mut object, item);
+            object.finish();
+        }
+        self.buf.push(b']');
+        self
+    }
+
+    /// Closes the object.
+    pub fn finish(self) {
+        self.buf.push(b'}');
+    }
+}
+
+/// `text` with every character that would disturb a terminal or the
+/// alignment of a caret line replaced by one visible character: C0
+/// controls and DEL by their Unicode control pictures (a tab by `␉`), C1
+/// controls and bidirectional overrides by `�`. Each character maps to
+/// exactly one, so character columns are kept.
+pub fn visible(text: &str) -> Cow<'_, str> {
+    fn replacement(c: char) -> Option<char> {
+        match c {
+            '\0'..='\x1f' => char::from_u32(0x2400 + u32::from(c)),
+            '\x7f' => Some('\u{2421}'),
+            '\u{80}'..='\u{9f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2066}'..='\u{2069}' => Some('\u{fffd}'),
+            _ => None,
+        }
+    }
+    if !text.chars().any(|c| replacement(c).is_some()) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(text.chars().map(|c| replacement(c).unwrap_or(c)).collect())
+}
+
+/// The number of characters of `text` that end at or before byte
+/// `position`: the column (from 0) of the character at `position`. A
+/// position inside a character counts as that character's column.
+pub fn char_column(text: &str, position: usize) -> usize {
+    text.char_indices()
+        .take_while(|&(i, c)| i + c.len_utf8() <= position)
+        .count()
+}
+
+/// A caret under byte `position` of `text` (printed on the line above,
+/// after `indent`): spaces up to its character column, then `^`.
+pub fn caret(indent: &str, text: &str, position: usize) -> String {
+    let column = char_column(text, position);
+    let mut line = String::with_capacity(indent.len() + column + 1);
+    line.push_str(indent);
+    line.extend(std::iter::repeat_n(' ', column));
+    line.push('^');
+    line
+}
+
+/// Lines above this size do not keep their buffer for the next line, so
+/// one huge line does not hold its memory for the rest of the stream.
+const MAX_RETAINED_LINE: usize = 1 << 20;
+
+/// One line of input, without its line ending.
+pub struct Line<'a> {
+    /// The line number, from 1.
+    pub number: u64,
+    /// The bytes of the line, a trailing `\r\n` or `\n` removed.
+    pub bytes: &'a [u8],
+}
+
+/// Reads lines one at a time into one reused buffer: memory stays that of
+/// the longest line, whatever the length of the stream.
+pub struct LineReader<R> {
+    reader: R,
+    buf: Vec<u8>,
+    number: u64,
+}
+
+impl<R: BufRead> LineReader<R> {
+    /// Reads from `reader`.
+    pub fn new(reader: R) -> LineReader<R> {
+        LineReader { reader, buf: Vec::with_capacity(256), number: 0 }
+    }
+
+    /// The next line, or `None` at the end of the input.
+    pub fn next_line(&mut self) -> io::Result<Option<Line<'_>>> {
+        if self.buf.capacity() > MAX_RETAINED_LINE {
+            self.buf = Vec::with_capacity(256);
+        }
+        self.buf.clear();
+        if self.reader.read_until(b'\n', &mut self.buf)? == 0 {
+            return Ok(None);
+        }
+        self.number += 1;
+        let mut bytes = &self.buf[..];
+        if let Some(rest) = bytes.strip_suffix(b"\n") {
+            bytes = rest.strip_suffix(b"\r").unwrap_or(rest);
+        }
+        Ok(Some(Line { number: self.number, bytes }))
+    }
+}
+
+/// The message for a line that is not UTF-8: the column (from 1, in
+/// characters) of the first invalid byte.
+pub fn not_utf8_message(line: &Line<'_>, err: &std::str::Utf8Error) -> String {
+    let valid = &line.bytes[..err.valid_up_to()];
+    let column = std::str::from_utf8(valid)
+        .map_or(err.valid_up_to(), |text| text.chars().count())
+        + 1;
+    format!(
+        "urlspec: line {}: not UTF-8 (invalid byte at column {column})",
+        line.number
+    )
+}
+
+/// Calls `each` on every input: the `args` when there are any, otherwise
+/// each line of standard input as it arrives. A line that is not UTF-8 is
+/// reported on standard error and skipped.
+///
+/// Returns whether every input could be read as text (`false` when a line
+/// was skipped). An error from `each` is an output error and stops the
+/// loop.
+pub fn for_each_input(
+    args: &[String],
+    mut each: impl FnMut(&str) -> io::Result<()>,
+) -> Result<bool, Error> {
+    if !args.is_empty() {
+        for arg in args {
+            each(arg).map_err(Error::Write)?;
+        }
+        return Ok(true);
+    }
+    let stdin = BufReader::with_capacity(64 * 1024, io::stdin().lock());
+    let mut lines = LineReader::new(stdin);
+    let mut all_text = true;
+    while let Some(line) = lines.next_line().map_err(Error::Read)? {
+        match std::str::from_utf8(line.bytes) {
+            Ok(text) => each(text).map_err(Error::Write)?,
+            Err(err) => {
+                all_text = false;
+                let message = not_utf8_message(&line, &err);
+                let _ = writeln!(io::stderr().lock(), "{message}");
+            }
+        }
+    }
+    Ok(all_text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_object_keeps_order_null_and_empty() {
+        let mut buf = Vec::new();
+        let mut o = JsonObject::new(&mut buf);
+        o.string("z", "")
+            .optional("a", None)
+            .optional("q", Some("\"\u{1}"))
+            .boolean("v", false)
+            .objects("list", [1usize, 2], |o, n| {
+                o.number("n", n);
+            });
+        o.finish();
+        assert_eq!(
+            String::from_utf8(buf).unwrap(),
+            r#"{"z":"","a":null,"q":"\"\u0001","v":false,"list":[{"n":1},{"n":2}]}"#
+        );
+    }
+
+    #[test]
+    fn caret_counts_characters() {
+        assert_eq!(caret("", "http://a/{x}", 9), "         ^");
+        assert_eq!(caret("  ", "é{", 2), "   ^");
+        assert_eq!(char_column("aé", 2), 1); // inside `é`
+        assert_eq!(char_column("ab", 2), 2); // the end
+    }
+
+    #[test]
+    fn visible_keeps_columns() {
+        assert_eq!(visible("a\tb\x7f"), "a\u{2409}b\u{2421}");
+        assert!(matches!(visible("plain é"), Cow::Borrowed(_)));
+        let text = "\u{202e}x\u{85}";
+        assert_eq!(visible(text).chars().count(), text.chars().count());
+    }
+
+    #[test]
+    fn lines_strip_endings_and_count() {
+        let input: &[u8] = b"a\r\nb\n\nc\rd\xffe";
+        let mut lines = LineReader::new(input);
+        let mut seen = Vec::new();
+        while let Some(line) = lines.next_line().unwrap() {
+            seen.push((line.number, line.bytes.to_vec()));
+        }
+        let expected: Vec<(u64, Vec<u8>)> = vec![
+            (1, b"a".to_vec()),
+            (2, b"b".to_vec()),
+            (3, b"".to_vec()),
+            (4, b"c\rd\xffe".to_vec()),
+        ];
+        assert_eq!(seen, expected);
+    }
+
+    #[test]
+    fn not_utf8_column_is_in_characters() {
+        let bytes = "é\u{1F600}".bytes().chain([0xff]).collect::<Vec<_>>();
+        let line = Line { number: 7, bytes: &bytes };
+        let err = std::str::from_utf8(line.bytes).unwrap_err();
+        assert_eq!(
+            not_utf8_message(&line, &err),
+            "urlspec: line 7: not UTF-8 (invalid byte at column 3)"
+        );
+    }
+}
