@@ -70,3 +70,8 @@ pub use spec::Spec;
 pub fn parse(input: &str, spec: Spec) -> Reference<'_> {
     Reference::parse_with(input, spec)
 }
+
+/// The README's examples, run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;
