@@ -61,7 +61,21 @@ pub fn make_relative(base: &str, target: &str, spec: Spec) -> Option<String> {
             .zip(b.scheme())
             .is_some_and(|(x, y)| x.eq_ignore_ascii_case(y));
     if same_server {
-        climbs(b.path(), t.path(), &target[path_end..], &mut consider);
+        let after = &target[path_end..];
+        climbs(path::directory(b.path()), t.path(), after, &mut consider);
+        // The directory `./` resolves to, where the base path has dot
+        // segments of its own that the spec removes.
+        if let Ok(dot) = resolver.resolve("./") {
+            let dot = Reference::parse_with(&dot.href, spec);
+            if dot.net_loc() == b.net_loc() {
+                climbs(
+                    path::directory(dot.path()),
+                    t.path(),
+                    after,
+                    &mut consider,
+                );
+            }
+        }
         consider(&target[path_start..]);
     }
     if let Some(s) = starts(Part::NetLoc) {
@@ -71,7 +85,7 @@ pub fn make_relative(base: &str, target: &str, spec: Spec) -> Option<String> {
     best
 }
 
-/// Relative-path candidates from the base's directory to `target_path`:
+/// Relative-path candidates from a base directory `dir` to `target_path`:
 /// for each common ancestor, `../` per level above it, then the rest of the
 /// target path and `after` (its params, query, fragment), plain and behind
 /// `./` (which protects a first segment holding `:` or empty).
