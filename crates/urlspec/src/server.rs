@@ -27,8 +27,6 @@
 
 use core::fmt;
 
-use memchr::{memchr, memrchr};
-
 use crate::chars;
 use crate::host;
 use crate::reference::validate::{Checker, ViolationKind};
@@ -85,21 +83,27 @@ pub enum AuthorityKind {
 
 type Span = Option<(usize, usize)>;
 
+const NONE: usize = usize::MAX;
+
 /// The parsed part after `//`, borrowing the reference's input.
+///
+/// It keeps three delimiter positions, from which every part is sliced.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Server<'a> {
     input: &'a str,
-    spec: Spec,
     start: usize,
     end: usize,
+    /// The last `@`, or `NONE`.
+    at: usize,
+    /// The first `:` before `at`, or `NONE`.
+    user_colon: usize,
+    /// The `:` before the port, or `NONE`.
+    port_colon: usize,
+    spec: Spec,
+    kind: AuthorityKind,
+    host_kind: HostKind,
     scheme_is_login: bool,
     scheme_is_file: bool,
-    kind: AuthorityKind,
-    user: Span,
-    password: Span,
-    host: Span,
-    port: Span,
-    host_kind: HostKind,
 }
 
 /// RFC 1630 gives `login` to these schemes only (ftp, telnet; rlogin and
@@ -131,71 +135,107 @@ impl<'a> Server<'a> {
         spec: Spec,
         scheme: Option<&str>,
     ) -> Server<'a> {
-        let b = &input.as_bytes()[start..end];
-        let (userinfo, hostport) = match memrchr(b'@', b) {
-            Some(at) => (Some((0, at)), at + 1),
-            None => (None, 0),
-        };
-        let (user, password) = match userinfo {
-            Some((s, e)) => match memchr(b':', &b[s..e]) {
-                Some(c) => (Some((s, s + c)), Some((s + c + 1, e))),
-                None => (Some((s, e)), None),
-            },
-            None => (None, None),
-        };
-        let hp = &b[hostport..];
-        let (host, port) = if hp.first() == Some(&b'[') {
-            match memchr(b']', hp) {
-                Some(close) if close + 1 == hp.len() => {
-                    ((hostport, end - start), None)
+        let b = input.as_bytes();
+        // One backward pass: the last `@`, and the last `:` after it.
+        // Authorities are short, so a byte loop beats a vector search.
+        let (mut at, mut last_colon) = (NONE, NONE);
+        let mut i = end;
+        while i > start {
+            i -= 1;
+            match b[i] {
+                b'@' => {
+                    at = i;
+                    break;
                 }
-                Some(close) if hp[close + 1] == b':' => (
-                    (hostport, hostport + close + 1),
-                    Some((hostport + close + 2, end - start)),
-                ),
-                _ => ((hostport, end - start), None),
+                b':' if last_colon == NONE => last_colon = i,
+                _ => {}
             }
+        }
+        let user_colon = if at == NONE {
+            NONE
         } else {
-            match memrchr(b':', hp) {
-                Some(c) => (
-                    (hostport, hostport + c),
-                    Some((hostport + c + 1, end - start)),
-                ),
-                None => ((hostport, end - start), None),
-            }
+            b[start..at]
+                .iter()
+                .position(|&c| c == b':')
+                .map_or(NONE, |k| start + k)
         };
-        let abs = |s: Span| s.map(|(a, z)| (start + a, start + z));
+        let host_start = if at == NONE { start } else { at + 1 };
+        // An IP literal: the port follows its `]` directly.
+        let port_colon =
+            if b.get(host_start) == Some(&b'[') && host_start < end {
+                match b[host_start..end].iter().position(|&c| c == b']') {
+                    Some(k)
+                        if host_start + k + 1 < end
+                            && b[host_start + k + 1] == b':' =>
+                    {
+                        host_start + k + 1
+                    }
+                    _ => NONE,
+                }
+            } else {
+                last_colon
+            };
         let mut server = Server {
             input,
-            spec,
             start,
             end,
+            at,
+            user_colon,
+            port_colon,
+            spec,
+            kind: AuthorityKind::Server,
+            host_kind: HostKind::Invalid,
             scheme_is_login: scheme.is_none_or(takes_login),
             scheme_is_file: scheme
                 .is_some_and(|s| s.eq_ignore_ascii_case("file")),
-            kind: AuthorityKind::Server,
-            user: abs(user),
-            password: abs(password),
-            host: Some((start + host.0, start + host.1)),
-            port: abs(port),
-            host_kind: HostKind::Invalid,
         };
         server.host_kind = server.classify_host();
         if spec.rules().server == ServerGrammar::Server2396
             && !server.is_valid()
         {
             // AS7: not a `server`; try `reg_name = 1*( … )`.
-            let whole = &input.as_bytes()[start..end];
+            let whole = &b[start..end];
             if !whole.is_empty() && reg_name_2396(whole) {
                 server.kind = AuthorityKind::RegName;
-                server.user = None;
-                server.password = None;
-                server.host = None;
-                server.port = None;
                 server.host_kind = HostKind::RegName;
             }
         }
         server
+    }
+
+    fn user_span(&self) -> Span {
+        if self.at == NONE || self.kind == AuthorityKind::RegName {
+            return None;
+        }
+        Some((
+            self.start,
+            if self.user_colon == NONE { self.at } else { self.user_colon },
+        ))
+    }
+
+    fn password_span(&self) -> Span {
+        if self.user_colon == NONE || self.kind == AuthorityKind::RegName {
+            return None;
+        }
+        Some((self.user_colon + 1, self.at))
+    }
+
+    fn host_span(&self) -> Span {
+        if self.kind == AuthorityKind::RegName {
+            return None;
+        }
+        let s = if self.at == NONE { self.start } else { self.at + 1 };
+        Some((
+            s,
+            if self.port_colon == NONE { self.end } else { self.port_colon },
+        ))
+    }
+
+    fn port_span(&self) -> Span {
+        if self.port_colon == NONE || self.kind == AuthorityKind::RegName {
+            return None;
+        }
+        Some((self.port_colon + 1, self.end))
     }
 
     fn get(&self, span: Span) -> Option<&'a str> {
@@ -214,20 +254,19 @@ impl<'a> Server<'a> {
 
     /// The user name: `None` without `@`, `Some("")` for `@host`.
     pub fn user(&self) -> Option<&'a str> {
-        self.get(self.user)
+        self.get(self.user_span())
     }
 
     /// The password: `None` without `:` before the `@`.
     pub fn password(&self) -> Option<&'a str> {
-        self.get(self.password)
+        self.get(self.password_span())
     }
 
     /// The user information before the last `@` (RFC 2396/3986
     /// `userinfo`).
     pub fn userinfo(&self) -> Option<&'a str> {
-        self.user.map(|(s, _)| {
-            let e =
-                self.password.map_or(self.user.map_or(s, |u| u.1), |p| p.1);
+        self.user_span().map(|(s, _)| {
+            let e = self.at;
             &self.input[s..e]
         })
     }
@@ -235,7 +274,7 @@ impl<'a> Server<'a> {
     /// The host, brackets included for IP literals. `None` only for an RFC
     /// 2396 `reg_name` authority.
     pub fn host(&self) -> Option<&'a str> {
-        self.get(self.host)
+        self.get(self.host_span())
     }
 
     /// What the host is under the spec.
@@ -246,7 +285,7 @@ impl<'a> Server<'a> {
     /// The port as written: `None` without `:`, `Some("")` for `host:`
     /// (the default port).
     pub fn port(&self) -> Option<&'a str> {
-        self.get(self.port)
+        self.get(self.port_span())
     }
 
     /// The port as a number, when it is a non-empty run of digits that fits.
@@ -370,14 +409,11 @@ impl<'a> Server<'a> {
             }
             _ => ("user", "host", chars::draft96::USER),
         };
-        if (self.user.is_some() || self.password.is_some())
-            && is_1630
-            && !self.scheme_is_login
-        {
+        if self.user_span().is_some() && is_1630 && !self.scheme_is_login {
             c.report(self.start, "hostport", ViolationKind::LoginNotAllowed);
         }
         for (span, component) in
-            [(self.user, "user"), (self.password, "password")]
+            [(self.user_span(), "user"), (self.password_span(), "password")]
         {
             let Some((s, e)) = span else { continue };
             if s == e && !rules.empty_userinfo {
@@ -398,7 +434,7 @@ impl<'a> Server<'a> {
             };
             c.chars(self.input, s..e, class, !is_1630, user_rule, component);
         }
-        if let Some((s, e)) = self.host {
+        if let Some((s, e)) = self.host_span() {
             let h = &self.input.as_bytes()[s..e];
             match self.host_kind {
                 HostKind::Invalid
@@ -423,7 +459,7 @@ impl<'a> Server<'a> {
                     // The whole server may be absent, but a user or port
                     // needs a host; RFC 1630's void host means localhost
                     // for `file` only (A27).
-                    let lone = self.user.is_none() && self.port.is_none();
+                    let lone = self.at == NONE && self.port_colon == NONE;
                     let ok = match grammar {
                         ServerGrammar::Login1630 => {
                             self.scheme_is_file || lone
@@ -441,7 +477,7 @@ impl<'a> Server<'a> {
                 _ => {}
             }
         }
-        if let Some((s, e)) = self.port {
+        if let Some((s, e)) = self.port_span() {
             let p = &self.input.as_bytes()[s..e];
             if p.is_empty() && !rules.empty_port {
                 c.report(

@@ -8,16 +8,35 @@
 //! (`?` too) and no params; RFC 2396/3986's Appendix B regular expression
 //! is exactly this order.
 
-use memchr::{memchr, memchr2};
+use memchr::{memchr, memchr2, memchr3};
 
 use super::{Meta, NONE};
 use crate::chars::{rfc1630, ALPHA, SCHEME};
 use crate::escape::is_escape_at;
 use crate::spec::{SchemeRule, Spec};
 
-#[inline]
-fn find(needle: u8, hay: &[u8], from: usize, to: usize) -> Option<usize> {
-    memchr(needle, &hay[from..to]).map(|i| from + i)
+const SLASH: u8 = 1;
+const QUERY: u8 = 2;
+const HASH: u8 = 8;
+
+/// The delimiters the splitter looks for, as bit flags per byte.
+static DELIMS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'/' as usize] = SLASH;
+    t[b'?' as usize] = QUERY;
+    t[b'#' as usize] = HASH;
+    t
+};
+
+/// The first index at or after `i` holding one of the delimiters in
+/// `mask`, or `b.len()`. A byte loop: URLs are short, and a loop beats the
+/// set-up of a vector search below a few dozen bytes.
+#[inline(always)]
+fn scan(b: &[u8], mut i: usize, mask: u8) -> usize {
+    while i < b.len() && DELIMS[usize::from(b[i])] & mask == 0 {
+        i += 1;
+    }
+    i
 }
 
 /// Splits `b` into components under `spec`.
@@ -28,42 +47,45 @@ pub(super) fn split(b: &[u8], spec: Spec) -> Meta {
     let start =
         if rules.scheme == SchemeRule::Ialpha { url_prefix(b) } else { 0 };
 
-    // P1: the fragment is everything after the first `#`.
-    let fragment_start = find(b'#', b, start, len).unwrap_or(NONE);
-    let end = if fragment_start == NONE { len } else { fragment_start };
-
-    // P2: the scheme.
-    let scheme_end = scheme_end(b, start, end, rules.scheme);
+    // P2: the scheme. Scheme characters exclude `#`, so a scheme found here
+    // lies before the fragment (P1).
+    let scheme_end = scheme_end(b, start, len, rules.scheme);
     let mut pos = if scheme_end == NONE { start } else { scheme_end + 1 };
 
-    // P3: the net_loc.
+    // P3: the net_loc, up to `/` (and `?` where the spec says so) or `#`.
     let mut net_loc_start = NONE;
-    if end - pos >= 2 && b[pos] == b'/' && b[pos + 1] == b'/' {
+    if b.len() - pos >= 2 && b[pos] == b'/' && b[pos + 1] == b'/' {
         net_loc_start = pos + 2;
-        let rest = &b[net_loc_start..end];
-        let stop = if rules.authority_ends.contains(b'?') {
-            memchr2(b'/', b'?', rest)
+        let ends = if rules.authority_ends.contains(b'?') {
+            SLASH | QUERY
         } else {
-            memchr(b'/', rest)
+            SLASH
         };
-        pos = stop.map_or(end, |i| net_loc_start + i);
+        pos = scan(b, net_loc_start, ends | HASH);
     }
     let path_start = pos;
 
-    // P4: the query.
-    let query_start = find(b'?', b, pos, end).unwrap_or(NONE);
-    let query_or_end = if query_start == NONE { end } else { query_start };
-
-    // P5: the params.
-    let params_start = if rules.params {
-        find(b';', b, pos, query_or_end).unwrap_or(NONE)
+    // P5 and P4 in one pass: the first `;` (params) before the first `?`
+    // (query), all before the first `#` (P1).
+    let rest = &b[pos..];
+    let found = if rules.params {
+        memchr3(b'?', b';', b'#', rest)
     } else {
-        NONE
+        memchr2(b'?', b'#', rest)
     };
-
-    // P6: the path is what remains.
-    let path_end =
-        if params_start == NONE { query_or_end } else { params_start };
+    let mut i = found.map_or(len, |k| pos + k);
+    let mut params_start = NONE;
+    if i < len && b[i] == b';' {
+        params_start = i;
+        i = memchr2(b'?', b'#', &b[i + 1..]).map_or(len, |k| i + 1 + k);
+    }
+    let path_end = if params_start == NONE { i } else { params_start };
+    let mut query_start = NONE;
+    if i < len && b[i] == b'?' {
+        query_start = i;
+        i = memchr(b'#', &b[i + 1..]).map_or(len, |k| i + 1 + k);
+    }
+    let fragment_start = if i < len { i } else { NONE };
     Meta {
         start,
         scheme_end,

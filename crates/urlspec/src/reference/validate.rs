@@ -145,6 +145,7 @@ impl<'s, 'k> Checker<'s, 'k> {
 
     /// Checks `input[start..end]` against `class`, with escapes allowed
     /// when `escapes` is set.
+    #[inline]
     pub(crate) fn chars(
         &mut self,
         input: &str,
@@ -157,29 +158,55 @@ impl<'s, 'k> Checker<'s, 'k> {
         let end = range.end;
         let b = &input.as_bytes()[..end];
         let mut i = range.start;
-        while i < end && !self.stopped {
-            let c = b[i];
-            if class.contains(c) {
-                i += 1;
-            } else if c == b'%' && is_escape_at(b, i) {
-                if !escapes {
-                    self.report(i, rule, ViolationKind::EscapeNotAllowed);
+        loop {
+            // The common case: a run of plain characters.
+            while i < end {
+                if class.contains(b[i]) {
+                    i += 1;
+                } else if escapes && b[i] == b'%' && is_escape_at(b, i) {
+                    i += 3;
+                } else {
+                    break;
                 }
-                i += 3;
-            } else if c == b'%' {
-                self.report(i, "escape", ViolationKind::InvalidEscape);
-                i += 1;
-            } else {
-                let ch = input[i..].chars().next().unwrap_or('\u{FFFD}');
-                let class = class_name(self.spec, c);
-                self.report(
-                    i,
-                    rule,
-                    ViolationKind::Disallowed { ch, class, component },
-                );
-                i += ch.len_utf8();
             }
+            if i >= end || self.stopped {
+                return;
+            }
+            i = self.odd_char(input, i, escapes, rule, component);
         }
+    }
+
+    /// Handles the character at `i`, which is not in `class`: an escape or
+    /// a violation. Returns the index after it.
+    #[cold]
+    fn odd_char(
+        &mut self,
+        input: &str,
+        i: usize,
+        escapes: bool,
+        rule: &'static str,
+        component: &'static str,
+    ) -> usize {
+        let b = input.as_bytes();
+        let c = b[i];
+        if c == b'%' && is_escape_at(b, i) {
+            if !escapes {
+                self.report(i, rule, ViolationKind::EscapeNotAllowed);
+            }
+            return i + 3;
+        }
+        if c == b'%' {
+            self.report(i, "escape", ViolationKind::InvalidEscape);
+            return i + 1;
+        }
+        let ch = input[i..].chars().next().unwrap_or('\u{FFFD}');
+        let class = class_name(self.spec, c);
+        self.report(
+            i,
+            rule,
+            ViolationKind::Disallowed { ch, class, component },
+        );
+        i + ch.len_utf8()
     }
 }
 
@@ -320,11 +347,17 @@ pub(crate) fn check(r: &Reference<'_>, sink: &mut Sink<'_>) {
         }
     }
 
-    if let Some(server) = r.server() {
-        server.check(&mut c);
+    if m.net_loc_start != NONE {
+        if rules.server == ServerGrammar::OpaqueNetLoc {
+            // RFC 1808 and draft 04 keep the net_loc opaque.
+            let range = m.net_loc_start..m.path_start;
+            c.chars(input, range, g.net_loc, true, "net_loc", "net_loc");
+        } else if let Some(server) = r.server() {
+            server.check(&mut c);
+        }
     }
 
-    // The path, segment by segment.
+    // The path.
     let opaque_2396 = rules.server == ServerGrammar::Server2396
         && m.scheme_end != NONE
         && m.net_loc_start == NONE
@@ -349,7 +382,6 @@ pub(crate) fn check(r: &Reference<'_>, sink: &mut Sink<'_>) {
         );
     } else {
         let relative_first = m.scheme_end == NONE && m.net_loc_start == NONE;
-        let mut seg_start = m.path_start;
         let path = r.path().as_bytes();
         let seeds_fsegment = matches!(
             rules.server,
@@ -362,48 +394,35 @@ pub(crate) fn check(r: &Reference<'_>, sink: &mut Sink<'_>) {
                 ViolationKind::EmptySegment,
             );
         }
-        let mut first = true;
-        for seg in path.split(|&b| b == b'/') {
-            let (class, rule) = if first && relative_first {
-                (g.first_segment, n.first_segment)
-            } else {
-                (g.segment, n.segment)
-            };
-            // The colon case was reported above with its reason.
-            let class = if first
-                && relative_first
-                && rules.scheme == SchemeRule::LetterFirst
-            {
-                class.with(b':')
-            } else {
-                class
-            };
+        // The first segment of a relative path may be narrower (no `:` in
+        // RFC 2396 `rel_segment` and RFC 3986 `segment-nz-nc`; that case
+        // was reported above with its reason, so `:` passes here).
+        let mut from = m.path_start;
+        if relative_first && g.first_segment != g.segment {
+            let seg_end = memchr::memchr(b'/', path)
+                .map_or(m.path_end, |k| m.path_start + k);
+            let class = g.first_segment.with(b':');
             c.chars(
                 input,
-                seg_start..seg_start + seg.len(),
+                m.path_start..seg_end,
                 class,
                 true,
-                rule,
+                n.first_segment,
                 "path",
             );
-            seg_start += seg.len() + 1;
-            first = false;
+            from = seg_end;
         }
+        // The other segments, with the `/` between them.
+        let class = g.segment.with(b'/');
+        c.chars(input, from..m.path_end, class, true, n.segment, "path");
     }
 
     if let Some(params) = r.params() {
-        let mut start = m.params_start + 1;
-        for param in params.split(';') {
-            c.chars(
-                input,
-                start..start + param.len(),
-                g.param,
-                true,
-                n.param,
-                "params",
-            );
-            start += param.len() + 1;
-        }
+        // `params = param *( ";" param )`
+        let start = m.params_start + 1;
+        let class = g.param.with(b';');
+        let range = start..start + params.len();
+        c.chars(input, range, class, true, n.param, "params");
     }
     if let Some(q) = r.query() {
         if !opaque_2396 {
