@@ -1,6 +1,11 @@
 //! Shared code of the urlspec benchmarks: loading the URL corpora and the
-//! list of parsers that the criterion benches (`benches/parse.rs`) and the
-//! ratio table (`src/bin/compare.rs`) both measure.
+//! lists of contenders that the criterion benches (`benches/parse.rs`,
+//! `benches/resolve.rs`) and the ratio tables (`src/bin/compare.rs`) both
+//! measure:
+//!
+//! * [`PARSERS`] over the URL corpora [`CORPORA`];
+//! * [`RESOLVERS`] over the `BASE<TAB>REFERENCE` corpora [`PAIR_CORPORA`];
+//! * [`HOSTILE`] over the one pathological pair of [`hostile_pair`].
 //!
 //! The corpora are read at run time from `shared/data/urls/` beside the
 //! workspace (see its `README.md`), or from the directory named by the
@@ -13,6 +18,7 @@ use std::hint::black_box;
 use std::io;
 use std::path::PathBuf;
 
+use urlspec::resolve::Resolver;
 use urlspec::{Reference, Spec};
 
 /// The environment variable that overrides the corpus directory.
@@ -42,17 +48,7 @@ pub struct Corpus {
 impl Corpus {
     /// Reads corpus `name` from [`data_dir`].
     pub fn load(name: &'static str) -> io::Result<Corpus> {
-        let path = data_dir().join(name);
-        let text = fs::read_to_string(&path).map_err(|e| {
-            io::Error::new(
-                e.kind(),
-                format!(
-                    "{}: {e} (set {DATA_ENV} to the corpus directory)",
-                    path.display()
-                ),
-            )
-        })?;
-        Ok(Corpus { name, text })
+        Ok(Corpus { name, text: read_data(name)? })
     }
 
     /// The corpus name without its `.txt`.
@@ -70,6 +66,21 @@ impl Corpus {
     pub fn bytes(&self) -> usize {
         self.urls().iter().map(|u| u.len()).sum()
     }
+}
+
+/// Reads data file `name` from [`data_dir`], saying where it looked when
+/// it is missing.
+fn read_data(name: &str) -> io::Result<String> {
+    let path = data_dir().join(name);
+    fs::read_to_string(&path).map_err(|e| {
+        io::Error::new(
+            e.kind(),
+            format!(
+                "{}: {e} (set {DATA_ENV} to the corpus directory)",
+                path.display()
+            ),
+        )
+    })
 }
 
 /// Loads every corpus of [`CORPORA`], or says which one is missing.
@@ -222,3 +233,292 @@ pub fn url(urls: &[&str]) -> usize {
         .filter(|&&u| black_box(url::Url::parse(black_box(u))).is_ok())
         .count()
 }
+
+// ---------------------------------------------------------------------------
+// Resolution
+// ---------------------------------------------------------------------------
+
+/// The corpora of `BASE<TAB>REFERENCE` pairs the resolution benches run
+/// over.
+pub const PAIR_CORPORA: [&str; 2] =
+    ["relative-pairs.tsv", "cc-relative-10k.tsv"];
+
+/// A base URL and a reference to resolve against it.
+pub type Pair<'a> = (&'a str, &'a str);
+
+/// One corpus of pairs: its file name and whole text.
+pub struct PairCorpus {
+    /// The file name, e.g. `relative-pairs.tsv`.
+    pub name: &'static str,
+    text: String,
+}
+
+impl PairCorpus {
+    /// Reads pair corpus `name` from [`data_dir`].
+    pub fn load(name: &'static str) -> io::Result<PairCorpus> {
+        Ok(PairCorpus { name, text: read_data(name)? })
+    }
+
+    /// The corpus name without its `.tsv`.
+    pub fn short_name(&self) -> &'static str {
+        self.name.strip_suffix(".tsv").unwrap_or(self.name)
+    }
+
+    /// The pairs, one per non-empty line, split at the first tab (a line
+    /// without a tab is a base with an empty reference), borrowing the
+    /// corpus text. Splitting happens here, outside any timed loop.
+    pub fn pairs(&self) -> Vec<Pair<'_>> {
+        self.text
+            .lines()
+            .filter(|l| !l.is_empty())
+            .map(|l| l.split_once('\t').unwrap_or((l, "")))
+            .collect()
+    }
+
+    /// The total length of the bases and references in bytes.
+    pub fn bytes(&self) -> usize {
+        self.pairs().iter().map(|(b, r)| b.len() + r.len()).sum()
+    }
+}
+
+/// Loads every corpus of [`PAIR_CORPORA`], or says which one is missing.
+pub fn load_all_pairs() -> io::Result<Vec<PairCorpus>> {
+    PAIR_CORPORA.iter().map(|&name| PairCorpus::load(name)).collect()
+}
+
+/// One resolver under measurement. The work per pair is: parse the base,
+/// parse the reference, resolve, and produce the result as an owned
+/// `String` (which the timed loop then drops).
+pub struct Resolution {
+    /// The name in bench ids and in the table.
+    pub name: &'static str,
+    /// Resolves one pair, `None` when the library refuses it (outside the
+    /// timed loops: for the difference counts).
+    pub one: fn(&str, &str) -> Option<String>,
+    /// Resolves every pair, returning how many were resolved.
+    pub run: fn(&[Pair<'_>]) -> usize,
+}
+
+/// urlspec under RFC 3986, the baseline of the resolution ratios and of
+/// the difference counts.
+pub const RESOLVE_BASELINE: &str = "urlspec-rfc3986";
+
+/// Every resolver, in table order.
+pub const RESOLVERS: &[Resolution] = &[
+    Resolution {
+        name: RESOLVE_BASELINE,
+        one: urlspec_resolve_rfc3986,
+        run: |pairs| resolve_all(pairs, urlspec_resolve_rfc3986),
+    },
+    Resolution {
+        name: "urlspec-rfc3986-base-once",
+        one: urlspec_resolve_rfc3986,
+        run: urlspec_resolve_rfc3986_base_once,
+    },
+    Resolution {
+        name: "urlspec-rfc1808",
+        one: urlspec_resolve_rfc1808,
+        run: |pairs| resolve_all(pairs, urlspec_resolve_rfc1808),
+    },
+    Resolution {
+        name: "url-join",
+        one: url_join,
+        run: |pairs| resolve_all(pairs, url_join),
+    },
+    Resolution {
+        name: "fluent-uri",
+        one: fluent_uri_resolve,
+        run: |pairs| resolve_all(pairs, fluent_uri_resolve),
+    },
+    Resolution {
+        name: "oxiri",
+        one: oxiri_resolve,
+        run: |pairs| resolve_all(pairs, oxiri_resolve),
+    },
+];
+
+/// The resolvers whose results are compared with [`RESOLVE_BASELINE`]'s:
+/// the other two RFC 3986 implementations.
+pub const DIFFERENTIAL: [&str; 2] = ["fluent-uri", "oxiri"];
+
+/// The resolver named `name` in [`RESOLVERS`].
+pub fn resolver(name: &str) -> Option<&'static Resolution> {
+    RESOLVERS.iter().find(|r| r.name == name)
+}
+
+/// Runs `one` over every pair (monomorphized per resolver, so the call is
+/// inlined) and counts the successes.
+fn resolve_all(
+    pairs: &[Pair<'_>],
+    one: impl Fn(&str, &str) -> Option<String>,
+) -> usize {
+    pairs
+        .iter()
+        .filter(|&&(base, reference)| {
+            black_box(one(black_box(base), black_box(reference))).is_some()
+        })
+        .count()
+}
+
+fn urlspec_resolve(base: &str, reference: &str, spec: Spec) -> Option<String> {
+    Resolver::new(base, spec).resolve(reference).ok().map(|r| r.href)
+}
+
+/// `Resolver::new(base, Spec::Rfc3986).resolve(reference)`.
+pub fn urlspec_resolve_rfc3986(base: &str, reference: &str) -> Option<String> {
+    urlspec_resolve(base, reference, Spec::Rfc3986)
+}
+
+/// `Resolver::new(base, Spec::Rfc1808).resolve(reference)`.
+pub fn urlspec_resolve_rfc1808(base: &str, reference: &str) -> Option<String> {
+    urlspec_resolve(base, reference, Spec::Rfc1808)
+}
+
+/// Like [`urlspec_resolve_rfc3986`] over every pair, but parses a base
+/// only when it differs from the previous pair's (pages of the Common
+/// Crawl corpus contribute runs of pairs with the same base).
+pub fn urlspec_resolve_rfc3986_base_once(pairs: &[Pair<'_>]) -> usize {
+    let mut ok = 0;
+    let mut current: Option<Resolver<'_>> = None;
+    for &(base, reference) in pairs {
+        let base = black_box(base);
+        let resolver = match current {
+            Some(r) if r.base().map(|b| b.as_str()) == Some(base) => r,
+            _ => *current.insert(Resolver::new(base, Spec::Rfc3986)),
+        };
+        let href = resolver.resolve(black_box(reference)).ok().map(|r| r.href);
+        ok += usize::from(black_box(href).is_some());
+    }
+    ok
+}
+
+/// `url::Url::parse(base)?.join(reference)`, into its `String`.
+pub fn url_join(base: &str, reference: &str) -> Option<String> {
+    let base = url::Url::parse(base).ok()?;
+    base.join(reference).ok().map(String::from)
+}
+
+/// `fluent_uri::UriRef::parse(reference)?.resolve_against(&Uri::parse(base)?)`,
+/// into its `String`. The base must be an absolute URI without a fragment.
+pub fn fluent_uri_resolve(base: &str, reference: &str) -> Option<String> {
+    let base = fluent_uri::Uri::parse(base).ok()?;
+    let reference = fluent_uri::UriRef::parse(reference).ok()?;
+    reference.resolve_against(&base).ok().map(|u| u.into_string())
+}
+
+/// `oxiri::Iri::parse(base)?.resolve(&IriRef::parse(reference)?)`, into its
+/// `String`.
+pub fn oxiri_resolve(base: &str, reference: &str) -> Option<String> {
+    let base = oxiri::Iri::parse(base).ok()?;
+    let reference = oxiri::IriRef::parse(reference).ok()?;
+    base.resolve(&reference).ok().map(|i| i.into_inner())
+}
+
+/// A pair on which two resolvers disagree.
+#[derive(Clone, Debug)]
+pub struct Difference<'a> {
+    /// The pair's index in the corpus, from 1 (its line number when the
+    /// corpus has no empty lines).
+    pub number: usize,
+    /// The pair.
+    pub pair: Pair<'a>,
+    /// The first resolver's result (`None`: refused).
+    pub left: Option<String>,
+    /// The second resolver's result.
+    pub right: Option<String>,
+}
+
+/// Every pair on which `left` and `right` give different results, counting
+/// a refusal as a result. Not timed.
+pub fn differences<'a>(
+    pairs: &[Pair<'a>],
+    left: &Resolution,
+    right: &Resolution,
+) -> Vec<Difference<'a>> {
+    pairs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &(base, reference))| {
+            let l = (left.one)(base, reference);
+            let r = (right.one)(base, reference);
+            (l != r).then_some(Difference {
+                number: i + 1,
+                pair: (base, reference),
+                left: l,
+                right: r,
+            })
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------
+// The hostile reference
+// ---------------------------------------------------------------------------
+
+/// The base of the hostile pair.
+pub const HOSTILE_BASE: &str = "http://a/b/c/d";
+
+/// How many `../` segments the hostile reference has before its `g`.
+pub const HOSTILE_DOTDOTS: usize = 1_000_000;
+
+/// The hostile reference: [`HOSTILE_DOTDOTS`] times `../`, then `g`
+/// (3,000,001 bytes). A resolver that rescans the output for every `..`
+/// is quadratic on it.
+pub fn hostile_reference() -> String {
+    let mut r = "../".repeat(HOSTILE_DOTDOTS);
+    r.push('g');
+    r
+}
+
+/// The hostile pair: [`HOSTILE_BASE`] and the given [`hostile_reference`].
+pub fn hostile_pair(reference: &str) -> [Pair<'_>; 1] {
+    [(HOSTILE_BASE, reference)]
+}
+
+/// The floor of the hostile group: copying the reference into a new
+/// `String`, which every resolver must at least read.
+pub const COPY: &str = "copy";
+
+/// `String::from(reference)`: the cost of reading the reference once and
+/// producing an owned string.
+pub fn copy_reference(_base: &str, reference: &str) -> Option<String> {
+    Some(String::from(reference))
+}
+
+/// The contenders of the hostile group, each run over the one-element
+/// [`hostile_pair`]; the first is the [`COPY`] floor. All of them finish
+/// a call in well under a second (url's `join` included), so none is left
+/// out. RFC 1808 keeps the `..` that cannot be removed, so its result is
+/// as long as the reference; the others give `http://a/g`.
+pub const HOSTILE: &[Resolution] = &[
+    Resolution {
+        name: COPY,
+        one: copy_reference,
+        run: |pairs| resolve_all(pairs, copy_reference),
+    },
+    Resolution {
+        name: "urlspec-rfc3986",
+        one: urlspec_resolve_rfc3986,
+        run: |pairs| resolve_all(pairs, urlspec_resolve_rfc3986),
+    },
+    Resolution {
+        name: "urlspec-rfc1808",
+        one: urlspec_resolve_rfc1808,
+        run: |pairs| resolve_all(pairs, urlspec_resolve_rfc1808),
+    },
+    Resolution {
+        name: "fluent-uri",
+        one: fluent_uri_resolve,
+        run: |pairs| resolve_all(pairs, fluent_uri_resolve),
+    },
+    Resolution {
+        name: "oxiri",
+        one: oxiri_resolve,
+        run: |pairs| resolve_all(pairs, oxiri_resolve),
+    },
+    Resolution {
+        name: "url-join",
+        one: url_join,
+        run: |pairs| resolve_all(pairs, url_join),
+    },
+];

@@ -1,47 +1,82 @@
-//! Prints, for each corpus, the time per URL of every parser and its ratio
-//! to urlspec's RFC 1808 parse and to the byte-loop floor, all from one run.
+//! Prints ratio tables, all from one run, in three sections:
+//!
+//! * `parse`: for each URL corpus, the time per URL of every parser of
+//!   [`PARSERS`] and its ratio to urlspec's RFC 1808 parse and to the
+//!   byte-loop floor;
+//! * `resolve`: for each pair corpus, the time per pair of every resolver
+//!   of [`RESOLVERS`] (parse the base, parse the reference, resolve, own
+//!   the result) and its ratio to urlspec under RFC 3986, then (not timed)
+//!   how many results of fluent-uri and oxiri differ from urlspec's, with
+//!   examples;
+//! * `hostile`: the time per call of resolving one reference of 1,000,000
+//!   `../` against `http://a/b/c/d` (see [`HOSTILE`]) and its ratio to
+//!   merely copying the reference.
 //!
 //! ```text
 //! cargo run --release -p urlspec-bench --bin compare \
-//!     [-- --rounds N --round-ms MS --only PARSER...]
+//!     [-- --rounds N --round-ms MS --only NAME... --section SECTION...]
 //! ```
 //!
-//! Each round times every parser for about `--round-ms` (default 200 ms)
-//! of whole-corpus passes. The parsers take turns round-robin, starting
-//! one further along each round, so that machine noise hits them all alike;
-//! the table gives the median over `--rounds` (default 7) rounds and the
-//! spread (max − min) / median. `--only NAME` (repeatable) keeps the
-//! parsers whose name contains NAME, plus the two baselines.
+//! Each round times every contender for about `--round-ms` (default
+//! 200 ms) of whole-corpus passes. The contenders take turns round-robin,
+//! starting one further along each round, so that machine noise hits them
+//! all alike; the tables give the median over `--rounds` (default 7)
+//! rounds and the spread (max − min) / median. `--only NAME` (repeatable)
+//! keeps the contenders whose name contains NAME, plus the baselines.
+//! `--section parse|resolve|hostile` (repeatable) runs only those
+//! sections; all three by default (about 1.5 minutes).
 
 use std::env;
 use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use urlspec_bench::{Corpus, Parser, Work, BASELINE, CORPORA, FLOOR, PARSERS};
+use urlspec_bench::{
+    differences, hostile_pair, hostile_reference, resolver, Corpus,
+    Difference, Pair, PairCorpus, Parser, Resolution, Work, BASELINE, COPY,
+    CORPORA, DIFFERENTIAL, FLOOR, HOSTILE, HOSTILE_BASE, HOSTILE_DOTDOTS,
+    PAIR_CORPORA, PARSERS, RESOLVERS, RESOLVE_BASELINE,
+};
+
+/// A part of the report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Section {
+    Parse,
+    Resolve,
+    Hostile,
+}
 
 struct Options {
     rounds: usize,
     round: Duration,
-    /// Only the parsers whose name contains one of these (plus the
-    /// baseline and the floor, which every ratio needs); all when empty.
+    /// Only the contenders whose name contains one of these (plus the
+    /// baselines, which the ratios need); all when empty.
     only: Vec<String>,
+    /// The sections to run; all when empty.
+    sections: Vec<Section>,
 }
 
 impl Options {
-    fn selected(&self, p: &Parser) -> bool {
+    fn selected(&self, name: &str, baselines: &[&str]) -> bool {
         self.only.is_empty()
-            || p.name == BASELINE
-            || p.name == FLOOR
-            || self.only.iter().any(|o| p.name.contains(o.as_str()))
+            || baselines.contains(&name)
+            || self.only.iter().any(|o| name.contains(o.as_str()))
+    }
+
+    fn runs(&self, section: Section) -> bool {
+        self.sections.is_empty() || self.sections.contains(&section)
     }
 }
+
+const USAGE: &str = "usage: compare [--rounds N] [--round-ms MS] \
+                     [--only NAME]... [--section parse|resolve|hostile]...";
 
 fn options() -> Result<Options, String> {
     let mut opts = Options {
         rounds: 7,
         round: Duration::from_millis(200),
         only: Vec::new(),
+        sections: Vec::new(),
     };
     let mut args = env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -57,45 +92,46 @@ fn options() -> Result<Options, String> {
             "--round-ms" => {
                 opts.round = Duration::from_millis(value("--round-ms")?);
             }
-            "--only" => opts
-                .only
-                .push(args.next().ok_or("--only needs a parser name")?),
-            "-h" | "--help" => {
-                return Err("usage: compare [--rounds N] [--round-ms MS] \
-                            [--only PARSER]..."
-                    .to_owned());
+            "--only" => {
+                opts.only.push(args.next().ok_or("--only needs a name")?)
             }
-            _ => return Err(format!("unknown argument: {arg}")),
+            "--section" => {
+                let s = args.next().ok_or("--section needs a name")?;
+                opts.sections.push(match s.as_str() {
+                    "parse" => Section::Parse,
+                    "resolve" => Section::Resolve,
+                    "hostile" => Section::Hostile,
+                    _ => return Err(format!("unknown section: {s}\n{USAGE}")),
+                });
+            }
+            "-h" | "--help" => return Err(USAGE.to_owned()),
+            _ => return Err(format!("unknown argument: {arg}\n{USAGE}")),
         }
     }
     Ok(opts)
 }
 
-/// How many whole-corpus passes of `run` take about `target`.
-fn calibrate(
-    run: fn(&[&str]) -> usize,
-    urls: &[&str],
-    target: Duration,
-) -> u64 {
+/// How many whole-input passes of `run` take about `target`.
+fn calibrate<T>(run: fn(&[T]) -> usize, input: &[T], target: Duration) -> u64 {
     // Warm up the caches and branch predictors, then time at least 20 ms.
-    black_box(run(urls));
+    black_box(run(input));
     let mut passes = 0u64;
     let start = Instant::now();
     while start.elapsed() < Duration::from_millis(20) {
-        black_box(run(urls));
+        black_box(run(input));
         passes += 1;
     }
     let per_pass = start.elapsed().as_secs_f64() / passes as f64;
     ((target.as_secs_f64() / per_pass).ceil() as u64).max(1)
 }
 
-/// Nanoseconds per URL of `passes` passes of `run`.
-fn time(run: fn(&[&str]) -> usize, urls: &[&str], passes: u64) -> f64 {
+/// Nanoseconds per input element of `passes` passes of `run`.
+fn time<T>(run: fn(&[T]) -> usize, input: &[T], passes: u64) -> f64 {
     let start = Instant::now();
     for _ in 0..passes {
-        black_box(run(black_box(urls)));
+        black_box(run(black_box(input)));
     }
-    start.elapsed().as_nanos() as f64 / (passes as f64 * urls.len() as f64)
+    start.elapsed().as_nanos() as f64 / (passes as f64 * input.len() as f64)
 }
 
 fn median(xs: &mut [f64]) -> f64 {
@@ -108,35 +144,49 @@ fn median(xs: &mut [f64]) -> f64 {
     }
 }
 
-fn compare(corpus: &Corpus, opts: &Options) {
-    let urls = corpus.urls();
-    let bytes = corpus.bytes();
-    println!(
-        "## {}: {} URLs, {} bytes, avg {:.1} B/URL",
-        corpus.short_name(),
-        urls.len(),
-        bytes,
-        bytes as f64 / urls.len() as f64,
-    );
-    let parsers: Vec<&Parser> =
-        PARSERS.iter().filter(|p| opts.selected(p)).collect();
+/// Times every run over `input` in round-robin rounds; gives, for each,
+/// the median nanoseconds per element and the spread (max − min) / median.
+fn measure<T>(
+    runs: &[fn(&[T]) -> usize],
+    input: &[T],
+    opts: &Options,
+) -> Vec<(f64, f64)> {
     let passes: Vec<u64> =
-        parsers.iter().map(|p| calibrate(p.run, &urls, opts.round)).collect();
-    let mut samples = vec![Vec::with_capacity(opts.rounds); parsers.len()];
+        runs.iter().map(|&run| calibrate(run, input, opts.round)).collect();
+    let mut samples = vec![Vec::with_capacity(opts.rounds); runs.len()];
     for round in 0..opts.rounds {
-        for k in 0..parsers.len() {
-            let i = (round + k) % parsers.len();
-            samples[i].push(time(parsers[i].run, &urls, passes[i]));
+        for k in 0..runs.len() {
+            let i = (round + k) % runs.len();
+            samples[i].push(time(runs[i], input, passes[i]));
         }
     }
-    let stats: Vec<(f64, f64)> = samples
+    samples
         .iter_mut()
         .map(|s| {
             let med = median(s);
             let spread = (s[s.len() - 1] - s[0]) / med;
             (med, spread)
         })
+        .collect()
+}
+
+fn compare_parse(corpus: &Corpus, opts: &Options) {
+    let urls = corpus.urls();
+    let bytes = corpus.bytes();
+    println!(
+        "### {}: {} URLs, {} bytes, avg {:.1} B/URL",
+        corpus.short_name(),
+        urls.len(),
+        bytes,
+        bytes as f64 / urls.len() as f64,
+    );
+    let parsers: Vec<&Parser> = PARSERS
+        .iter()
+        .filter(|p| opts.selected(p.name, &[BASELINE, FLOOR]))
         .collect();
+    let runs: Vec<fn(&[&str]) -> usize> =
+        parsers.iter().map(|p| p.run).collect();
+    let stats = measure(&runs, &urls, opts);
     let ns_of = |name: &str| {
         parsers.iter().position(|p| p.name == name).map(|i| stats[i].0)
     };
@@ -173,6 +223,154 @@ fn compare(corpus: &Corpus, opts: &Options) {
     println!();
 }
 
+fn compare_resolve(corpus: &PairCorpus, opts: &Options) {
+    let pairs = corpus.pairs();
+    let bytes = corpus.bytes();
+    println!(
+        "### {}: {} pairs, {} bytes, avg {:.1} B/pair",
+        corpus.short_name(),
+        pairs.len(),
+        bytes,
+        bytes as f64 / pairs.len() as f64,
+    );
+    let resolvers: Vec<&Resolution> = RESOLVERS
+        .iter()
+        .filter(|r| opts.selected(r.name, &[RESOLVE_BASELINE]))
+        .collect();
+    let runs: Vec<fn(&[Pair<'_>]) -> usize> =
+        resolvers.iter().map(|r| r.run).collect();
+    let stats = measure(&runs, &pairs, opts);
+    let baseline = resolvers
+        .iter()
+        .position(|r| r.name == RESOLVE_BASELINE)
+        .map(|i| stats[i].0)
+        .expect("baseline resolver listed");
+
+    println!(
+        "| {:<26} | {:>8} | {:>7} | {:>9} | {:>9} | {:>13} |",
+        "resolver", "ns/pair", "spread", "MB/s", "×rfc3986", "resolved"
+    );
+    println!(
+        "|{:-<28}|{:->10}|{:->9}|{:->11}|{:->11}|{:->15}|",
+        "", ":", ":", ":", ":", ":"
+    );
+    for (r, &(ns, spread)) in resolvers.iter().zip(&stats) {
+        let resolved = format!("{}/{}", (r.run)(&pairs), pairs.len());
+        let mb_per_s = bytes as f64 / (ns * pairs.len() as f64) * 1e3;
+        println!(
+            "| {:<26} | {:>8.2} | {:>6.1}% | {:>9.0} | {:>9.2} | {:>13} |",
+            r.name,
+            ns,
+            spread * 100.0,
+            mb_per_s,
+            ns / baseline,
+            resolved,
+        );
+    }
+    println!();
+    print_differences(&pairs);
+}
+
+/// How many results of each [`DIFFERENTIAL`] resolver differ from the
+/// baseline's, and up to five examples, taken in turn from the three kinds
+/// (both resolved, only the baseline resolved, only the other resolved).
+fn print_differences(pairs: &[Pair<'_>]) {
+    let base = resolver(RESOLVE_BASELINE).expect("baseline resolver listed");
+    for name in DIFFERENTIAL {
+        let other = resolver(name).expect("differential resolver listed");
+        let diffs = differences(pairs, base, other);
+        let mut kinds: [Vec<&Difference<'_>>; 3] = Default::default();
+        for d in &diffs {
+            let kind = match (&d.left, &d.right) {
+                (Some(_), Some(_)) => 0,
+                (Some(_), None) => 1,
+                _ => 2,
+            };
+            kinds[kind].push(d);
+        }
+        println!(
+            "{name} vs {RESOLVE_BASELINE}: {} of {} pairs differ (both \
+             resolved, different result: {}; only {RESOLVE_BASELINE} \
+             resolved: {}; only {name} resolved: {})",
+            diffs.len(),
+            pairs.len(),
+            kinds[0].len(),
+            kinds[1].len(),
+            kinds[2].len(),
+        );
+        let mut examples: Vec<&Difference<'_>> = Vec::new();
+        for i in 0.. {
+            if examples.len() == 5 || kinds.iter().all(|k| i >= k.len()) {
+                break;
+            }
+            examples.extend(
+                kinds.iter().filter_map(|k| k.get(i)).take(5 - examples.len()),
+            );
+        }
+        examples.sort_by_key(|d| d.number);
+        for d in examples {
+            let show = |r: &Option<String>| match r {
+                Some(s) => format!("{s:?}"),
+                None => "(refused)".to_owned(),
+            };
+            println!(
+                "  #{}: base {:?} ref {:?}\n      {RESOLVE_BASELINE}: {}\n      \
+                 {name}: {}",
+                d.number,
+                d.pair.0,
+                d.pair.1,
+                show(&d.left),
+                show(&d.right),
+            );
+        }
+    }
+    println!();
+}
+
+fn compare_hostile(opts: &Options) {
+    let reference = hostile_reference();
+    let pair = hostile_pair(&reference);
+    println!(
+        "### {HOSTILE_BASE:?} + {HOSTILE_DOTDOTS} × \"../\" + \"g\" \
+         ({} bytes), one call per pass",
+        reference.len(),
+    );
+    let contenders: Vec<&Resolution> =
+        HOSTILE.iter().filter(|c| opts.selected(c.name, &[COPY])).collect();
+    let runs: Vec<fn(&[Pair<'_>]) -> usize> =
+        contenders.iter().map(|c| c.run).collect();
+    let stats = measure(&runs, &pair, opts);
+    let copy = contenders
+        .iter()
+        .position(|c| c.name == COPY)
+        .map(|i| stats[i].0)
+        .expect("copy listed");
+
+    println!(
+        "| {:<16} | {:>12} | {:>7} | {:>7} | {:>13} |",
+        "contender", "ns/call", "spread", "×copy", "result bytes"
+    );
+    println!(
+        "|{:-<18}|{:->14}|{:->9}|{:->9}|{:->15}|",
+        "", ":", ":", ":", ":"
+    );
+    for (c, &(ns, spread)) in contenders.iter().zip(&stats) {
+        let result = match (c.one)(HOSTILE_BASE, &reference) {
+            Some(s) => s.len().to_string(),
+            None => "(refused)".to_owned(),
+        };
+        println!(
+            "| {:<16} | {:>12.0} | {:>6.1}% | {:>7.2} | {:>13} |",
+            c.name,
+            ns,
+            spread * 100.0,
+            ns / copy,
+            result,
+        );
+    }
+    println!();
+}
+
 fn main() -> ExitCode {
     let opts = match options() {
         Ok(opts) => opts,
@@ -185,20 +383,45 @@ fn main() -> ExitCode {
         eprintln!("compare: warning: debug build; use --release");
     }
     println!(
-        "median of {} rounds, each ~{} ms per parser; ratios are ns/URL \
-         over urlspec-rfc1808 parse and over the floor byte loop\n",
+        "median of {} rounds, each ~{} ms per contender\n",
         opts.rounds,
         opts.round.as_millis(),
     );
     let mut found = 0;
-    for name in CORPORA {
-        match Corpus::load(name) {
-            Ok(corpus) => {
-                compare(&corpus, &opts);
-                found += 1;
+    if opts.runs(Section::Parse) {
+        println!(
+            "## parse: ns/URL, ratios over urlspec-rfc1808 parse and over \
+             the floor byte loop\n"
+        );
+        for name in CORPORA {
+            match Corpus::load(name) {
+                Ok(corpus) => {
+                    compare_parse(&corpus, &opts);
+                    found += 1;
+                }
+                Err(e) => eprintln!("compare: skipping corpus: {e}"),
             }
-            Err(e) => eprintln!("compare: skipping corpus: {e}"),
         }
+    }
+    if opts.runs(Section::Resolve) {
+        println!(
+            "## resolve: ns/pair for parse base + parse reference + \
+             resolve + owned String, ratio over urlspec-rfc3986\n"
+        );
+        for name in PAIR_CORPORA {
+            match PairCorpus::load(name) {
+                Ok(corpus) => {
+                    compare_resolve(&corpus, &opts);
+                    found += 1;
+                }
+                Err(e) => eprintln!("compare: skipping corpus: {e}"),
+            }
+        }
+    }
+    if opts.runs(Section::Hostile) {
+        println!("## hostile: ns/call, ratio over copying the reference\n");
+        compare_hostile(&opts);
+        found += 1;
     }
     if found == 0 {
         eprintln!("compare: no corpus found");

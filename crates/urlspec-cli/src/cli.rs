@@ -2,20 +2,23 @@
 //!
 //! Each subcommand is one variant of [`Command`] with its own `…Args`
 //! struct; options that several subcommands share (`--spec`, `--json`) use
-//! the same value parsers and wording.
+//! the same value parsers and wording. The resolution options of `urlspec
+//! resolve` are [`ResolveOptions`], which maps them onto the library's
+//! [`Options`].
 
 use std::ffi::OsStr;
 use std::fmt::Write as _;
 
 use clap::builder::{PossibleValue, TypedValueParser};
 use clap::error::{ContextKind, ContextValue, ErrorKind};
-use clap::{Arg, Args, Parser, Subcommand};
+use clap::{Arg, Args, Parser, Subcommand, ValueEnum};
+use urlspec::resolve::{DotDotAboveRoot, Options, Rfc1630Dots, RootlessDots};
 use urlspec::Spec;
 
 /// One line on what the command does.
 const ABOUT: &str =
-    "Parse and validate URLs exactly as each generation of the URL \
-     specifications defines them (RFC 1630 to RFC 3986)";
+    "Parse, validate and resolve URLs exactly as each generation of the \
+     URL specifications defines them (RFC 1630 to RFC 3986)";
 
 /// `urlspec`: the top-level parser.
 #[derive(Debug, Parser)]
@@ -45,6 +48,15 @@ pub enum Command {
         after_help = PARSE_EXAMPLES
     )]
     Parse(ParseArgs),
+    /// Resolve references against a base URL, compare the specs' answers,
+    /// or find the relative form of a URL.
+    #[command(
+        about = "Resolve references against a base URL, compare the \
+                 specs' answers, or find the relative form of a URL",
+        long_about = RESOLVE_LONG_ABOUT,
+        after_help = RESOLVE_EXAMPLES
+    )]
+    Resolve(ResolveArgs),
 }
 
 /// The long description of `urlspec parse`.
@@ -85,18 +97,107 @@ Examples:
   # JSON Lines: list the invalid URLs with the rules they break
   urlspec parse --json < urls.txt | jq -c 'select(.valid | not) | {input, rules: [.violations[].rule]}'";
 
+/// The long description of `urlspec resolve`.
+const RESOLVE_LONG_ABOUT: &str = "\
+Resolve each reference against a base URL under the chosen spec and print the
+absolute URL it denotes, one line per reference, in input order.
+
+Resolution turns a relative reference (g, ../g, ?y, #s, //host/p, ;x) into an
+absolute URL: what the reference leaves out is taken from the base (scheme,
+then net_loc, then the directory of the path), and `.` and `..` segments are
+removed. The specs agree on everyday references and differ at the edges;
+against the base http://a/b/c/d;p?q:
+
+  reference   rfc1808             rfc2396             rfc3986
+  ../../../g  http://a/../g       http://a/../g       http://a/g
+  ;x          http://a/b/c/d;x    http://a/b/c/;x     http://a/b/c/;x
+  ?y          http://a/b/c/d;p?y  http://a/b/c/?y     http://a/b/c/d;p?y
+
+With no base (--base ''), RFC 1630, RFC 1808 and the drafts take the
+reference as an absolute URL (RFC 1808 step 1; taken_as_absolute in --json);
+RFC 2396 and RFC 3986 report NoBase.
+
+Input: the REF arguments or, when there are none, one reference per line from
+standard input (a trailing CR LF or LF is removed). With --pairs, each line of
+standard input is BASE<TAB>REFERENCE (split at the first TAB; an empty BASE
+is no base); consecutive lines with the same base reuse the parsed base, so
+input grouped by base is fastest.
+
+Output: one line per input, so the output lines up with the input (paste
+pairs.tsv out.txt). An input that cannot be resolved gives, in its place,
+
+  error: <kind>: <message>
+
+and the same with its line number on standard error. The kinds: NoBase,
+BaseNotAbsolute, BaseNotHierarchical and InvalidReference (--strict),
+DotDotAboveRoot (--dotdot-above-root error), and for unreadable input lines
+MissingTab (a --pairs line without a TAB) and NotUtf8. (An absolute reference
+such as `error: x` resolves to itself and looks the same; --json tells the two
+apart, and keeps standard error quiet.)
+
+With --json, each line is one object with the keys base, reference, spec,
+result (null on error), same_document (the reference is to the base document
+itself), error (null, or {\"kind\", \"message\"}) and taken_as_absolute (there
+was no base and the reference was taken as absolute). A --pairs line without a
+TAB has the whole line as base and a null reference; a line that is not UTF-8
+has both null.
+
+--all-specs resolves each reference under every spec and prints one row per
+spec, `*` marking the specs whose answer differs from that of --spec; with
+--json, one object per reference with base, reference, and one key per spec
+holding {result, same_document, error, taken_as_absolute}.
+
+--relative goes the other way: each argument (or line) is a TARGET absolute
+URL, and the answer is the shortest reference that resolves against BASE to
+exactly TARGET under the spec, or `error: no relative form` when none does (a
+base or target without a scheme, or a target the spec would rewrite). With
+--json: base, target, spec, result, error.
+
+Exit status: 0 when every input was resolved, 1 when some line is an error
+(with --all-specs: an error under some spec), 2 for a usage or I/O error.";
+
+/// The `Examples:` section of `urlspec resolve --help`.
+const RESOLVE_EXAMPLES: &str = "\
+Examples:
+  # One reference, as RFC 1808 (the default) resolves it: http://a/../g
+  urlspec resolve --base 'http://a/b/c/d;p?q' '../../../g'
+
+  # The same under RFC 3986, which removes `..` above the root: http://a/g
+  urlspec resolve --spec rfc3986 --base 'http://a/b/c/d;p?q' '../../../g'
+
+  # References from standard input, one per line
+  urlspec resolve --spec rfc3986 --base https://example.com/docs/ < hrefs.txt
+
+  # A TSV file of BASE<TAB>REFERENCE lines; put each answer beside its pair
+  urlspec resolve --pairs --spec rfc3986 < pairs.tsv > resolved.txt
+  paste pairs.tsv resolved.txt
+
+  # Every spec at once; `*` marks answers that differ from rfc1808's
+  urlspec resolve --all-specs --base 'http://a/b/c/d;p?q' ';x' '?y'
+
+  # The other way: the shortest reference from the base to a target (../g)
+  urlspec resolve --relative --base 'http://a/b/c/d;p?q' http://a/b/g
+
+  # JSON Lines: the pairs that failed, and why
+  urlspec resolve --pairs --json < pairs.tsv | jq -c 'select(.error) | {base, reference, kind: .error.kind}'
+
+  # The pairs on which RFC 2396 and RFC 3986 disagree
+  urlspec resolve --pairs --all-specs --json < pairs.tsv | jq -c 'select(.rfc2396.result != .rfc3986.result) | [.reference, .rfc2396.result, .rfc3986.result]'";
+
 /// The text after the top-level `--help`: examples, specs, exit status.
 fn top_after_help() -> String {
     let mut text = String::from(
         "Examples:\n  urlspec parse 'http://a/b/c/d;p?q#f'\n  \
-         urlspec parse --spec rfc3986 --json < urls.txt | jq .host\n\n\
+         urlspec parse --spec rfc3986 --json < urls.txt | jq .host\n  \
+         urlspec resolve --base 'http://a/b/c/d;p?q' '../../../g'\n  \
+         urlspec resolve --pairs --spec rfc3986 < pairs.tsv\n\n\
          Specs (--spec; the default is ",
     );
     let _ = writeln!(text, "{}):", Spec::default());
     text.push_str(&spec_list());
     text.push_str(
-        "\nExit status: 0 all inputs valid, 1 some input invalid, 2 usage or \
-         I/O error.",
+        "\nExit status: 0 all inputs valid (resolved), 1 some input invalid \
+         (not resolved), 2 usage or I/O error.",
     );
     text
 }
@@ -138,6 +239,222 @@ pub struct ParseArgs {
     /// input (put `--` before a URL that starts with `-`)
     #[arg(value_name = "URL")]
     pub urls: Vec<String>,
+}
+
+/// The arguments of `urlspec resolve`.
+#[derive(Debug, Args)]
+pub struct ResolveArgs {
+    /// The spec to resolve under; with --all-specs, the one the others are
+    /// compared with
+    #[arg(
+        short,
+        long,
+        value_name = "SPEC",
+        value_parser = SpecParser,
+        default_value_t = Spec::default()
+    )]
+    pub spec: Spec,
+
+    /// The base URL to resolve against ('' for none)
+    #[arg(
+        short,
+        long,
+        value_name = "BASE",
+        required_unless_present = "pairs",
+        conflicts_with = "pairs"
+    )]
+    pub base: Option<String>,
+
+    /// Read BASE<TAB>REFERENCE lines from standard input instead of taking
+    /// one --base
+    #[arg(long, conflicts_with = "references")]
+    pub pairs: bool,
+
+    /// Print one JSON object per input (JSON Lines) instead of text
+    #[arg(long)]
+    pub json: bool,
+
+    /// Resolve under every spec and show their answers side by side
+    #[arg(long)]
+    pub all_specs: bool,
+
+    /// Print the shortest reference from BASE to each TARGET instead
+    #[arg(
+        long,
+        conflicts_with_all = [
+            "all_specs",
+            "strict",
+            "same_scheme",
+            "no_same_scheme",
+            "dotdot_above_root",
+            "fix_pathless_base",
+            "rfc1630_dots",
+            "rootless_dots",
+        ]
+    )]
+    pub relative: bool,
+
+    /// How to resolve where the specs leave a choice
+    #[command(flatten)]
+    pub options: ResolveOptions,
+
+    /// References to resolve (with --relative: TARGET URLs); when none are
+    /// given, read one per line from standard input (put `--` before one
+    /// that starts with `-`)
+    #[arg(value_name = "REF")]
+    pub references: Vec<String>,
+}
+
+/// The options of `urlspec resolve` that become the library's
+/// [`Options`]; each says in its help which specs it changes.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Resolution options")]
+pub struct ResolveOptions {
+    /// Refuse what the spec calls an error instead of resolving
+    /// mechanically [all specs]
+    ///
+    /// Refused: an invalid reference (InvalidReference, every spec); a
+    /// relative reference with no base (NoBase; rfc1630, draft04, rfc1808
+    /// and the 1996 drafts otherwise take it as absolute, RFC 1808 step 1);
+    /// and a base the spec says relative references cannot use
+    /// (BaseNotHierarchical): a mailto, news or telnet base under rfc1630,
+    /// rfc1808 and the 1996 drafts, a mailto or telnet base under draft04
+    /// (RFC 1808 §2.3), and any non-hierarchical base under draft96,
+    /// draft96dec and rfc2396 (RFC 2396 §5).
+    #[arg(long)]
+    pub strict: bool,
+
+    /// Read `http:g` against an http base as the relative `g` [rfc2396,
+    /// rfc3986]
+    ///
+    /// The same-scheme loophole: rfc2396 allows it for hierarchical bases
+    /// (step 3c) and rfc3986 for non-strict parsers (§5.2.2); both have it
+    /// off by default. rfc1630 has it on by default (see --no-same-scheme).
+    /// rfc1808, draft04 and the 1996 drafts have no such rule and ignore
+    /// it.
+    #[arg(long, overrides_with = "no_same_scheme")]
+    pub same_scheme: bool,
+
+    /// Take `http:g` as absolute, also under rfc1630 [rfc1630]
+    ///
+    /// Turns off the same-scheme loophole that RFC 1630 has by default
+    /// (see --same-scheme).
+    #[arg(long, overrides_with = "same_scheme")]
+    pub no_same_scheme: bool,
+
+    /// What to do with `..` above the root, as in ../../../g [rfc2396]
+    ///
+    /// RFC 2396 step 6g leaves it to the implementation what happens to
+    /// `..` segments that would climb above the root of the path
+    /// (../../../g against http://a/b/c/d;p?q). Only rfc2396 has the
+    /// choice: rfc3986 always removes them; rfc1808 and the other specs
+    /// always keep them.
+    #[arg(long, value_enum, value_name = "HOW", default_value_t)]
+    pub dotdot_above_root: AboveRoot,
+
+    /// Take an empty base path after a net_loc as `/` [rfc2396]
+    ///
+    /// Against a base with a net_loc and an empty path (http://a), RFC
+    /// 2396 merges `g` into http://ag; with this option the path is taken
+    /// as `/`, giving http://a/g, as rfc3986 and the older specs do anyway.
+    #[arg(long)]
+    pub fix_pathless_base: bool,
+
+    /// How rule .4 removes `.` and `..` segments [rfc1630]
+    ///
+    /// RFC 1630's rule .4 can be read literally or as RFC 1808's step 6
+    /// (against http://a/b/c/d).
+    #[arg(long, value_enum, value_name = "HOW", default_value_t)]
+    pub rfc1630_dots: Dots1630,
+
+    /// How remove_dot_segments treats a path without a leading `/`
+    /// [rfc3986]
+    ///
+    /// RFC 3986 §5.2.4 as printed turns the rootless path of g:h/../i into
+    /// a rooted one; some implementations keep it rootless.
+    #[arg(long, value_enum, value_name = "HOW", default_value_t)]
+    pub rootless_dots: Rootless,
+}
+
+impl ResolveOptions {
+    /// The library's options.
+    pub fn to_options(&self) -> Options {
+        let mut options = Options::default()
+            .strict(self.strict)
+            .dotdot_above_root(self.dotdot_above_root.into())
+            .fix_pathless_base(self.fix_pathless_base)
+            .rfc1630_dots(self.rfc1630_dots.into())
+            .rootless_dots(self.rootless_dots.into());
+        // Neither flag: the spec's own default.
+        if self.same_scheme {
+            options = options.same_scheme_is_relative(true);
+        } else if self.no_same_scheme {
+            options = options.same_scheme_is_relative(false);
+        }
+        options
+    }
+}
+
+/// The values of `--dotdot-above-root`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum AboveRoot {
+    /// Keep them in the path: http://a/../g (RFC 2396 App. C)
+    #[default]
+    Keep,
+    /// Drop them: http://a/g
+    Remove,
+    /// Refuse the reference (error DotDotAboveRoot)
+    Error,
+}
+
+impl From<AboveRoot> for DotDotAboveRoot {
+    fn from(value: AboveRoot) -> DotDotAboveRoot {
+        match value {
+            AboveRoot::Keep => DotDotAboveRoot::Keep,
+            AboveRoot::Remove => DotDotAboveRoot::Remove,
+            AboveRoot::Error => DotDotAboveRoot::Error,
+        }
+    }
+}
+
+/// The values of `--rfc1630-dots`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Dots1630 {
+    /// As written: `/.` first, then `xxx/../`; a final `xxx/..` stays
+    /// (g/.. gives http://a/b/c/g/..) and a final `/.` loses its slash
+    #[default]
+    Literal,
+    /// RFC 1808's step 6 instead (g/.. gives http://a/b/c/)
+    #[value(name = "like1808")]
+    Like1808,
+}
+
+impl From<Dots1630> for Rfc1630Dots {
+    fn from(value: Dots1630) -> Rfc1630Dots {
+        match value {
+            Dots1630::Literal => Rfc1630Dots::Literal,
+            Dots1630::Like1808 => Rfc1630Dots::Like1808,
+        }
+    }
+}
+
+/// The values of `--rootless-dots`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Rootless {
+    /// The algorithm as printed: g:h/../i gives g:/i
+    #[default]
+    Literal,
+    /// Keep a rootless path rootless, as uriparser does: g:i
+    KeepRootless,
+}
+
+impl From<Rootless> for RootlessDots {
+    fn from(value: Rootless) -> RootlessDots {
+        match value {
+            Rootless::Literal => RootlessDots::Literal,
+            Rootless::KeepRootless => RootlessDots::KeepRootless,
+        }
+    }
 }
 
 /// The value parser of `--spec`: any name [`Spec::from_str`] accepts
@@ -203,9 +520,77 @@ mod tests {
         let cli =
             Cli::try_parse_from(["urlspec", "parse", "-s", "RFC-3986", "x"])
                 .unwrap();
-        let Command::Parse(args) = cli.command;
+        let Command::Parse(args) = cli.command else {
+            panic!("not parse: {:?}", cli.command)
+        };
         assert_eq!(args.spec, Spec::Rfc3986);
         assert_eq!(args.urls, ["x"]);
+    }
+
+    fn resolve_args(args: &[&str]) -> Result<ResolveArgs, clap::Error> {
+        let cli = Cli::try_parse_from(
+            ["urlspec", "resolve"].iter().chain(args).copied(),
+        )?;
+        match cli.command {
+            Command::Resolve(args) => Ok(args),
+            other => panic!("not resolve: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn resolve_needs_a_base_or_pairs_but_not_both() {
+        assert!(resolve_args(&["g"]).is_err());
+        assert!(resolve_args(&["--pairs", "--base", "http://a/"]).is_err());
+        assert!(resolve_args(&["--pairs", "g"]).is_err());
+        let args = resolve_args(&["--base", "", "g"]).unwrap();
+        assert_eq!(args.base.as_deref(), Some(""));
+        assert!(resolve_args(&["--pairs"]).unwrap().base.is_none());
+    }
+
+    #[test]
+    fn resolve_options_map_onto_the_library() {
+        let args = resolve_args(&["--pairs"]).unwrap();
+        assert_eq!(args.options.to_options(), Options::default());
+        let args = resolve_args(&[
+            "--pairs",
+            "--strict",
+            "--same-scheme",
+            "--dotdot-above-root",
+            "error",
+            "--fix-pathless-base",
+            "--rfc1630-dots",
+            "like1808",
+            "--rootless-dots",
+            "keep-rootless",
+        ])
+        .unwrap();
+        let want = Options::default()
+            .strict(true)
+            .same_scheme_is_relative(true)
+            .dotdot_above_root(DotDotAboveRoot::Error)
+            .fix_pathless_base(true)
+            .rfc1630_dots(Rfc1630Dots::Like1808)
+            .rootless_dots(RootlessDots::KeepRootless);
+        assert_eq!(args.options.to_options(), want);
+        // The last of --same-scheme and --no-same-scheme wins.
+        let args =
+            resolve_args(&["--pairs", "--same-scheme", "--no-same-scheme"])
+                .unwrap();
+        assert_eq!(
+            args.options.to_options().same_scheme_is_relative,
+            Some(false)
+        );
+    }
+
+    #[test]
+    fn relative_takes_no_resolution_options() {
+        let base = ["--base", "http://a/", "--relative"];
+        assert!(resolve_args(&base).is_ok());
+        for extra in [&["--strict"][..], &["--all-specs"], &["--same-scheme"]]
+        {
+            let args: Vec<&str> = base.iter().chain(extra).copied().collect();
+            assert!(resolve_args(&args).is_err(), "{extra:?}");
+        }
     }
 
     #[test]

@@ -1,13 +1,14 @@
-//! `urlspec`: parse and validate URLs under any generation of the URL
-//! specifications, from RFC 1630 (1994) to RFC 3986 (2005).
+//! `urlspec`: parse, validate and resolve URLs under any generation of the
+//! URL specifications, from RFC 1630 (1994) to RFC 3986 (2005).
 //!
 //! The command is a thin layer over the [`urlspec`] library: [`cli`] holds
-//! the clap definitions, [`cmd`] one module per subcommand, and [`output`]
-//! the helpers they share (JSON building, caret rendering, line-by-line
-//! input).
+//! the clap definitions, [`cmd`] one module per subcommand (`parse`,
+//! `resolve`), and [`output`] the helpers they share (JSON building, caret
+//! rendering, line-by-line input).
 //!
-//! Exit status: 0 when every input is valid, 1 when some input is invalid
-//! (or a line of standard input was not UTF-8), 2 for a usage or I/O error.
+//! Exit status: 0 when every input is valid (`parse`) or resolved
+//! (`resolve`), 1 when some input is invalid or not resolved (or a line of
+//! standard input was not UTF-8), 2 for a usage or I/O error.
 //! A closed standard output (`urlspec parse … | head`) ends the command
 //! quietly with status 0.
 

@@ -79,6 +79,27 @@ impl Write for Output {
     }
 }
 
+/// Where records go: a writer that can also be told that one record (the
+/// output for one input) is complete. [`Output`] flushes there when it is a
+/// terminal; an in-memory buffer (in tests) does nothing.
+pub trait RecordWrite: Write {
+    /// Ends one record.
+    fn end_record(&mut self) -> io::Result<()>;
+}
+
+impl RecordWrite for Output {
+    fn end_record(&mut self) -> io::Result<()> {
+        Output::end_record(self)
+    }
+}
+
+#[cfg(test)]
+impl RecordWrite for Vec<u8> {
+    fn end_record(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
 /// Appends `text` to `buf` as a JSON string, quoted and escaped.
 pub fn push_json_string(buf: &mut Vec<u8>, text: &str) {
     // Serializing a `str` into a `Vec` has no way to fail.
@@ -127,12 +148,28 @@ impl<'b> JsonObject<'b> {
     pub fn optional(&mut self, key: &str, value: Option<&str>) -> &mut Self {
         match value {
             Some(value) => self.string(key, value),
-            None => {
-                self.key(key);
-                self.buf.extend_from_slice(b"null");
-                self
-            }
+            None => self.null(key),
         }
+    }
+
+    /// Adds a `null` member.
+    pub fn null(&mut self, key: &str) -> &mut Self {
+        self.key(key);
+        self.buf.extend_from_slice(b"null");
+        self
+    }
+
+    /// Adds an object member, its members written by `each`.
+    pub fn object(
+        &mut self,
+        key: &str,
+        each: impl FnOnce(&mut JsonObject<'_>),
+    ) -> &mut Self {
+        self.key(key);
+        let mut object = JsonObject::new(self.buf);
+        each(&mut object);
+        object.finish();
+        self
     }
 
     /// Adds a boolean member.
@@ -264,17 +301,76 @@ impl<R: BufRead> LineReader<R> {
     }
 }
 
-/// The message for a line that is not UTF-8: the column (from 1, in
-/// characters) of the first invalid byte.
-pub fn not_utf8_message(line: &Line<'_>, err: &std::str::Utf8Error) -> String {
-    let valid = &line.bytes[..err.valid_up_to()];
-    let column = std::str::from_utf8(valid)
-        .map_or(err.valid_up_to(), |text| text.chars().count())
-        + 1;
-    format!(
-        "urlspec: line {}: not UTF-8 (invalid byte at column {column})",
-        line.number
-    )
+/// A line that is not UTF-8: where its first invalid byte is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NotUtf8 {
+    /// The column (from 1, in characters) of the first invalid byte.
+    pub column: usize,
+}
+
+impl NotUtf8 {
+    /// The first invalid byte of `line`, which `err` reports.
+    pub fn of(line: &Line<'_>, err: &std::str::Utf8Error) -> NotUtf8 {
+        let valid = &line.bytes[..err.valid_up_to()];
+        let column = std::str::from_utf8(valid)
+            .map_or(err.valid_up_to(), |text| text.chars().count())
+            + 1;
+        NotUtf8 { column }
+    }
+}
+
+impl fmt::Display for NotUtf8 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "not UTF-8 (invalid byte at column {})", self.column)
+    }
+}
+
+/// Where an input came from, for diagnostics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// The n-th input argument (from 1).
+    Argument(u64),
+    /// The n-th line of standard input (from 1).
+    Line(u64),
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Origin::Argument(n) => write!(f, "argument {n}"),
+            Origin::Line(n) => write!(f, "line {n}"),
+        }
+    }
+}
+
+/// Standard input, locked and buffered for the life of the command.
+pub fn stdin() -> BufReader<io::StdinLock<'static>> {
+    BufReader::with_capacity(64 * 1024, io::stdin().lock())
+}
+
+/// Calls `each` on every input with its origin: the `args` when there are
+/// any, otherwise each line of standard input as it arrives, one reused
+/// buffer for all. A line that is not UTF-8 is passed as `Err`, so that
+/// the caller can answer it in its place.
+///
+/// An error from `each` is an output error and stops the loop.
+pub fn for_each_input_or_error(
+    args: &[String],
+    mut each: impl FnMut(Origin, Result<&str, NotUtf8>) -> io::Result<()>,
+) -> Result<(), Error> {
+    if !args.is_empty() {
+        for (n, arg) in (1..).zip(args) {
+            each(Origin::Argument(n), Ok(arg)).map_err(Error::Write)?;
+        }
+        return Ok(());
+    }
+    let mut lines = LineReader::new(stdin());
+    while let Some(line) = lines.next_line().map_err(Error::Read)? {
+        let text = std::str::from_utf8(line.bytes)
+            .map_err(|err| NotUtf8::of(&line, &err));
+        each(Origin::Line(line.number), text).map_err(Error::Write)?;
+    }
+    Ok(())
 }
 
 /// Calls `each` on every input: the `args` when there are any, otherwise
@@ -288,25 +384,16 @@ pub fn for_each_input(
     args: &[String],
     mut each: impl FnMut(&str) -> io::Result<()>,
 ) -> Result<bool, Error> {
-    if !args.is_empty() {
-        for arg in args {
-            each(arg).map_err(Error::Write)?;
-        }
-        return Ok(true);
-    }
-    let stdin = BufReader::with_capacity(64 * 1024, io::stdin().lock());
-    let mut lines = LineReader::new(stdin);
     let mut all_text = true;
-    while let Some(line) = lines.next_line().map_err(Error::Read)? {
-        match std::str::from_utf8(line.bytes) {
-            Ok(text) => each(text).map_err(Error::Write)?,
-            Err(err) => {
-                all_text = false;
-                let message = not_utf8_message(&line, &err);
-                let _ = writeln!(io::stderr().lock(), "{message}");
-            }
+    for_each_input_or_error(args, |origin, text| match text {
+        Ok(text) => each(text),
+        Err(not_utf8) => {
+            all_text = false;
+            let message = format!("urlspec: {origin}: {not_utf8}");
+            let _ = writeln!(io::stderr().lock(), "{message}");
+            Ok(())
         }
-    }
+    })?;
     Ok(all_text)
 }
 
@@ -324,11 +411,15 @@ mod tests {
             .boolean("v", false)
             .objects("list", [1usize, 2], |o, n| {
                 o.number("n", n);
+            })
+            .null("e")
+            .object("o", |o| {
+                o.boolean("t", true);
             });
         o.finish();
         assert_eq!(
             String::from_utf8(buf).unwrap(),
-            r#"{"z":"","a":null,"q":"\"\u0001","v":false,"list":[{"n":1},{"n":2}]}"#
+            r#"{"z":"","a":null,"q":"\"\u0001","v":false,"list":[{"n":1},{"n":2}],"e":null,"o":{"t":true}}"#
         );
     }
 
@@ -370,9 +461,11 @@ mod tests {
         let bytes = "é\u{1F600}".bytes().chain([0xff]).collect::<Vec<_>>();
         let line = Line { number: 7, bytes: &bytes };
         let err = std::str::from_utf8(line.bytes).unwrap_err();
+        let not_utf8 = NotUtf8::of(&line, &err);
+        assert_eq!(not_utf8, NotUtf8 { column: 3 });
         assert_eq!(
-            not_utf8_message(&line, &err),
-            "urlspec: line 7: not UTF-8 (invalid byte at column 3)"
+            not_utf8.to_string(),
+            "not UTF-8 (invalid byte at column 3)"
         );
     }
 }

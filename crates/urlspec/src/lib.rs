@@ -21,6 +21,8 @@
 //!
 //! # What lives where
 //!
+//! * [`base`]: establishing a document's base URL by the layers of RFC 1808
+//!   §3 (embedded, headers, encapsulating entity, retrieval, none).
 //! * [`chars`]: the character classes of every grammar, one constant per
 //!   rule (`reserved`, `unreserved`, `national`, `mark`, `sub-delims`, …).
 //! * [`escape`]: `%XX` escaping per component and spec, unescaping to octets
@@ -49,6 +51,7 @@
 
 extern crate alloc;
 
+pub mod base;
 pub mod chars;
 pub mod escape;
 mod host;

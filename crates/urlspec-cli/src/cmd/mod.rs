@@ -1,6 +1,7 @@
 //! The subcommands, one module each, and what they report to `main`.
 
 pub mod parse;
+pub mod resolve;
 
 use crate::cli::Command;
 use crate::output::Error;
@@ -8,9 +9,11 @@ use crate::output::Error;
 /// How a subcommand ended, when it ran to completion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
-    /// Every input was valid: exit status 0.
+    /// Every input was valid (`parse`) or resolved (`resolve`): exit
+    /// status 0.
     Valid,
-    /// Some input was invalid, or could not be read as text: exit status 1.
+    /// Some input was invalid or not resolved, or could not be read as
+    /// text: exit status 1.
     Invalid,
 }
 
@@ -37,5 +40,6 @@ impl Status {
 pub fn run(command: &Command) -> Result<Status, Error> {
     match command {
         Command::Parse(args) => parse::run(args),
+        Command::Resolve(args) => resolve::run(args),
     }
 }

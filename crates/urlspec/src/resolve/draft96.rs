@@ -13,14 +13,20 @@
 use alloc::string::String;
 
 use super::rfc1808::{same_document, steps_3_to_7};
-use super::{without_fragment, Outcome, ResolveError};
+use super::{
+    strip_same_scheme, without_fragment, Options, Outcome, ResolveError,
+};
 use crate::reference::Reference;
+use crate::spec::Spec;
 
 pub(super) fn resolve(
     base: &Reference<'_>,
     r: &Reference<'_>,
+    spec: Spec,
+    opts: &Options,
     out: &mut String,
 ) -> Result<Outcome, ResolveError> {
+    let r = &strip_same_scheme(base, r, spec, opts);
     if !r.has_scheme() && same_document(r) {
         out.push_str(without_fragment(base));
         if let Some(f) = r.fragment().filter(|f| !f.is_empty()) {

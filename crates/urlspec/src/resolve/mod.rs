@@ -37,7 +37,7 @@ use alloc::string::String;
 use core::fmt;
 
 pub use path::DotDotAboveRoot;
-pub use relative::make_relative;
+pub use relative::{make_relative, make_relative_with};
 
 use crate::reference::Reference;
 use crate::spec::{Algorithm, Spec};
@@ -63,6 +63,39 @@ pub enum RootlessDots {
     /// Keep a rootless path rootless, as uriparser does: `g:i`.
     KeepRootless,
 }
+
+/// Gives an option enum its command-line names, `name()` and `FromStr`.
+macro_rules! option_names {
+    ($ty:ident { $($variant:ident => $name:literal),+ $(,)? }) => {
+        impl $ty {
+            /// The value's name on the command line and in data files.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $($ty::$variant => $name),+
+                }
+            }
+        }
+
+        impl core::str::FromStr for $ty {
+            type Err = String;
+
+            fn from_str(s: &str) -> Result<$ty, String> {
+                let key = s.replace('-', "_");
+                match key.as_str() {
+                    $($name => Ok($ty::$variant),)+
+                    _ => Err(alloc::format!(
+                        "unknown value `{s}`; expected one of: {}",
+                        [$($name),+].join(", ")
+                    )),
+                }
+            }
+        }
+    };
+}
+
+option_names!(DotDotAboveRoot { Keep => "keep", Remove => "remove", Error => "error" });
+option_names!(Rfc1630Dots { Literal => "literal", Like1808 => "like1808" });
+option_names!(RootlessDots { Literal => "literal", KeepRootless => "keep_rootless" });
 
 /// Options of a resolution. Every option left at its default follows the
 /// spec's text; [`Options::strict`] turns reported problems into errors.
@@ -154,6 +187,8 @@ pub enum ResolveError {
     BaseNotHierarchical {
         /// The base's scheme.
         scheme: String,
+        /// The spec that forbids it.
+        spec: Spec,
     },
     /// The reference breaks the spec's grammar (strict mode).
     InvalidReference {
@@ -188,9 +223,9 @@ impl fmt::Display for ResolveError {
             ResolveError::BaseNotAbsolute => {
                 f.write_str("the base URL has no scheme, so it cannot serve as a base")
             }
-            ResolveError::BaseNotHierarchical { scheme } => write!(
+            ResolveError::BaseNotHierarchical { scheme, spec } => write!(
                 f,
-                "`{scheme}:` URLs cannot be the base of relative references under this spec"
+                "`{scheme}:` URLs cannot be the base of relative references under {spec}"
             ),
             ResolveError::InvalidReference { reason, position } => {
                 write!(f, "invalid reference at byte {position}: {reason}")
@@ -204,6 +239,53 @@ impl fmt::Display for ResolveError {
 
 #[cfg(feature = "std")]
 impl std::error::Error for ResolveError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn option_names_round_trip() {
+        for v in [
+            DotDotAboveRoot::Keep,
+            DotDotAboveRoot::Remove,
+            DotDotAboveRoot::Error,
+        ] {
+            assert_eq!(v.name().parse(), Ok(v));
+        }
+        assert_eq!("keep-rootless".parse(), Ok(RootlessDots::KeepRootless));
+        assert_eq!("like1808".parse(), Ok(Rfc1630Dots::Like1808));
+        assert!("nope"
+            .parse::<DotDotAboveRoot>()
+            .unwrap_err()
+            .contains("keep, remove, error"));
+    }
+
+    #[test]
+    fn loophole_is_an_option_under_every_spec() {
+        // RFC 1808 §5.2: "some older parsers" take `http:g` as relative.
+        let on = Options::default().same_scheme_is_relative(true);
+        for spec in Spec::ALL {
+            let r = Resolver::with_options("http://a/b/c/d;p?q", spec, on);
+            assert_eq!(
+                r.resolve("http:g").unwrap().href,
+                "http://a/b/c/g",
+                "{spec}"
+            );
+            let off = Resolver::new("http://a/b/c/d;p?q", spec);
+            let want = if spec == Spec::Rfc1630 {
+                "http://a/b/c/g"
+            } else {
+                "http:g"
+            };
+            assert_eq!(off.resolve("http:g").unwrap().href, want, "{spec}");
+        }
+        // A long run of `http:` is stripped in a loop, not by recursion.
+        let many = "http:".repeat(100_000) + "g";
+        let r = Resolver::with_options("http://a/b", Spec::Rfc1808, on);
+        assert_eq!(r.resolve(&many).unwrap().href, "http://a/g");
+    }
+}
 
 /// Facts about a resolution besides the resulting string.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -348,8 +430,12 @@ impl<'b> Resolver<'b> {
         }
         match self.spec.rules().algorithm {
             Algorithm::Rfc1630 => rfc1630::resolve(base, r, opts, out),
-            Algorithm::Rfc1808 => rfc1808::resolve(base, r, self.spec, out),
-            Algorithm::Draft96 => draft96::resolve(base, r, out),
+            Algorithm::Rfc1808 => {
+                rfc1808::resolve(base, r, self.spec, opts, out)
+            }
+            Algorithm::Draft96 => {
+                draft96::resolve(base, r, self.spec, opts, out)
+            }
             Algorithm::Rfc2396 => rfc2396::resolve(base, r, opts, out),
             Algorithm::Rfc3986 => rfc3986::resolve(base, r, opts, out),
         }
@@ -415,6 +501,7 @@ fn check_base_suitable(
     if unsuitable {
         return Err(ResolveError::BaseNotHierarchical {
             scheme: scheme.into(),
+            spec,
         });
     }
     Ok(())
@@ -440,6 +527,31 @@ pub(crate) fn push_opt(out: &mut String, delim: char, part: Option<&str>) {
         out.push(delim);
         out.push_str(p);
     }
+}
+
+/// The reference with every leading `scheme:` equal to the base's removed,
+/// when the same-scheme loophole is on (RFC 1808 §5.2 describes it as what
+/// "some older parsers" do); otherwise the reference itself.
+pub(crate) fn strip_same_scheme<'r>(
+    base: &Reference<'_>,
+    r: &Reference<'r>,
+    spec: Spec,
+    opts: &Options,
+) -> Reference<'r> {
+    if !(opts.loophole(spec) && same_scheme(base, r)) {
+        return *r;
+    }
+    // Skip every repetition of `scheme:` in one pass, then parse once.
+    let scheme = base.scheme().unwrap_or("").as_bytes();
+    let input = r.as_str();
+    let mut at = r.prefix().map_or(0, str::len);
+    while input.len() > at + scheme.len()
+        && input.as_bytes()[at..at + scheme.len()].eq_ignore_ascii_case(scheme)
+        && input.as_bytes()[at + scheme.len()] == b':'
+    {
+        at += scheme.len() + 1;
+    }
+    Reference::parse_with(&input[at..], spec)
 }
 
 /// `base` without its fragment.

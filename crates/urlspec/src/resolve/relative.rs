@@ -4,7 +4,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{path, Resolver};
+use super::{path, Options, Resolver};
 use crate::reference::{Part, Reference};
 use crate::spec::Spec;
 
@@ -32,12 +32,31 @@ use crate::spec::Spec;
 /// assert_eq!(rel("http://x/y", Spec::Rfc3986).as_deref(), Some("//x/y"));
 /// ```
 pub fn make_relative(base: &str, target: &str, spec: Spec) -> Option<String> {
+    make_relative_with(base, target, spec, Options::default())
+}
+
+/// [`make_relative`] with resolution options: the answer resolves back to
+/// `target` under those options.
+///
+/// ```
+/// use urlspec::resolve::{make_relative_with, Options};
+/// use urlspec::Spec;
+/// let loophole = Options::default().same_scheme_is_relative(true);
+/// let rel = make_relative_with("http://a/b", "http://a/c", Spec::Rfc3986, loophole);
+/// assert_eq!(rel.as_deref(), Some("c"));
+/// ```
+pub fn make_relative_with(
+    base: &str,
+    target: &str,
+    spec: Spec,
+    options: Options,
+) -> Option<String> {
     let b = Reference::parse_with(base, spec);
     let t = Reference::parse_with(target, spec);
     if !b.has_scheme() || !t.has_scheme() {
         return None;
     }
-    let resolver = Resolver::new(base, spec);
+    let resolver = Resolver::with_options(base, spec, options);
     let mut best: Option<String> = None;
     let mut consider = |cand: &str| {
         let shorter = best.as_ref().is_none_or(|b| cand.len() < b.len());

@@ -25,7 +25,7 @@
 use alloc::string::String;
 
 use super::path::{self, DotDotAboveRoot, Merged};
-use super::{push_prefix, Outcome, ResolveError};
+use super::{push_prefix, strip_same_scheme, Options, Outcome, ResolveError};
 use crate::reference::Reference;
 use crate::spec::Spec;
 
@@ -48,8 +48,11 @@ pub(super) fn resolve(
     base: &Reference<'_>,
     r: &Reference<'_>,
     spec: Spec,
+    opts: &Options,
     out: &mut String,
 ) -> Result<Outcome, ResolveError> {
+    // Off by default: RFC 1808 §5.2 says the loophole "should be avoided".
+    let r = &strip_same_scheme(base, r, spec, opts);
     // Step 2a.
     if entirely_empty(r) {
         out.push_str(base.as_str());

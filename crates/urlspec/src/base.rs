@@ -1,0 +1,472 @@
+//! Establishing a document's base URL: the layers of RFC 1808 §3 (draft
+//! 04 §3, the 1996 draft §5, RFC 2396 §5.1, RFC 3986 §5.1).
+//!
+//! The innermost layer that defines a base wins:
+//!
+//! 1. **Embedded** in the content: HTML `<BASE href>` ([`Establish::embedded`]).
+//! 2. **Headers** of the entity ([`Establish::headers`]), recognised per
+//!    spec: `Base: <URL:…>` (draft 04, RFC 1808); `Content-Base`, then
+//!    `Content-Location` (the 1996 drafts); `Content-Location` (MHTML, RFC
+//!    2396 and RFC 3986). RFC 1808 counts the header as part of layer 1, draft
+//!    04 as a layer of its own just below it: the order is the same.
+//! 3. The **encapsulating entity**: a part of a `multipart/*` or `message/*`
+//!    takes its container's base, recursively ([`Base::enclosed`]).
+//! 4. The **retrieval URL**, the last of a redirect chain
+//!    ([`Establish::retrieval`]).
+//! 5. **None** ([`Base::none`]).
+//!
+//! A base that must be absolute (`BASE href`, `Base`, `Content-Base`) but is
+//! not is a violation: [`Options::strict`] ignores it, and the lenient
+//! default resolves it against the next outer layer and says so in
+//! [`Base::notes`]. A relative `Content-Location` is allowed and is resolved
+//! against the next outer layer (SPEC.md A35).
+//!
+//! ```
+//! use urlspec::base::{Establish, Source};
+//! use urlspec::Spec;
+//!
+//! let est = Establish::new(Spec::Rfc1808);
+//! let outer = est.retrieval(&["http://h/a", "http://h/b/"]); // redirected
+//! let part = est.headers(&outer, [("bAsE", "<URL:http://www.ics.uci.edu/Test/\r\n   a/b/c>")]);
+//! assert_eq!(part.url(), Some("http://www.ics.uci.edu/Test/a/b/c"));
+//! assert!(matches!(part.source(), Source::Header { name } if name == "Base"));
+//! let html = est.embedded(&part, "../x");
+//! // Not absolute: resolved against the header's base, and noted.
+//! assert_eq!(html.url(), Some("http://www.ics.uci.edu/Test/a/x"));
+//! assert_eq!(html.notes().len(), 1);
+//! ```
+
+use alloc::borrow::Cow;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::reference::Reference;
+use crate::resolve::Resolver;
+use crate::spec::Spec;
+
+/// Where a base came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Source {
+    /// Embedded in the content: an HTML `BASE` element's `href`.
+    Embedded,
+    /// A header of the entity: `Base`, `Content-Base` or
+    /// `Content-Location`, by its canonical name.
+    Header {
+        /// The header's name.
+        name: String,
+    },
+    /// The URL used to retrieve the document: the last of `chain`.
+    Retrieval {
+        /// Every URL requested, in order; the last one retrieved it.
+        chain: Vec<String>,
+    },
+    /// No base is known.
+    None,
+}
+
+impl Source {
+    /// A short name of the layer: `embedded`, `header`, `retrieval`,
+    /// `none`.
+    pub fn layer(&self) -> &'static str {
+        match self {
+            Source::Embedded => "embedded",
+            Source::Header { .. } => "header",
+            Source::Retrieval { .. } => "retrieval",
+            Source::None => "none",
+        }
+    }
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Source::Embedded => f.write_str("<BASE href> in the document"),
+            Source::Header { name } => write!(f, "{name} header"),
+            Source::Retrieval { chain } if chain.len() > 1 => write!(
+                f,
+                "retrieval URL after {} redirect{}",
+                chain.len() - 1,
+                if chain.len() == 2 { "" } else { "s" }
+            ),
+            Source::Retrieval { .. } => f.write_str("retrieval URL"),
+            Source::None => f.write_str("no base"),
+        }
+    }
+}
+
+/// A document's base URL and its provenance.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Base {
+    url: Option<String>,
+    source: Source,
+    containers: Vec<String>,
+    notes: Vec<String>,
+}
+
+impl Base {
+    /// No base at all (layer 5): relative references cannot be resolved.
+    pub fn none() -> Base {
+        Base {
+            url: None,
+            source: Source::None,
+            containers: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// The base URL, when one is known.
+    pub fn url(&self) -> Option<&str> {
+        self.url.as_deref()
+    }
+
+    /// Where the base came from.
+    pub fn source(&self) -> &Source {
+        &self.source
+    }
+
+    /// The containers the base was inherited through, outermost first
+    /// (empty when the entity defines its own base).
+    pub fn containers(&self) -> &[String] {
+        &self.containers
+    }
+
+    /// What was noticed on the way: ignored or leniently resolved values.
+    pub fn notes(&self) -> &[String] {
+        &self.notes
+    }
+
+    /// The base of an entity enclosed in this one (layer 3), labelled
+    /// `container` (e.g. `multipart/mixed part 2`), before the entity's own
+    /// headers or content are looked at.
+    ///
+    /// ```
+    /// use urlspec::base::{Base, Establish};
+    /// use urlspec::Spec;
+    /// let est = Establish::new(Spec::Rfc1808);
+    /// let msg = est.headers(&Base::none(), [("Base", "<URL:http://h/root/>")]);
+    /// let part = msg.enclosed("multipart/mixed part 1");
+    /// assert_eq!(part.url(), Some("http://h/root/"));
+    /// assert_eq!(part.containers(), ["multipart/mixed part 1"]);
+    /// ```
+    pub fn enclosed(&self, container: &str) -> Base {
+        let mut inner = self.clone();
+        inner.containers.push(container.into());
+        inner.notes.clear();
+        inner
+    }
+
+    /// A [`Resolver`] for references in the entity this is the base of.
+    pub fn resolver(&self, spec: Spec) -> Resolver<'_> {
+        Resolver::new(self.url.as_deref().unwrap_or(""), spec)
+    }
+}
+
+/// Which headers count as base headers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Headers {
+    /// The spec's own: `Base` (draft 04, RFC 1808), `Content-Base` then
+    /// `Content-Location` (1996 drafts), `Content-Location` (RFC 2396, RFC
+    /// 3986), none (RFC 1630).
+    #[default]
+    Spec,
+    /// All of them, in the order `Base`, `Content-Base`, `Content-Location`.
+    All,
+}
+
+/// Options for [`Establish`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Options {
+    /// Ignore a `BASE`, `Base` or `Content-Base` that is not absolute,
+    /// instead of resolving it against the next outer layer.
+    pub strict: bool,
+    /// Which headers are recognised.
+    pub headers: Headers,
+}
+
+/// Establishes bases under one spec.
+#[derive(Clone, Copy, Debug)]
+pub struct Establish {
+    spec: Spec,
+    options: Options,
+}
+
+/// The base headers a spec recognises, highest precedence first, each with
+/// whether its value must be absolute.
+fn header_names(
+    spec: Spec,
+    headers: Headers,
+) -> &'static [(&'static str, bool)] {
+    const BASE: (&str, bool) = ("Base", true);
+    const CONTENT_BASE: (&str, bool) = ("Content-Base", true);
+    const CONTENT_LOCATION: (&str, bool) = ("Content-Location", false);
+    match (headers, spec) {
+        (Headers::All, _) => &[BASE, CONTENT_BASE, CONTENT_LOCATION],
+        (_, Spec::Rfc1630) => &[],
+        (_, Spec::Draft04 | Spec::Rfc1808) => &[BASE],
+        (_, Spec::Draft96 | Spec::Draft96Dec) => {
+            &[CONTENT_BASE, CONTENT_LOCATION]
+        }
+        (_, _) => &[CONTENT_LOCATION],
+    }
+}
+
+impl Establish {
+    /// Establishes bases under `spec` with default options.
+    pub fn new(spec: Spec) -> Establish {
+        Establish::with_options(spec, Options::default())
+    }
+
+    /// Establishes bases under `spec` with `options`.
+    pub fn with_options(spec: Spec, options: Options) -> Establish {
+        Establish { spec, options }
+    }
+
+    /// The spec.
+    pub fn spec(&self) -> Spec {
+        self.spec
+    }
+
+    /// The base given by retrieval (layer 4): the last URL of `chain`, the
+    /// URLs requested in order (RFC 1808 §3.3: "the last URL"). An empty
+    /// chain gives no base (layer 5).
+    ///
+    /// ```
+    /// use urlspec::base::Establish;
+    /// use urlspec::Spec;
+    /// let b = Establish::new(Spec::Rfc1808).retrieval(&["http://h/a", "http://h/b/"]);
+    /// assert_eq!(b.url(), Some("http://h/b/"));
+    /// assert_eq!(b.source().to_string(), "retrieval URL after 1 redirect");
+    /// ```
+    pub fn retrieval<S: AsRef<str>>(&self, chain: &[S]) -> Base {
+        match chain.last() {
+            None => Base::none(),
+            Some(last) => {
+                // A base never carries a fragment (RFC 3986 §5.1).
+                let r = Reference::parse_with(last.as_ref(), self.spec);
+                let url = without_fragment(last.as_ref(), &r);
+                Base {
+                    url: Some(url.into()),
+                    source: Source::Retrieval {
+                        chain: chain
+                            .iter()
+                            .map(|s| s.as_ref().into())
+                            .collect(),
+                    },
+                    containers: Vec::new(),
+                    notes: Vec::new(),
+                }
+            }
+        }
+    }
+
+    /// The base of an entity with `headers` (name, value; names compared
+    /// without regard to case) enclosed by or retrieved as `outer`. The
+    /// first recognised header with a usable value wins; otherwise `outer`.
+    pub fn headers<'h, I>(&self, outer: &Base, headers: I) -> Base
+    where
+        I: IntoIterator<Item = (&'h str, &'h str)>,
+    {
+        let names = header_names(self.spec, self.options.headers);
+        let mut found: [Option<&'h str>; 3] = [None; 3];
+        for (name, value) in headers {
+            let name = name.trim();
+            if let Some(i) =
+                names.iter().position(|(n, _)| n.eq_ignore_ascii_case(name))
+            {
+                found[i].get_or_insert(value);
+            }
+        }
+        let mut notes = Vec::new();
+        for (i, &(name, must_be_absolute)) in names.iter().enumerate() {
+            let Some(raw) = found[i] else { continue };
+            let value = if name == "Base" {
+                base_header_value(raw)
+            } else {
+                Some(squeeze(raw))
+            };
+            let Some(value) = value else {
+                notes.push(format!(
+                    "{name} header ignored: not of the form <URL:...>"
+                ));
+                continue;
+            };
+            match self.layer(outer, &value, must_be_absolute, name, &mut notes)
+            {
+                Some(url) => {
+                    return Base {
+                        url: Some(url),
+                        source: Source::Header { name: name.into() },
+                        containers: Vec::new(),
+                        notes,
+                    }
+                }
+                None => continue,
+            }
+        }
+        let mut base = outer.clone();
+        base.notes = notes;
+        base
+    }
+
+    /// The base of a document whose content embeds `href` (HTML `BASE`,
+    /// whose "HREF must be an absolute URL"), enclosed by or retrieved as
+    /// `outer`.
+    pub fn embedded(&self, outer: &Base, href: &str) -> Base {
+        let mut notes = Vec::new();
+        let href = squeeze(href);
+        match self.layer(outer, &href, true, "BASE href", &mut notes) {
+            Some(url) => Base {
+                url: Some(url),
+                source: Source::Embedded,
+                containers: Vec::new(),
+                notes,
+            },
+            None => {
+                let mut base = outer.clone();
+                base.notes = notes;
+                base
+            }
+        }
+    }
+
+    /// A candidate base value: absolute, or resolved against `outer` when
+    /// allowed. `None` when it cannot serve.
+    fn layer(
+        &self,
+        outer: &Base,
+        value: &str,
+        must_be_absolute: bool,
+        what: &str,
+        notes: &mut Vec<String>,
+    ) -> Option<String> {
+        let r = Reference::parse_with(value, self.spec);
+        if r.has_scheme() {
+            return Some(without_fragment(value, &r).into());
+        }
+        if must_be_absolute && self.options.strict {
+            notes.push(format!(
+                "{what} {value:?} ignored: it must be an absolute URL"
+            ));
+            return None;
+        }
+        let Some(outer_url) = outer.url() else {
+            notes.push(format!(
+                "{what} {value:?} ignored: relative, and no outer base"
+            ));
+            return None;
+        };
+        match Resolver::new(outer_url, self.spec).resolve(value) {
+            Ok(resolved) => {
+                if must_be_absolute {
+                    notes.push(format!(
+                        "{what} {value:?} is not absolute; resolved against {outer_url} (lenient)"
+                    ));
+                }
+                let r = Reference::parse_with(&resolved.href, self.spec);
+                Some(without_fragment(&resolved.href, &r).into())
+            }
+            Err(e) => {
+                notes.push(format!("{what} {value:?} ignored: {e}"));
+                None
+            }
+        }
+    }
+}
+
+fn without_fragment<'a>(s: &'a str, r: &Reference<'_>) -> &'a str {
+    match r.fragment() {
+        Some(f) => &s[..s.len() - f.len() - 1],
+        None => s,
+    }
+}
+
+/// A header value with its whitespace removed: "Whitespace inside the field
+/// value, including folding, is ignored" (1996 draft §5.1).
+fn squeeze(value: &str) -> Cow<'_, str> {
+    let value = value.trim();
+    if value.bytes().any(|b| b.is_ascii_whitespace()) {
+        Cow::Owned(
+            value.chars().filter(|c| !c.is_ascii_whitespace()).collect(),
+        )
+    } else {
+        Cow::Borrowed(value)
+    }
+}
+
+/// The URL of a `Base: <URL:absoluteURL>` value, whitespace (including line
+/// folding) inside the angle brackets ignored (RFC 1808 §3.1, draft 04
+/// §3.2). `None` when the value is not of that form.
+///
+/// ```
+/// use urlspec::base::base_header_value;
+/// assert_eq!(base_header_value(" <URL:http://a/\r\n b/>").as_deref(), Some("http://a/b/"));
+/// assert_eq!(base_header_value("http://a/"), None);
+/// ```
+pub fn base_header_value(value: &str) -> Option<Cow<'_, str>> {
+    let inner = value.trim().strip_prefix('<')?.strip_suffix('>')?;
+    let inner = squeeze(inner);
+    let has_prefix =
+        inner.len() >= 4 && inner[..4].eq_ignore_ascii_case("URL:");
+    if !has_prefix {
+        return None;
+    }
+    Some(match inner {
+        Cow::Borrowed(s) => Cow::Borrowed(&s[4..]),
+        Cow::Owned(s) => Cow::Owned(s[4..].into()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_recognisers_per_spec() {
+        let hdrs = [
+            ("Content-Location", "http://h/y/z"),
+            ("Base", "<URL:http://b/>"),
+            ("Content-Base", "http://h/x/"),
+        ];
+        let pick =
+            |spec| Establish::new(spec).headers(&Base::none(), hdrs).url;
+        assert_eq!(pick(Spec::Rfc1808).as_deref(), Some("http://b/"));
+        assert_eq!(pick(Spec::Draft04).as_deref(), Some("http://b/"));
+        // TV-BASE-5: Content-Base beats Content-Location.
+        assert_eq!(pick(Spec::Draft96).as_deref(), Some("http://h/x/"));
+        assert_eq!(pick(Spec::Rfc3986).as_deref(), Some("http://h/y/z"));
+        assert_eq!(pick(Spec::Rfc1630), None);
+        let all = Options { headers: Headers::All, ..Options::default() };
+        let b = Establish::with_options(Spec::Rfc3986, all)
+            .headers(&Base::none(), hdrs);
+        assert_eq!(b.url(), Some("http://b/"));
+    }
+
+    #[test]
+    fn relative_values() {
+        let est = Establish::new(Spec::Draft96);
+        let outer = est.retrieval(&["http://h/a/b"]);
+        // TV-BASE-6: a relative Content-Location against the retrieval URL.
+        let b = est.headers(&outer, [("Content-Location", "c/d.html")]);
+        assert_eq!(b.url(), Some("http://h/a/c/d.html"));
+        assert!(b.notes().is_empty());
+        // A relative Content-Base is a violation: strict ignores it.
+        let strict = Options { strict: true, ..Options::default() };
+        let b = Establish::with_options(Spec::Draft96, strict)
+            .headers(&outer, [("Content-Base", "x/")]);
+        assert_eq!(b.url(), Some("http://h/a/b"));
+        assert_eq!(b.source().layer(), "retrieval");
+        assert_eq!(b.notes().len(), 1);
+    }
+
+    #[test]
+    fn base_fragment_is_dropped() {
+        let est = Establish::new(Spec::Rfc3986);
+        assert_eq!(est.retrieval(&["http://a/b#f"]).url(), Some("http://a/b"));
+        let b = est.embedded(&Base::none(), "http://x/y#z");
+        assert_eq!(b.url(), Some("http://x/y"));
+    }
+}
