@@ -324,14 +324,14 @@ pub struct ResolveOptions {
     #[arg(long)]
     pub strict: bool,
 
-    /// Read `http:g` against an http base as the relative `g` [rfc2396,
-    /// rfc3986]
+    /// Read `http:g` against an http base as the relative `g` [all
+    /// specs]
     ///
     /// The same-scheme loophole: rfc2396 allows it for hierarchical bases
-    /// (step 3c) and rfc3986 for non-strict parsers (§5.2.2); both have it
-    /// off by default. rfc1630 has it on by default (see --no-same-scheme).
-    /// rfc1808, draft04 and the 1996 drafts have no such rule and ignore
-    /// it.
+    /// (step 3c) and rfc3986 for non-strict parsers (§5.2.2); RFC 1808
+    /// §5.2 describes it as what older parsers did and says it should be
+    /// avoided. Off by default everywhere but rfc1630, which has it on
+    /// (see --no-same-scheme).
     #[arg(long, overrides_with = "no_same_scheme")]
     pub same_scheme: bool,
 
