@@ -1,0 +1,232 @@
+//! Every link in the documents found in the world — HTML pages, MIME
+//! messages (`.eml`, MHTML) and WARC archives — as the absolute URL it
+//! denotes, with the base it was resolved against and where that base came
+//! from.
+//!
+//! The URL logic is [`urlspec`]'s: the base is established by the layers of
+//! RFC 1808 §3 ([`urlspec::base`]) and references are resolved by the chosen
+//! [`Spec`]. The document formats are read by well-kept parsers: `lol_html`
+//! for HTML (streaming, with the byte position of every attribute value),
+//! `mail-parser` for MIME trees, `warc` for archives.
+//!
+//! ```
+//! use urlspec::base::Base;
+//! use urlspec_links::{html, Context};
+//! use urlspec::Spec;
+//!
+//! // The HTML example of RFC 1808 §10 (draft 04 §10, 1996 draft App. D).
+//! let page = br#"<HTML><HEAD><TITLE>An example HTML document</TITLE>
+//! <BASE href="http://www.ics.uci.edu/Test/a/b/c"></HEAD>
+//! <BODY>... <A href="../x">a hypertext anchor</A> ...</BODY></HTML>"#;
+//! let ctx = Context::new(Spec::Rfc1808);
+//! let doc = html::document(page, "example.html", &ctx.establish().retrieval(&["http://elsewhere/"]), &ctx);
+//! let a = doc.links.iter().find(|l| l.element == "a").unwrap();
+//! assert_eq!(a.url.as_deref(), Ok("http://www.ics.uci.edu/Test/a/x"));
+//! assert_eq!(doc.base.source().layer(), "embedded");
+//! ```
+
+pub mod html;
+pub mod mime;
+pub mod warc;
+
+use std::collections::BTreeMap;
+
+use urlspec::base::{self, Base, Establish};
+use urlspec::resolve::Resolver;
+use urlspec::{Reference, Spec};
+
+/// What the reader needs to know: the spec, how bases are recognised, and
+/// how the input was retrieved.
+#[derive(Clone, Debug)]
+pub struct Context {
+    /// The spec that establishes bases and resolves references.
+    pub spec: Spec,
+    /// Base recognition options (strictness, which headers).
+    pub base: base::Options,
+    /// The URL first requested, then each URL it was redirected to; the
+    /// last one retrieved the input (RFC 1808 §3.3). Empty: not known.
+    pub retrieval: Vec<String>,
+}
+
+impl Context {
+    /// A context for `spec` with no retrieval URL.
+    pub fn new(spec: Spec) -> Context {
+        Context { spec, base: base::Options::default(), retrieval: Vec::new() }
+    }
+
+    /// The base establisher for this context.
+    pub fn establish(&self) -> Establish {
+        Establish::with_options(self.spec, self.base)
+    }
+
+    /// The base of a top-level input: its retrieval URL, if any.
+    pub fn retrieval_base(&self) -> Base {
+        self.establish().retrieval(&self.retrieval)
+    }
+}
+
+/// One link found in a document.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Link {
+    /// The element (`a`, `img`, …) or, for a message header, `header`.
+    pub element: String,
+    /// The attribute (`href`, `srcset`, …) or the header's name.
+    pub attribute: String,
+    /// The reference as written, after HTML entity decoding.
+    pub reference: String,
+    /// The byte offset of the reference in the document.
+    pub offset: usize,
+    /// The absolute URL, or why there is none.
+    pub url: Result<String, String>,
+}
+
+/// A document and its links.
+#[derive(Clone, Debug)]
+pub struct Document {
+    /// A name for the document: the file, a MIME part path, a WARC target.
+    pub name: String,
+    /// The base its references were resolved against, with provenance.
+    pub base: Base,
+    /// The links, in document order.
+    pub links: Vec<Link>,
+    /// Problems reading the document (the links found before are kept).
+    pub problems: Vec<String>,
+}
+
+impl Document {
+    /// A document named `name` with `base` and no links yet.
+    pub fn new(name: impl Into<String>, base: Base) -> Document {
+        Document {
+            name: name.into(),
+            base,
+            links: Vec::new(),
+            problems: Vec::new(),
+        }
+    }
+
+    /// Resolves `reference` against the document's base and records it.
+    pub fn push(
+        &mut self,
+        spec: Spec,
+        element: &str,
+        attribute: &str,
+        reference: &str,
+        offset: usize,
+    ) {
+        let url = resolve(&self.base, spec, reference);
+        self.links.push(Link {
+            element: element.into(),
+            attribute: attribute.into(),
+            reference: reference.into(),
+            offset,
+            url,
+        });
+    }
+}
+
+/// Resolves `reference` against `base` for a link: a relative reference
+/// with no base is unresolved (it is not taken as absolute, as RFC 1808
+/// step 1 would for a lone URL).
+pub fn resolve(
+    base: &Base,
+    spec: Spec,
+    reference: &str,
+) -> Result<String, String> {
+    let trimmed = reference.trim_matches(|c: char| c.is_ascii_whitespace());
+    if base.url().is_none()
+        && !Reference::parse_with(trimmed, spec).has_scheme()
+    {
+        return Err("relative reference and no base URL".into());
+    }
+    Resolver::new(base.url().unwrap_or(""), spec)
+        .resolve(trimmed)
+        .map(|r| r.href)
+        .map_err(|e| e.to_string())
+}
+
+/// The kind of input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// An HTML document.
+    Html,
+    /// A MIME message (RFC 822 headers, `.eml`, `.mht`).
+    Mime,
+    /// A WARC archive, gzip-compressed or not.
+    Warc,
+}
+
+impl Format {
+    /// Guesses the format from the first bytes of the input.
+    ///
+    /// ```
+    /// use urlspec_links::Format;
+    /// assert_eq!(Format::detect(b"WARC/1.0\r\n"), Format::Warc);
+    /// assert_eq!(Format::detect(b"\x1f\x8b\x08"), Format::Warc);
+    /// assert_eq!(Format::detect(b"From: a@b\r\nSubject: x\r\n"), Format::Mime);
+    /// assert_eq!(Format::detect(b"<!DOCTYPE html><p>"), Format::Html);
+    /// ```
+    pub fn detect(head: &[u8]) -> Format {
+        let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+        if head.starts_with(b"WARC/") || head.starts_with(b"\x1f\x8b") {
+            return Format::Warc;
+        }
+        let first = head
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+            .map_or(&b""[..], |i| &head[i..]);
+        if first.starts_with(b"<") {
+            return Format::Html;
+        }
+        // A header line: a field name, then a colon.
+        let line_end =
+            first.iter().position(|&b| b == b'\n').unwrap_or(first.len());
+        let line = &first[..line_end];
+        let colon = line.iter().position(|&b| b == b':');
+        let is_header = colon.is_some_and(|c| {
+            c > 0
+                && line[..c]
+                    .iter()
+                    .all(|&b| b.is_ascii_alphanumeric() || b == b'-')
+        });
+        if is_header {
+            Format::Mime
+        } else {
+            Format::Html
+        }
+    }
+
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Html => "html",
+            Format::Mime => "mime",
+            Format::Warc => "warc",
+        }
+    }
+}
+
+/// Counts over a run, for the summary line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Documents read.
+    pub documents: usize,
+    /// Links found.
+    pub links: usize,
+    /// Links that could not be resolved.
+    pub unresolved: usize,
+    /// Documents per base layer (`embedded`, `header`, `retrieval`, `none`).
+    pub by_base_source: BTreeMap<&'static str, usize>,
+    /// Archive records that were not HTML responses, and so skipped.
+    pub skipped_records: usize,
+}
+
+impl Summary {
+    /// Adds a document to the counts.
+    pub fn add(&mut self, doc: &Document) {
+        self.documents += 1;
+        self.links += doc.links.len();
+        self.unresolved += doc.links.iter().filter(|l| l.url.is_err()).count();
+        *self.by_base_source.entry(doc.base.source().layer()).or_default() +=
+            1;
+    }
+}

@@ -1,0 +1,249 @@
+//! Links in WARC archives, as crawlers write them (ISO 28500; gzip
+//! compressed per record or not).
+//!
+//! Each `response` record whose payload is HTML is a document. Its
+//! retrieval URL is the record's `WARC-Target-URI`; when earlier records
+//! were 3xx responses whose `Location` led to it, the document reports the
+//! whole chain, and the base is the last URL of it (RFC 1808 §3.3). The HTTP
+//! headers of the response (`Content-Location`, `Content-Base`) are its
+//! headers layer. Other records are skipped and counted.
+//!
+//! Records are read one at a time, so memory stays bounded by the largest
+//! record, whatever the size of the archive.
+
+use std::collections::HashMap;
+use std::io::{self, BufRead, BufReader, Read};
+
+use flate2::read::{MultiGzDecoder, ZlibDecoder};
+use warc::{WarcHeader, WarcReader};
+
+use crate::{html, Context, Document, Summary};
+
+/// The longest redirect chain followed back.
+const MAX_CHAIN: usize = 20;
+/// The most a compressed HTTP body may expand to.
+const MAX_BODY: u64 = 64 << 20;
+
+/// Wraps `input` so that a gzip-compressed archive (one gzip member per
+/// record, or one for the whole file) is read decompressed.
+pub fn reader<R: Read + 'static>(input: R) -> io::Result<Box<dyn BufRead>> {
+    let mut input = BufReader::with_capacity(1 << 16, input);
+    let gzip = input.fill_buf()?.starts_with(b"\x1f\x8b");
+    Ok(if gzip {
+        Box::new(BufReader::with_capacity(1 << 16, MultiGzDecoder::new(input)))
+    } else {
+        Box::new(input)
+    })
+}
+
+/// Reads every record of a WARC archive from `input` (already decompressed:
+/// see [`reader`]), handing each HTML document to `sink` and counting the
+/// skipped records in `summary`. `Err` when the archive cannot be read on; documents found
+/// before that were already handed on.
+pub fn documents<R: BufRead>(
+    input: R,
+    ctx: &Context,
+    summary: &mut Summary,
+    sink: &mut dyn FnMut(Document),
+) -> Result<(), String> {
+    // Each redirect's target, mapped to the URL that redirected to it.
+    let mut redirected_from: HashMap<String, String> = HashMap::new();
+    for (n, item) in WarcReader::new(input).iter_raw_records().enumerate() {
+        let (header, body) = match item {
+            Ok(record) => record,
+            // A record that is well-formed but breaks the standard: skip it.
+            Err(
+                warc::Error::MissingHeader(_)
+                | warc::Error::MalformedHeader(..),
+            ) => {
+                summary.skipped_records += 1;
+                continue;
+            }
+            Err(e) => return Err(format!("WARC record {}: {e}", n + 1)),
+        };
+        let field = |h: WarcHeader| {
+            header.as_ref().get(&h).map(|v| String::from_utf8_lossy(v))
+        };
+        let is_response = field(WarcHeader::WarcType)
+            .is_some_and(|t| t.trim() == "response");
+        let target = field(WarcHeader::TargetURI)
+            .map(|t| t.trim().trim_matches(['<', '>']).to_string());
+        let (Some(target), true) = (target, is_response) else {
+            summary.skipped_records += 1;
+            continue;
+        };
+        let Some(response) = Response::parse(&body) else {
+            summary.skipped_records += 1;
+            continue;
+        };
+        if (300..400).contains(&response.status) {
+            if let Some(location) = response.header("location") {
+                if let Ok(next) = crate::resolve(
+                    &ctx.retrieval_base_for(&target),
+                    ctx.spec,
+                    location,
+                ) {
+                    redirected_from.insert(next, target.clone());
+                }
+            }
+            summary.skipped_records += 1;
+            continue;
+        }
+        if !response.is_html() {
+            summary.skipped_records += 1;
+            continue;
+        }
+        let chain = chain_to(&target, &redirected_from);
+        let est = ctx.establish();
+        let retrieval = est.retrieval(&chain);
+        let headers =
+            response.headers.iter().map(|(n, v)| (n.as_str(), v.as_str()));
+        let base = est.headers(&retrieval, headers);
+        let doc = match response.body(&body) {
+            Ok(payload) => html::document(&payload, &target, &base, ctx),
+            Err(e) => {
+                let mut d = Document::new(target.clone(), base);
+                d.problems.push(e);
+                d
+            }
+        };
+        sink(doc);
+    }
+    Ok(())
+}
+
+/// The URLs that led to `target`, oldest first, `target` last.
+fn chain_to(
+    target: &str,
+    redirected_from: &HashMap<String, String>,
+) -> Vec<String> {
+    let mut chain = vec![target.to_string()];
+    let mut at = target;
+    while let Some(prev) = redirected_from.get(at) {
+        if chain.len() >= MAX_CHAIN || chain.iter().any(|c| c == prev) {
+            break;
+        }
+        chain.push(prev.clone());
+        at = prev;
+    }
+    chain.reverse();
+    chain
+}
+
+impl Context {
+    /// The base for resolving a redirect's `Location` against the URL that
+    /// was requested.
+    fn retrieval_base_for(&self, url: &str) -> urlspec::base::Base {
+        self.establish().retrieval(&[url])
+    }
+}
+
+/// An HTTP response held in a WARC record.
+struct Response {
+    status: u16,
+    /// Lower-cased names and raw values.
+    headers: Vec<(String, String)>,
+    body_start: usize,
+}
+
+impl Response {
+    fn parse(record: &[u8]) -> Option<Response> {
+        let mut slots = [httparse::EMPTY_HEADER; 128];
+        let mut r = httparse::Response::new(&mut slots);
+        let httparse::Status::Complete(body_start) = r.parse(record).ok()?
+        else {
+            return None;
+        };
+        let headers = r
+            .headers
+            .iter()
+            .map(|h| {
+                (
+                    h.name.to_ascii_lowercase(),
+                    String::from_utf8_lossy(h.value).into_owned(),
+                )
+            })
+            .collect();
+        Some(Response { status: r.code?, headers, body_start })
+    }
+
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
+
+    fn is_html(&self) -> bool {
+        match self.header("content-type") {
+            Some(ct) => {
+                let ct = ct.to_ascii_lowercase();
+                ct.contains("text/html") || ct.contains("application/xhtml")
+            }
+            None => false,
+        }
+    }
+
+    /// The payload, with transfer and content codings undone.
+    fn body(&self, record: &[u8]) -> Result<Vec<u8>, String> {
+        let mut body = record[self.body_start.min(record.len())..].to_vec();
+        if self
+            .header("transfer-encoding")
+            .is_some_and(|t| t.to_ascii_lowercase().contains("chunked"))
+        {
+            body = dechunk(&body);
+        }
+        let coding = self
+            .header("content-encoding")
+            .map(|c| c.trim().to_ascii_lowercase());
+        let decoded = match coding.as_deref() {
+            Some("gzip" | "x-gzip") => inflate(MultiGzDecoder::new(&body[..])),
+            Some("deflate") => inflate(ZlibDecoder::new(&body[..])),
+            Some("identity") | None => return Ok(body),
+            Some(other) => {
+                return Err(format!("content coding {other:?} not supported"))
+            }
+        };
+        decoded.map_err(|e| format!("content coding: {e}"))
+    }
+}
+
+fn inflate(r: impl Read) -> io::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    r.take(MAX_BODY).read_to_end(&mut out)?;
+    Ok(out)
+}
+
+/// Removes HTTP/1.1 chunked framing; a malformed tail is kept as it is.
+fn dechunk(mut data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(data.len());
+    loop {
+        match httparse::parse_chunk_size(data) {
+            Ok(httparse::Status::Complete((_, 0))) => break,
+            Ok(httparse::Status::Complete((used, size))) => {
+                let size = usize::try_from(size).unwrap_or(usize::MAX);
+                let chunk = &data[used..];
+                let take = size.min(chunk.len());
+                out.extend_from_slice(&chunk[..take]);
+                data = chunk.get(take..).unwrap_or(&[]);
+                data = data.strip_prefix(b"\r\n").unwrap_or(data);
+                if take < size {
+                    break;
+                }
+            }
+            _ => {
+                out.extend_from_slice(data);
+                break;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dechunks() {
+        assert_eq!(dechunk(b"3\r\nabc\r\n2;x=y\r\nde\r\n0\r\n\r\n"), b"abcde");
+        assert_eq!(dechunk(b"not chunked"), b"not chunked");
+    }
+}
