@@ -617,3 +617,15 @@ fn resolution() {
     }
     report.finish("resolution");
 }
+
+#[test]
+fn expected_failures_cannot_go_stale() {
+    // A case listed as an expected failure that passes is itself a failure,
+    // and one that fails as expected is not.
+    let mut report = Report::default();
+    report.check("stale", Some("was broken"), None);
+    report.check("still-broken", Some("is broken"), Some("wrong".into()));
+    assert_eq!(report.failures.len(), 1);
+    assert!(report.failures[0].starts_with("stale: passes but is listed"));
+    assert_eq!(report.passed, 1);
+}
