@@ -27,6 +27,8 @@
 //!   rule (`reserved`, `unreserved`, `national`, `mark`, `sub-delims`, …).
 //! * [`escape`]: `%XX` escaping per component and spec, unescaping to octets
 //!   or UTF-8 with positioned errors, and RFC 1630's `+`-as-space form.
+//! * [`extract`]: finding URLs in running text: `<URL:...>`, `<...>`, quotes
+//!   and bare URLs, by Appendix B of the 1996 draft plus linkifier heuristics.
 //! * [`reference`]: splitting a URL reference into scheme, net_loc, path,
 //!   params, query and fragment without copying; strict validation with a
 //!   byte position and rule name per violation.
@@ -54,6 +56,7 @@ extern crate alloc;
 pub mod base;
 pub mod chars;
 pub mod escape;
+pub mod extract;
 mod host;
 pub mod reference;
 pub mod resolve;
