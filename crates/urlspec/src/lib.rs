@@ -29,11 +29,18 @@
 //!   or UTF-8 with positioned errors, and RFC 1630's `+`-as-space form.
 //! * [`extract`]: finding URLs in running text: `<URL:...>`, `<...>`, quotes
 //!   and bare URLs, by Appendix B of the 1996 draft plus linkifier heuristics.
-//! * [`reference`]: splitting a URL reference into scheme, net_loc, path,
+//! * [`reference`](mod@reference): splitting a URL reference into scheme, net_loc, path,
 //!   params, query and fragment without copying; strict validation with a
 //!   byte position and rule name per violation.
 //! * [`server`]: user, password, host and port; IPv4, IPv6 and registered
 //!   names per spec.
+//! * [`scheme`]: typed views of http, ftp, gopher, mailto, news, nntp,
+//!   telnet, wais, file, prospero, mid, cid and urn URLs, checked against
+//!   RFC 1630's productions; default ports with their sources.
+//! * [`equiv`]: normalization and equivalence per spec (RFC 1630's encoding
+//!   levels, RFC 3986's comparison ladder); [`equiv::NormalizedUrl`] keys.
+//! * [`check`]: security findings with stable codes, wire-safe decoding and
+//!   password redaction.
 //!
 //! # Example
 //!
@@ -55,11 +62,14 @@ extern crate alloc;
 
 pub mod base;
 pub mod chars;
+pub mod check;
+pub mod equiv;
 pub mod escape;
 pub mod extract;
 mod host;
 pub mod reference;
 pub mod resolve;
+pub mod scheme;
 pub mod server;
 pub mod spec;
 

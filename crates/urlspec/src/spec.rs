@@ -5,6 +5,8 @@
 //! one `static` [`Rules`] value below. Comparing two specs, or adding one, is
 //! a matter of reading or writing one table.
 
+use alloc::borrow::ToOwned;
+use alloc::string::String;
 use core::fmt;
 use core::str::FromStr;
 

@@ -1,0 +1,841 @@
+//! Security findings: what the documents' security sections, and later
+//! studies of URL-parser differentials, say to watch for.
+//!
+//! [`check`] parses a URL and returns one [`Finding`] per hazard, each with
+//! a stable code, a [`Severity`], the byte span it concerns, an explanation
+//! and the source it rests on. The codes never change meaning:
+//!
+//! | code | severity | finding | source |
+//! |---|---|---|---|
+//! | `URL001` | low; high below 1024 | a port other than the scheme's default, worse "within the reserved space" (the gopher-to-SMTP example) | draft 1996 §8 (R96-8.2); RFC 2396 §7; RFC 3986 §7.2 |
+//! | `URL002` | high | an escaped CR, LF or NUL in a scheme whose requests are lines (telnet, rlogin, tn3270, gopher, ftp, nntp) | draft 1996 §8 (R96-8.3); RFC 3986 §7.2 |
+//! | `URL003` | medium | a password in the URL | draft 1996 §8 (R96-8.4); RFC 3986 §7.5 |
+//! | `URL004` | medium | a `file:` URL naming another host | RFC 1630 "file" (R1630-FILE-SEC) |
+//! | `URL005` | medium; high near the host | a backslash, which WHATWG-style parsers read as `/` | URL-parser differential studies (2022) |
+//! | `URL006` | high | several `@` in the authority | URL-parser differential studies (2022) |
+//! | `URL007` | medium; high for tab, CR, LF | whitespace or a control character, raw | RFC 1630 "Unsafe characters"; URL-parser differential studies (2022) |
+//! | `URL008` | high | a user name that looks like a host name | RFC 3986 §7.6 (semantic attacks) |
+//! | `URL009` | high | the host differs between the specs | SPEC.md A16; URL-parser differential studies (2022) |
+//!
+//! "URL-parser differential studies (2022)" are the January 2022 reports
+//! by Claroty and Snyk ("Exploiting URL Parsing Confusion") that compared
+//! sixteen parsers and found these inputs read differently.
+//!
+//! The module also holds the wire-side helpers: [`decode_for_wire`]
+//! refuses to decode the escaped delimiters of a line-oriented protocol
+//! (R96-8.3), and [`Redacted`] and [`Secret`] keep passwords out of
+//! `Display`, `Debug` and logs (R96-8.4).
+//!
+//! ```
+//! use urlspec::check::{check, Severity};
+//! use urlspec::Spec;
+//!
+//! let findings = check("gopher://h:25/0HELO%0D%0AMAIL", Spec::Rfc1808);
+//! let codes: Vec<_> = findings.iter().map(|f| f.code).collect();
+//! assert_eq!(codes, ["URL001", "URL002", "URL002"]);
+//! assert_eq!(findings[0].severity, Severity::High);
+//! assert_eq!(findings[0].span, 11..13);
+//! ```
+
+use alloc::borrow::Cow;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt;
+use core::ops::Range;
+
+use crate::escape::{is_escape_at, latin1_to_string, unescape};
+use crate::reference::{Part, Reference};
+use crate::scheme::{default_port, File, Locality};
+use crate::spec::Spec;
+
+/// How serious a finding is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Severity {
+    /// Worth knowing.
+    Info,
+    /// Unusual, rarely harmful.
+    Low,
+    /// Can mislead a user or a parser.
+    Medium,
+    /// Can make a request do something else than it seems to.
+    High,
+}
+
+impl Severity {
+    /// `info`, `low`, `medium` or `high`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Low => "low",
+            Severity::Medium => "medium",
+            Severity::High => "high",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One rule of [`check`]: the rows of the table in the module docs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rule {
+    /// The stable code, `URL001` …
+    pub code: &'static str,
+    /// A short name, stable too (`non-default-port`, …).
+    pub name: &'static str,
+    /// The highest severity the rule reports.
+    pub severity: Severity,
+    /// The source it rests on.
+    pub source: &'static str,
+}
+
+const STUDIES: &str = "URL-parser differential studies (Claroty and Snyk, \
+                       \"Exploiting URL Parsing Confusion\", 2022)";
+
+/// Every rule, by code.
+///
+/// ```
+/// use urlspec::check::RULES;
+/// assert_eq!(RULES[0].code, "URL001");
+/// assert!(RULES.windows(2).all(|w| w[0].code < w[1].code));
+/// ```
+pub const RULES: [Rule; 9] = [
+    Rule {
+        code: "URL001",
+        name: "non-default-port",
+        severity: Severity::High,
+        source: "draft 1996 §8 (R96-8.2); RFC 2396 §7; RFC 3986 §7.2",
+    },
+    Rule {
+        code: "URL002",
+        name: "escaped-line-delimiter",
+        severity: Severity::High,
+        source: "draft 1996 §8 (R96-8.3); RFC 3986 §7.2",
+    },
+    Rule {
+        code: "URL003",
+        name: "password",
+        severity: Severity::Medium,
+        source: "draft 1996 §8 (R96-8.4); RFC 3986 §3.2.1, §7.5",
+    },
+    Rule {
+        code: "URL004",
+        name: "remote-file",
+        severity: Severity::Medium,
+        source: "RFC 1630 \"file\" (R1630-FILE-SEC)",
+    },
+    Rule {
+        code: "URL005",
+        name: "backslash",
+        severity: Severity::High,
+        source: STUDIES,
+    },
+    Rule {
+        code: "URL006",
+        name: "several-at",
+        severity: Severity::High,
+        source: STUDIES,
+    },
+    Rule {
+        code: "URL007",
+        name: "whitespace-or-control",
+        severity: Severity::High,
+        source: "RFC 1630 \"Unsafe characters\"; URL-parser differential \
+                 studies (2022)",
+    },
+    Rule {
+        code: "URL008",
+        name: "userinfo-looks-like-host",
+        severity: Severity::High,
+        source: "RFC 3986 §7.6 (R3986-7.6, TV-3986-PARSE-14)",
+    },
+    Rule {
+        code: "URL009",
+        name: "host-differs-between-specs",
+        severity: Severity::High,
+        source: "SPEC.md A16; URL-parser differential studies (2022)",
+    },
+];
+
+/// One hazard found in a URL.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// The stable code (see [`RULES`]).
+    pub code: &'static str,
+    /// How serious it is here.
+    pub severity: Severity,
+    /// The bytes of the input it concerns.
+    pub span: Range<usize>,
+    /// What the hazard is, for this input.
+    pub message: String,
+    /// The document and section it rests on.
+    pub source: &'static str,
+}
+
+impl Finding {
+    fn new(
+        code: &'static str,
+        severity: Severity,
+        span: Range<usize>,
+        message: String,
+    ) -> Finding {
+        let source =
+            RULES.iter().find(|r| r.code == code).map_or("", |r| r.source);
+        Finding { code, severity, span, message, source }
+    }
+
+    /// The rule that produced the finding.
+    pub fn rule(&self) -> &'static Rule {
+        RULES.iter().find(|r| r.code == self.code).unwrap_or(&RULES[0])
+    }
+}
+
+impl fmt::Display for Finding {
+    /// `URL001 high 11..13: message (source)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {} {}..{}: {} ({})",
+            self.code,
+            self.severity,
+            self.span.start,
+            self.span.end,
+            self.message,
+            self.source
+        )
+    }
+}
+
+/// Parses `input` under `spec` and reports every hazard, in input order.
+///
+/// ```
+/// use urlspec::check::check;
+/// use urlspec::Spec;
+/// assert!(check("http://info.cern.ch/", Spec::Rfc1808).is_empty());
+/// let f = &check("ftp://cnn.example.com&story=breaking_news@10.0.0.1/top_story.htm", Spec::Rfc3986)[0];
+/// assert_eq!(f.code, "URL008");
+/// ```
+pub fn check(input: &str, spec: Spec) -> Vec<Finding> {
+    check_reference(&Reference::parse_with(input, spec))
+}
+
+/// [`check`] on a parsed reference.
+///
+/// ```
+/// use urlspec::check::check_reference;
+/// use urlspec::{Reference, Spec};
+/// let r = Reference::parse_with("http://a?@evil.example/", Spec::Rfc1808);
+/// let f = check_reference(&r);
+/// assert_eq!(f[0].code, "URL009"); // RFC 1808: host evil.example; RFC 3986: a
+/// ```
+pub fn check_reference(r: &Reference<'_>) -> Vec<Finding> {
+    let mut out = Vec::new();
+    port(r, &mut out);
+    escaped_delimiters(r, &mut out);
+    password(r, &mut out);
+    remote_file(r, &mut out);
+    backslash(r, &mut out);
+    several_at(r, &mut out);
+    whitespace(r, &mut out);
+    userinfo_host(r, &mut out);
+    host_differs(r, &mut out);
+    out.sort_by(|a, b| (a.span.start, a.code).cmp(&(b.span.start, b.code)));
+    out
+}
+
+/// The byte range of `s`, a slice of `input`.
+fn span_of(input: &str, s: &str) -> Range<usize> {
+    let start = (s.as_ptr() as usize)
+        .saturating_sub(input.as_ptr() as usize)
+        .min(input.len());
+    start..start + s.len()
+}
+
+/// The end of the URL proper: before `#`.
+fn url_end(r: &Reference<'_>) -> usize {
+    r.span(Part::Fragment).map_or(r.as_str().len(), |s| s.start - 1)
+}
+
+fn port(r: &Reference<'_>, out: &mut Vec<Finding>) {
+    let (Some(scheme), Some(server)) = (r.scheme(), r.server()) else {
+        return;
+    };
+    let (Some((default, _)), Some(written)) =
+        (default_port(scheme), server.port())
+    else {
+        return;
+    };
+    let Some(p) = server.port_number() else { return };
+    if p == default {
+        return;
+    }
+    let reserved = p < 1024;
+    let mut message = alloc::format!(
+        "port {p} is not {}'s default ({default}): a harmless retrieval can \
+         reach a server of another protocol",
+        scheme.to_ascii_lowercase()
+    );
+    if reserved {
+        message.push_str(
+            ", and it lies in the reserved range 0-1023 (the 1996 draft's \
+             example: gopher URLs sending mail through an SMTP server)",
+        );
+    }
+    let severity = if reserved { Severity::High } else { Severity::Low };
+    out.push(Finding::new(
+        "URL001",
+        severity,
+        span_of(r.as_str(), written),
+        message,
+    ));
+}
+
+/// Schemes whose requests are CR LF-terminated lines (SPEC.md R96-8.3).
+pub const LINE_ORIENTED: [&str; 6] =
+    ["telnet", "rlogin", "tn3270", "gopher", "ftp", "nntp"];
+
+/// Whether `scheme` (ASCII case ignored) sends its requests as lines.
+///
+/// ```
+/// assert!(urlspec::check::is_line_oriented("Gopher"));
+/// assert!(!urlspec::check::is_line_oriented("http"));
+/// ```
+pub fn is_line_oriented(scheme: &str) -> bool {
+    LINE_ORIENTED.iter().any(|s| s.eq_ignore_ascii_case(scheme))
+}
+
+fn delimiter_name(octet: u8) -> &'static str {
+    match octet {
+        b'\r' => "CR",
+        b'\n' => "LF",
+        0 => "NUL",
+        b' ' => "space",
+        b'\t' => "tab",
+        _ => "control character",
+    }
+}
+
+fn hex_value(b: u8) -> u8 {
+    match b {
+        b'0'..=b'9' => b - b'0',
+        b'a'..=b'f' => b - b'a' + 10,
+        _ => b - b'A' + 10,
+    }
+}
+
+fn escaped_octet(b: &[u8], i: usize) -> Option<u8> {
+    is_escape_at(b, i).then(|| hex_value(b[i + 1]) << 4 | hex_value(b[i + 2]))
+}
+
+fn escaped_delimiters(r: &Reference<'_>, out: &mut Vec<Finding>) {
+    let Some(scheme) = r.scheme().filter(|s| is_line_oriented(s)) else {
+        return;
+    };
+    let b = &r.as_str().as_bytes()[..url_end(r)];
+    for i in 0..b.len() {
+        if let Some(o @ (b'\r' | b'\n' | 0)) = escaped_octet(b, i) {
+            out.push(Finding::new(
+                "URL002",
+                Severity::High,
+                i..i + 3,
+                alloc::format!(
+                    "an escaped {} in a {} URL: decoded before transmission \
+                     it would end the request line and simulate another \
+                     command",
+                    delimiter_name(o),
+                    scheme.to_ascii_lowercase()
+                ),
+            ));
+        }
+    }
+}
+
+fn password(r: &Reference<'_>, out: &mut Vec<Finding>) {
+    let Some(pw) = r.server().and_then(|s| s.password()) else { return };
+    if pw.is_empty() {
+        return;
+    }
+    out.push(Finding::new(
+        "URL003",
+        Severity::Medium,
+        span_of(r.as_str(), pw),
+        "the URL holds a password: \"the use of URLs containing passwords \
+         that should be secret is clearly unwise\""
+            .to_string(),
+    ));
+}
+
+fn remote_file(r: &Reference<'_>, out: &mut Vec<Finding>) {
+    if !r.scheme().is_some_and(|s| s.eq_ignore_ascii_case("file")) {
+        return;
+    }
+    if let Locality::Remote(host) = File::new(r).locality() {
+        out.push(Finding::new(
+            "URL004",
+            Severity::Medium,
+            span_of(r.as_str(), host),
+            alloc::format!(
+                "a file URL on host `{host}`: not this machine's file system; \
+                 following it elsewhere can have \"unexpected and possibly \
+                 harmful results\""
+            ),
+        ));
+    }
+}
+
+fn backslash(r: &Reference<'_>, out: &mut Vec<Finding>) {
+    let input = r.as_str();
+    let net_loc = r.span(Part::NetLoc);
+    let path = r.span(Part::Path).unwrap_or(0..0);
+    for (i, _) in input.match_indices('\\') {
+        let near_host = net_loc.as_ref().is_some_and(|n| n.contains(&i))
+            || (r.has_scheme() && net_loc.is_none() && i < path.start + 2);
+        let (severity, message) = if near_host {
+            (
+                Severity::High,
+                "a backslash where the host is: WHATWG-style parsers read it \
+                 as `/` and reach another host than the specs do",
+            )
+        } else {
+            (
+                Severity::Medium,
+                "a backslash is data to the specs but a `/` to WHATWG-style \
+                 parsers",
+            )
+        };
+        out.push(Finding::new(
+            "URL005",
+            severity,
+            i..i + 1,
+            message.to_string(),
+        ));
+    }
+}
+
+fn several_at(r: &Reference<'_>, out: &mut Vec<Finding>) {
+    let Some(n) = r.net_loc() else { return };
+    let count = n.bytes().filter(|&b| b == b'@').count();
+    if count > 1 {
+        let host = r.server().and_then(|s| s.host()).unwrap_or("");
+        out.push(Finding::new(
+            "URL006",
+            Severity::High,
+            span_of(r.as_str(), n),
+            alloc::format!(
+                "{count} `@` in the authority: the specs end the user \
+                 information at the last one (host `{host}`), parsers that \
+                 stop at the first reach another host"
+            ),
+        ));
+    }
+}
+
+fn whitespace(r: &Reference<'_>, out: &mut Vec<Finding>) {
+    for (i, c) in r.as_str().char_indices() {
+        if !(c.is_whitespace() || c.is_control()) {
+            continue;
+        }
+        let severity = if matches!(c, '\t' | '\r' | '\n') {
+            Severity::High
+        } else {
+            Severity::Medium
+        };
+        out.push(Finding::new(
+            "URL007",
+            severity,
+            i..i + c.len_utf8(),
+            alloc::format!(
+                "a raw {c:?}: never legal unescaped; WHATWG-style parsers \
+                 drop tabs and line breaks and trim spaces, so parsers \
+                 disagree on what the URL is"
+            ),
+        ));
+    }
+}
+
+/// Whether `s` starts like a domain name (`cnn.example.com…`) or a dotted
+/// IPv4 address.
+fn looks_like_host(s: &str) -> bool {
+    let end = s
+        .bytes()
+        .position(|b| !(b.is_ascii_alphanumeric() || b == b'.' || b == b'-'))
+        .unwrap_or(s.len());
+    let head = s[..end].trim_end_matches('.');
+    let labels: Vec<&str> = head.split('.').collect();
+    if labels.len() < 2 || labels.iter().any(|l| l.is_empty()) {
+        return false;
+    }
+    let quad = labels.len() == 4
+        && labels.iter().all(|l| l.bytes().all(|b| b.is_ascii_digit()));
+    let tld = labels[labels.len() - 1];
+    quad || (tld.len() >= 2 && tld.bytes().all(|b| b.is_ascii_alphabetic()))
+}
+
+fn userinfo_host(r: &Reference<'_>, out: &mut Vec<Finding>) {
+    let Some(server) = r.server() else { return };
+    let Some(user) = server.user() else { return };
+    if looks_like_host(user) {
+        let host = server.host().unwrap_or("");
+        out.push(Finding::new(
+            "URL008",
+            Severity::High,
+            span_of(r.as_str(), user),
+            alloc::format!(
+                "the user name `{user}` looks like a host name, but the host \
+                 is `{host}`: a reader may trust the wrong host"
+            ),
+        ));
+    }
+}
+
+fn host_differs(r: &Reference<'_>, out: &mut Vec<Finding>) {
+    let input = r.as_str();
+    let hosts: Vec<(Spec, Option<String>)> = Spec::ALL
+        .iter()
+        .map(|&spec| {
+            let p = Reference::parse_with(input, spec);
+            let host = p.server().map(|s| {
+                s.host()
+                    .unwrap_or_else(|| p.net_loc().unwrap_or(""))
+                    .to_ascii_lowercase()
+            });
+            (spec, host)
+        })
+        .collect();
+    if hosts.iter().all(|(_, h)| h.is_none()) {
+        return;
+    }
+    let mut distinct: Vec<&Option<String>> = Vec::new();
+    for (_, h) in &hosts {
+        if !distinct.contains(&h) {
+            distinct.push(h);
+        }
+    }
+    if distinct.len() < 2 {
+        return;
+    }
+    let mut message = String::from("the host depends on the spec:");
+    for (i, d) in distinct.iter().enumerate() {
+        message.push_str(if i == 0 { " " } else { "; " });
+        match d {
+            Some(h) => message.push_str(&alloc::format!("`{h}` under ")),
+            None => message.push_str("no host under "),
+        }
+        let names: Vec<&str> = hosts
+            .iter()
+            .filter(|(_, h)| h == *d)
+            .map(|(s, _)| s.name())
+            .collect();
+        message.push_str(&names.join(", "));
+    }
+    let span = r.span(Part::NetLoc).unwrap_or(0..input.len());
+    out.push(Finding::new("URL009", Severity::High, span, message));
+}
+
+/// Why [`decode_for_wire`] refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum WireErrorKind {
+    /// An escaped CR, LF or NUL for a line-oriented protocol.
+    EscapedDelimiter {
+        /// The octet the escape stands for.
+        octet: u8,
+    },
+    /// A raw space, control character or non-ASCII byte where the protocol
+    /// needs it escaped (or, for a line-oriented protocol, a raw CR, LF or
+    /// NUL).
+    Unescaped {
+        /// The byte.
+        octet: u8,
+    },
+    /// A `%` not followed by two hex digits.
+    InvalidEscape,
+}
+
+/// Text that must not go on the wire as it is, with the byte offset of the
+/// offending character.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct WireError {
+    /// Byte offset (in the text given, or in the URL for the scheme views).
+    pub position: usize,
+    /// What is wrong there.
+    pub kind: WireErrorKind,
+}
+
+impl fmt::Display for WireError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            WireErrorKind::EscapedDelimiter { octet } => write!(
+                f,
+                "the escaped {} (%{octet:02X}) at byte {} must not be decoded \
+                 before transmission: it is a delimiter of the protocol \
+                 (draft 1996 §8, R96-8.3)",
+                delimiter_name(octet),
+                self.position
+            ),
+            WireErrorKind::Unescaped { octet } => write!(
+                f,
+                "the raw {} (0x{octet:02X}) at byte {} must be escaped for \
+                 transmission",
+                if octet >= 0x80 {
+                    "non-ASCII byte"
+                } else {
+                    delimiter_name(octet)
+                },
+                self.position
+            ),
+            WireErrorKind::InvalidEscape => write!(
+                f,
+                "`%` at byte {} does not start an escape",
+                self.position
+            ),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for WireError {}
+
+/// Decodes the text of one component for transmission over `scheme`'s
+/// protocol. For a line-oriented scheme ([`LINE_ORIENTED`]) an escaped CR,
+/// LF or NUL is refused instead of decoded, and so is a raw one (SPEC.md
+/// R96-8.3; RFC 3986 §7.2 makes it a must not). Other schemes only refuse
+/// invalid escapes.
+///
+/// ```
+/// use urlspec::check::{decode_for_wire, WireErrorKind};
+/// assert_eq!(decode_for_wire("srch%09term", "gopher").unwrap(), &b"srch\tterm"[..]);
+/// let e = decode_for_wire("melvyl%0D%0Aquit", "telnet").unwrap_err();
+/// assert_eq!((e.position, e.kind), (6, WireErrorKind::EscapedDelimiter { octet: b'\r' }));
+/// assert_eq!(decode_for_wire("a%0Ab", "http").unwrap(), &b"a\nb"[..]);
+/// ```
+pub fn decode_for_wire<'t>(
+    text: &'t str,
+    scheme: &str,
+) -> Result<Cow<'t, [u8]>, WireError> {
+    decode_wire(text, 0, scheme)
+}
+
+fn decode_wire<'t>(
+    text: &'t str,
+    offset: usize,
+    scheme: &str,
+) -> Result<Cow<'t, [u8]>, WireError> {
+    let line = is_line_oriented(scheme);
+    let b = text.as_bytes();
+    for (i, &c) in b.iter().enumerate() {
+        let err = |kind| Err(WireError { position: offset + i, kind });
+        if line && matches!(c, b'\r' | b'\n' | 0) {
+            return err(WireErrorKind::Unescaped { octet: c });
+        }
+        if c == b'%' {
+            match escaped_octet(b, i) {
+                None => return err(WireErrorKind::InvalidEscape),
+                Some(o @ (b'\r' | b'\n' | 0)) if line => {
+                    return err(WireErrorKind::EscapedDelimiter { octet: o })
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    unescape(text).map_err(|e| WireError {
+        position: offset + e.position,
+        kind: WireErrorKind::InvalidEscape,
+    })
+}
+
+/// [`decode_for_wire`] on `text`, a slice of `input`, with positions in
+/// `input`.
+pub(crate) fn decode_for_wire_in<'t>(
+    text: &'t str,
+    input: &str,
+    scheme: &str,
+) -> Result<Cow<'t, [u8]>, WireError> {
+    decode_wire(text, span_of(input, text).start, scheme)
+}
+
+/// [`decode_for_wire_in`], as text: UTF-8, else ISO Latin-1.
+pub(crate) fn decode_for_wire_text<'t>(
+    text: &'t str,
+    input: &str,
+    scheme: &str,
+) -> Result<Cow<'t, str>, WireError> {
+    Ok(match decode_for_wire_in(text, input, scheme)? {
+        Cow::Borrowed(_) => Cow::Borrowed(text),
+        Cow::Owned(v) => Cow::Owned(match String::from_utf8(v) {
+            Ok(s) => s,
+            Err(e) => latin1_to_string(e.as_bytes()),
+        }),
+    })
+}
+
+/// Checks that `text`, a slice of `input`, holds no raw space, control
+/// character or non-ASCII byte (R1630-HTTP-SEC) and no invalid escape.
+pub(crate) fn wire_text(text: &str, input: &str) -> Result<(), WireError> {
+    let offset = span_of(input, text).start;
+    let b = text.as_bytes();
+    for (i, &c) in b.iter().enumerate() {
+        let kind = if c <= b' ' || c >= 0x7f {
+            WireErrorKind::Unescaped { octet: c }
+        } else if c == b'%' && !is_escape_at(b, i) {
+            WireErrorKind::InvalidEscape
+        } else {
+            continue;
+        };
+        return Err(WireError { position: offset + i, kind });
+    }
+    Ok(())
+}
+
+/// A password, or any secret text: `Display` and `Debug` print `****`
+/// (or nothing when it is empty); [`expose`](Secret::expose) gives it.
+///
+/// ```
+/// use urlspec::check::Secret;
+/// let s = Secret::new("hunter2");
+/// assert_eq!(format!("{s} {s:?}"), "**** ****");
+/// assert_eq!(s.expose(), "hunter2");
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Secret<'a>(&'a str);
+
+impl<'a> Secret<'a> {
+    /// Wraps `s`.
+    pub const fn new(s: &'a str) -> Secret<'a> {
+        Secret(s)
+    }
+
+    /// The secret text.
+    pub const fn expose(&self) -> &'a str {
+        self.0
+    }
+
+    /// Whether the secret is empty (`user:@host`).
+    pub const fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl fmt::Display for Secret<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0.is_empty() { "" } else { "****" })
+    }
+}
+
+impl fmt::Debug for Secret<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// A reference that prints with its password replaced by `****`, unless
+/// asked to [reveal it](Redacted::reveal_password) (R96-8.4; RFC 3986
+/// §3.2.1: "should not render as clear text any data after the first colon
+/// … unless the data after the colon is the empty string").
+///
+/// ```
+/// use urlspec::check::Redacted;
+/// use urlspec::{Reference, Spec};
+/// let r = Reference::parse_with("ftp://user:secret@h/f", Spec::Draft96);
+/// assert_eq!(Redacted::new(&r).to_string(), "ftp://user:****@h/f");
+/// assert!(!format!("{:?}", Redacted::new(&r)).contains("secret"));
+/// assert_eq!(Redacted::new(&r).reveal_password(true).to_string(), r.as_str());
+/// ```
+#[derive(Clone, Copy)]
+pub struct Redacted<'r, 'a> {
+    r: &'r Reference<'a>,
+    reveal: bool,
+}
+
+impl<'r, 'a> Redacted<'r, 'a> {
+    /// Wraps `r`; the password is hidden.
+    pub fn new(r: &'r Reference<'a>) -> Redacted<'r, 'a> {
+        Redacted { r, reveal: false }
+    }
+
+    /// Shows the password after all (when `reveal` is set).
+    pub fn reveal_password(mut self, reveal: bool) -> Redacted<'r, 'a> {
+        self.reveal = reveal;
+        self
+    }
+
+    /// The password's span, when it is to be hidden.
+    fn hidden(&self) -> Option<Range<usize>> {
+        if self.reveal {
+            return None;
+        }
+        let pw = self.r.server().and_then(|s| s.password())?;
+        (!pw.is_empty()).then(|| span_of(self.r.as_str(), pw))
+    }
+
+    fn redact(&self, s: &str) -> String {
+        let input = self.r.as_str();
+        let Some(hide) = self.hidden() else { return s.to_string() };
+        let at = span_of(input, s);
+        if hide.start < at.start || hide.end > at.end {
+            return s.to_string();
+        }
+        let (a, b) = (hide.start - at.start, hide.end - at.start);
+        alloc::format!("{}****{}", &s[..a], &s[b..])
+    }
+}
+
+/// `s`, a slice of `r`'s input, with `r`'s password hidden.
+pub(crate) fn redact_slice(r: &Reference<'_>, s: &str) -> String {
+    Redacted::new(r).redact(s)
+}
+
+impl fmt::Display for Redacted<'_, '_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.redact(self.r.as_str()))
+    }
+}
+
+impl fmt::Debug for Redacted<'_, '_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let r = self.r;
+        f.debug_struct("Reference")
+            .field("spec", &r.spec())
+            .field("scheme", &r.scheme())
+            .field("net_loc", &r.net_loc().map(|n| self.redact(n)))
+            .field("path", &r.path())
+            .field("params", &r.params())
+            .field("query", &r.query())
+            .field("fragment", &r.fragment())
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn host_like_user_names() {
+        for yes in
+            ["cnn.example.com&story=x", "www.google.com", "10.0.0.1", "a.bc"]
+        {
+            assert!(looks_like_host(yes), "{yes}");
+        }
+        for no in ["joe", "user", "a.b1", "a..com", ".com", "x.1"] {
+            assert!(!looks_like_host(no), "{no}");
+        }
+    }
+
+    #[test]
+    fn rules_have_sources() {
+        for r in RULES {
+            assert!(!r.source.is_empty() && r.code.starts_with("URL"));
+        }
+    }
+
+    #[test]
+    fn wire_text_positions() {
+        let input = "http://a/b c";
+        let e = wire_text(&input[8..], input).unwrap_err();
+        assert_eq!(e.position, 10);
+    }
+}

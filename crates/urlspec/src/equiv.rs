@@ -1,0 +1,791 @@
+//! Normalization and equivalence: when two URLs are the same URL, per spec.
+//!
+//! RFC 1630 states the rule every later document refines: "two URIs must be
+//! brought to the same encoding level before comparison" (R1630-CMP.1);
+//! an escape of a non-reserved character equals the character (Example 1),
+//! an escaped reserved character never does (`%2F` is not `/`, Example 2),
+//! and a string with an invalid `%` is illegal and cannot be compared at
+//! all (Example 3). [`normalize`] brings a URL to its spec's canonical
+//! encoding level and [`equivalent`] compares two URLs there; an illegal
+//! URL is a [`NotComparable`] error, never `false`.
+//!
+//! The steps (SPEC.md §8 REC, SPEC-SUCCESSORS.md §1.9 and §2.9) are rungs
+//! of RFC 3986 §6.2's comparison ladder, each [`Level`] including the ones
+//! below it:
+//!
+//! | [`Level`] | what it does |
+//! |---|---|
+//! | [`String`](Level::String) | nothing: simple string comparison (RFC 3986 §6.2.1) |
+//! | [`Case`](Level::Case) | scheme in lower case (A15); hex digits of escapes in upper case (A37); the host in lower case where the spec makes it case-insensitive; an empty `;`, `?` or `#` dropped where the spec treats empty as absent (RFC 1808 P1, P4, P5; RFC 1630's void fragment) |
+//! | [`PercentEncoding`](Level::PercentEncoding) | escapes of the spec's decodable characters decoded; raw characters the spec requires escaped are escaped (a raw `~` under RFC 1808 becomes `%7E`) |
+//! | [`PathSegment`](Level::PathSegment) | RFC 3986 only: `remove_dot_segments` on the path, after decoding (AS15) |
+//! | [`Scheme`](Level::Scheme) (default) | an empty port, or the scheme's default port, dropped ([`Options::default_port`]); RFC 3986 only: an empty path with an authority becomes `/`, a mailto domain is lower-cased |
+//!
+//! What may be decoded, per spec (SPEC.md §8; SPEC-SUCCESSORS.md AS16):
+//!
+//! | spec | decodable (escape ≡ character) | never decoded |
+//! |---|---|---|
+//! | RFC 1630 | alpha, digit, `$ - _ @ . & ' ( ) , "`, `+` outside a query | `= ; / # ? : %`, `*` and `!`, space, `+` in a query, `@` in the host part |
+//! | draft 04 | alpha, digit, safe, extra, national | reserved, `#`, `%` |
+//! | RFC 1808 | alpha, digit, safe, extra (`%7E` stays: `~` is national) | reserved, `#`, `%` |
+//! | 1996 drafts | alpha, digit, mark (with `~`) | reserved (with `+`), delims; D96: `/ & = +` in a query |
+//! | RFC 2396 | `unreserved`, for http, https, ftp and file only | everything else, for every other scheme |
+//! | RFC 3986 | `unreserved` | reserved |
+//!
+//! Decoding never creates a `.` or `..` segment (SPEC.md A40): a segment
+//! that would decode to one keeps its dots escaped, so `%2E%2E` stays data.
+//! RFC 3986 URLs with a scheme are the exception (AS15): their escapes of
+//! unreserved characters are decoded, and at [`Level::PathSegment`] and
+//! above the dot-segments that result are then removed. The seeds and RFC
+//! 2396 never remove dot-segments.
+//!
+//! The fragment is not part of the URL (R1808-2.1-FRAG, R96-3-FRAG): it is
+//! left out unless [`Options::include_fragment`] is set. The host is
+//! compared case-sensitively under the seed specs unless
+//! [`Options::host_case`] is set (no seed says hosts are case-insensitive);
+//! RFC 2396 (hostnames) and RFC 3986 always fold it.
+//!
+//! ```
+//! use urlspec::equiv::{equivalent, normalize, Options};
+//! use urlspec::Spec;
+//!
+//! let o = Options::default();
+//! let a = "http://info.cern.ch/albert/bertram/marie-claude";
+//! assert!(equivalent(a, "http://info.cern.ch/albert/bertram/marie%2Dclaude", Spec::Rfc1630, &o).unwrap());
+//! assert!(!equivalent(a, "http://info.cern.ch/albert/bertram%2Fmarie-claude", Spec::Rfc1630, &o).unwrap());
+//! assert!(equivalent("fxqn:/us/va/reston/cnri/ietf/24/asdf%*.fred", a, Spec::Rfc1630, &o).is_err());
+//! assert_eq!(
+//!     normalize("eXAMPLE://a/./b/../b/%63/%7bfoo%7d", Spec::Rfc3986, &o).unwrap(),
+//!     "example://a/b/c/%7Bfoo%7D"
+//! );
+//! ```
+
+use alloc::borrow::Cow;
+use alloc::string::{String, ToString};
+use core::fmt;
+use core::str::FromStr;
+
+use crate::chars::{
+    draft04, draft96, draft96dec, rfc1630, rfc1808, rfc2396, rfc2732, rfc3986,
+    CharClass, ALPHANUM,
+};
+use crate::check::Redacted;
+use crate::escape::is_escape_at;
+use crate::reference::{Part, Reference};
+use crate::resolve::remove_dot_segments;
+use crate::scheme::default_port;
+use crate::server::HostKind;
+use crate::spec::Spec;
+
+/// A rung of RFC 3986 §6.2's comparison ladder; each includes the ones
+/// below it. See the [module docs](self) for what each does per spec.
+///
+/// ```
+/// use urlspec::equiv::Level;
+/// assert!(Level::String < Level::Scheme);
+/// assert_eq!("percent-encoding".parse::<Level>(), Ok(Level::PercentEncoding));
+/// assert_eq!(Level::PathSegment.to_string(), "path-segment");
+/// ```
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord,
+)]
+pub enum Level {
+    /// Simple string comparison (§6.2.1).
+    String,
+    /// Case normalization (§6.2.2.1).
+    Case,
+    /// Percent-encoding normalization (§6.2.2.2).
+    PercentEncoding,
+    /// Path segment normalization (§6.2.2.3).
+    PathSegment,
+    /// Scheme-based normalization (§6.2.3): the highest rung that needs no
+    /// access to the resource.
+    #[default]
+    Scheme,
+}
+
+impl Level {
+    /// Every level, lowest first.
+    pub const ALL: [Level; 5] = [
+        Level::String,
+        Level::Case,
+        Level::PercentEncoding,
+        Level::PathSegment,
+        Level::Scheme,
+    ];
+
+    /// The level's name on the command line.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Level::String => "string",
+            Level::Case => "case",
+            Level::PercentEncoding => "percent-encoding",
+            Level::PathSegment => "path-segment",
+            Level::Scheme => "scheme",
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Level {
+    type Err = String;
+
+    /// Parses a level name, ignoring ASCII case, `-` and `_`.
+    fn from_str(s: &str) -> Result<Level, String> {
+        let key: String = s
+            .chars()
+            .filter(|c| !matches!(c, '-' | '_'))
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        Level::ALL
+            .into_iter()
+            .find(|l| l.name().replace('-', "") == key)
+            .ok_or_else(|| {
+                alloc::format!(
+                    "unknown level `{s}`; expected one of: string, case, \
+                     percent-encoding, path-segment, scheme"
+                )
+            })
+    }
+}
+
+/// How to compare.
+///
+/// ```
+/// use urlspec::equiv::{Level, Options};
+/// let o = Options::default().include_fragment(true).level(Level::Case);
+/// assert!(o.include_fragment && o.default_port && !o.host_case);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Options {
+    /// Treat an empty port (`host:`) and the scheme's default port
+    /// ([`crate::scheme::default_port`]) as no port. Default: on.
+    pub default_port: bool,
+    /// Compare the fragments too (they are not part of the URL). Default:
+    /// off.
+    pub include_fragment: bool,
+    /// Fold the host to lower case under the seed specs, which do not say
+    /// hosts are case-insensitive. RFC 2396 and RFC 3986 always fold it.
+    /// Default: off.
+    pub host_case: bool,
+    /// The rung of the ladder; `None` is [`Level::Scheme`].
+    pub level: Option<Level>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            default_port: true,
+            include_fragment: false,
+            host_case: false,
+            level: None,
+        }
+    }
+}
+
+impl Options {
+    /// Sets [`Options::default_port`].
+    pub fn default_port(mut self, on: bool) -> Options {
+        self.default_port = on;
+        self
+    }
+
+    /// Sets [`Options::include_fragment`].
+    pub fn include_fragment(mut self, on: bool) -> Options {
+        self.include_fragment = on;
+        self
+    }
+
+    /// Sets [`Options::host_case`].
+    pub fn host_case(mut self, on: bool) -> Options {
+        self.host_case = on;
+        self
+    }
+
+    /// Sets [`Options::level`].
+    pub fn level(mut self, level: Level) -> Options {
+        self.level = Some(level);
+        self
+    }
+}
+
+/// A URL that cannot be compared: it holds a `%` that does not start an
+/// escape, which RFC 1630 (Example 3) makes illegal.
+///
+/// ```
+/// use urlspec::equiv::normalize;
+/// use urlspec::Spec;
+/// let e = normalize("news:12345667123%asdghfh@info.cern.ch", Spec::Rfc1630, &Default::default())
+///     .unwrap_err();
+/// assert_eq!((e.position, e.found.as_str()), (16, "%as"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotComparable {
+    /// The URL.
+    pub input: String,
+    /// The byte offset of the `%`.
+    pub position: usize,
+    /// The text there (at most three bytes).
+    pub found: String,
+}
+
+impl fmt::Display for NotComparable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "`{}` is not a legal URL and cannot be compared: `{}` at byte {} \
+             is not an escape (`%` must be followed by two hex digits; RFC \
+             1630, Example 3)",
+            self.input, self.found, self.position
+        )
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for NotComparable {}
+
+fn check_escapes(input: &str) -> Result<(), NotComparable> {
+    let b = input.as_bytes();
+    match (0..b.len()).find(|&i| b[i] == b'%' && !is_escape_at(b, i)) {
+        None => Ok(()),
+        Some(i) => {
+            let end = (i + 3).min(b.len());
+            Err(NotComparable {
+                input: input.to_string(),
+                position: i,
+                found: String::from_utf8_lossy(&b[i..end]).into_owned(),
+            })
+        }
+    }
+}
+
+/// Brings `input` to `spec`'s canonical encoding level: the string
+/// [`equivalent`] compares. Applying it twice changes nothing more.
+///
+/// ```
+/// use urlspec::equiv::{normalize, Options};
+/// use urlspec::Spec;
+/// let o = Options::default();
+/// // `~` is national in RFC 1808 and unreserved in the 1996 draft.
+/// assert_eq!(normalize("HTTP://a/~u", Spec::Rfc1808, &o).unwrap(), "http://a/%7Eu");
+/// assert_eq!(normalize("HTTP://a/%7eu", Spec::Draft96, &o).unwrap(), "http://a/~u");
+/// assert_eq!(normalize("http://a:80/b#f", Spec::Rfc1808, &o).unwrap(), "http://a/b");
+/// assert_eq!(normalize("http://example.com", Spec::Rfc3986, &o).unwrap(), "http://example.com/");
+/// ```
+pub fn normalize(
+    input: &str,
+    spec: Spec,
+    options: &Options,
+) -> Result<String, NotComparable> {
+    check_escapes(input)?;
+    let r = Reference::parse_with(input, spec);
+    let level = options.level.unwrap_or_default();
+    if level == Level::String {
+        let end = match r.span(Part::Fragment) {
+            Some(f) if !options.include_fragment => f.start - 1,
+            _ => input.len(),
+        };
+        return Ok(input[..end].to_string());
+    }
+    let s1 = rewrite_escapes(&r, spec, level);
+    Ok(structure(&Reference::parse_with(&s1, spec), spec, level, options))
+}
+
+/// Whether `a` and `b` are the same URL under `spec`: whether they
+/// [`normalize`] to the same string.
+///
+/// ```
+/// use urlspec::equiv::{equivalent, Options};
+/// use urlspec::Spec;
+/// let o = Options::default();
+/// // `+` is safe in RFC 1808 and reserved in the 1996 draft.
+/// assert!(equivalent("http://a/x+y", "http://a/x%2By", Spec::Rfc1808, &o).unwrap());
+/// assert!(!equivalent("http://a/x+y", "http://a/x%2By", Spec::Draft96, &o).unwrap());
+/// // The fragment is not part of the URL, unless asked.
+/// assert!(equivalent("http://a/b#x", "http://a/b#y", Spec::Rfc1808, &o).unwrap());
+/// assert!(!equivalent("http://a/b#x", "http://a/b#y", Spec::Rfc1808, &o.include_fragment(true)).unwrap());
+/// ```
+pub fn equivalent(
+    a: &str,
+    b: &str,
+    spec: Spec,
+    options: &Options,
+) -> Result<bool, NotComparable> {
+    let a = normalize(a, spec, options)?;
+    let b = normalize(b, spec, options)?;
+    Ok(a == b)
+}
+
+/// A normalized URL, usable as a key: equivalent URLs make equal keys with
+/// equal hashes.
+///
+/// ```
+/// use std::collections::HashMap;
+/// use urlspec::equiv::{NormalizedUrl, Options};
+/// use urlspec::Spec;
+///
+/// let o = Options::default();
+/// let mut hits: HashMap<NormalizedUrl, u32> = HashMap::new();
+/// for url in ["http://a/~u", "HTTP://a/%7Eu", "http://a:80/%7eu#top"] {
+///     *hits.entry(NormalizedUrl::new(url, Spec::Draft96, &o).unwrap()).or_default() += 1;
+/// }
+/// assert_eq!(hits.len(), 1);
+/// assert_eq!(hits.keys().next().unwrap().as_str(), "http://a/~u");
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NormalizedUrl {
+    text: String,
+    spec: Spec,
+}
+
+impl NormalizedUrl {
+    /// Normalizes `input` under `spec`.
+    pub fn new(
+        input: &str,
+        spec: Spec,
+        options: &Options,
+    ) -> Result<NormalizedUrl, NotComparable> {
+        Ok(NormalizedUrl { text: normalize(input, spec, options)?, spec })
+    }
+
+    /// The normalized string.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// The spec it was normalized under.
+    pub fn spec(&self) -> Spec {
+        self.spec
+    }
+
+    /// The normalized string, given back.
+    pub fn into_string(self) -> String {
+        self.text
+    }
+}
+
+impl AsRef<str> for NormalizedUrl {
+    fn as_ref(&self) -> &str {
+        &self.text
+    }
+}
+
+impl fmt::Display for NormalizedUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl fmt::Debug for NormalizedUrl {
+    /// Redacts a password (R96-8.4).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let r = Reference::parse_with(&self.text, self.spec);
+        write!(
+            f,
+            "NormalizedUrl({:?}, {})",
+            Redacted::new(&r).to_string(),
+            self.spec
+        )
+    }
+}
+
+/// The parts of a URL whose decodable set differs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Comp {
+    Authority,
+    Path,
+    Query,
+    Other,
+}
+
+/// Schemes for which RFC 2396 decoding is allowed (AS16).
+const ALLOW_2396: [&str; 4] = ["http", "https", "ftp", "file"];
+
+/// The characters whose escapes `spec` lets normalization decode in `comp`.
+fn decodable(spec: Spec, comp: Comp, scheme: Option<&str>) -> CharClass {
+    let base = match spec {
+        Spec::Rfc1630 => ALPHANUM.or(CharClass::of("$-_@.&+'(),\"")),
+        Spec::Draft04 => draft04::UNRESERVED,
+        Spec::Rfc1808 => rfc1808::UNRESERVED,
+        Spec::Draft96 | Spec::Draft96Dec => draft96::UNRESERVED,
+        Spec::Rfc2396 => {
+            let allowed = scheme.is_some_and(|s| {
+                ALLOW_2396.iter().any(|a| a.eq_ignore_ascii_case(s))
+            });
+            if allowed {
+                rfc2396::UNRESERVED
+            } else {
+                CharClass::EMPTY
+            }
+        }
+        Spec::Rfc3986 => rfc3986::UNRESERVED,
+    };
+    match comp {
+        // `@` and `:` delimit user, password, host and port.
+        Comp::Authority => base.without(b'@').without(b':'),
+        // RFC 1630: `+` means a space in a query (R1630-QUERY).
+        Comp::Query if spec == Spec::Rfc1630 => base.without(b'+'),
+        Comp::Query if spec == Spec::Draft96Dec => {
+            base.minus(draft96dec::QUERY_RESERVED)
+        }
+        _ => base,
+    }
+}
+
+/// The characters `spec` admits raw somewhere (unreserved and reserved);
+/// every other character is escaped at [`Level::PercentEncoding`].
+fn legal(spec: Spec) -> CharClass {
+    match spec {
+        Spec::Rfc1630 => rfc1630::XPALPHA.or(CharClass::of("=;/?:")),
+        Spec::Draft04 => draft04::UNRESERVED.or(rfc1808::RESERVED),
+        Spec::Rfc1808 => rfc1808::UNRESERVED.or(rfc1808::RESERVED),
+        Spec::Draft96 | Spec::Draft96Dec => {
+            draft96::UNRESERVED.or(draft96::RESERVED)
+        }
+        Spec::Rfc2396 => rfc2732::URIC,
+        Spec::Rfc3986 => {
+            rfc3986::UNRESERVED.or(rfc3986::RESERVED).without(b'#')
+        }
+    }
+}
+
+const UPPER_HEX: &[u8; 16] = b"0123456789ABCDEF";
+
+fn push_escape(out: &mut String, b: u8) {
+    out.push('%');
+    out.push(UPPER_HEX[usize::from(b >> 4)] as char);
+    out.push(UPPER_HEX[usize::from(b & 15)] as char);
+}
+
+fn hex_value(b: u8) -> u8 {
+    match b {
+        b'0'..=b'9' => b - b'0',
+        b'a'..=b'f' => b - b'a' + 10,
+        _ => b - b'A' + 10,
+    }
+}
+
+/// How one piece of text is rewritten.
+#[derive(Clone, Copy)]
+struct Rewrite {
+    /// Decode escapes of these.
+    decode: CharClass,
+    /// Escape raw characters outside this (when `escape_raw`).
+    legal: CharClass,
+    escape_raw: bool,
+}
+
+impl Rewrite {
+    /// Upper-cases escapes, decodes the decodable ones and escapes raw
+    /// characters that need it. Every `%` starts a valid escape here.
+    fn apply(&self, out: &mut String, text: &str) {
+        let b = text.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            let c = b[i];
+            if c == b'%' && is_escape_at(b, i) {
+                let v = hex_value(b[i + 1]) << 4 | hex_value(b[i + 2]);
+                if self.decode.contains(v) {
+                    out.push(char::from(v));
+                } else {
+                    push_escape(out, v);
+                }
+                i += 3;
+            } else if self.escape_raw && !self.legal.contains(c) {
+                push_escape(out, c);
+                i += 1;
+            } else {
+                let ch = text[i..].chars().next().unwrap_or('\u{FFFD}');
+                out.push(ch);
+                i += ch.len_utf8();
+            }
+        }
+    }
+
+    fn without_decoding(self) -> Rewrite {
+        Rewrite { decode: CharClass::EMPTY, ..self }
+    }
+}
+
+/// Phase 1: each component's escapes, per the spec's sets. Decoding never
+/// adds a delimiter, so the result splits into the same components.
+fn rewrite_escapes(r: &Reference<'_>, spec: Spec, level: Level) -> String {
+    let decoding = level >= Level::PercentEncoding;
+    let scheme = r.scheme();
+    let rw = |comp| Rewrite {
+        decode: if decoding {
+            decodable(spec, comp, scheme)
+        } else {
+            CharClass::EMPTY
+        },
+        legal: legal(spec),
+        escape_raw: decoding,
+    };
+    let mut out = String::with_capacity(r.as_str().len() + 8);
+    if let Some(s) = scheme {
+        rw(Comp::Other).without_decoding().apply(&mut out, s);
+        out.push(':');
+    }
+    if let Some(n) = r.net_loc() {
+        out.push_str("//");
+        rw(Comp::Authority).apply(&mut out, n);
+    }
+    // A relative path whose first segment holds `:` must not gain a
+    // scheme by decoding what precedes the colon (`%61:b` is not `a:b`).
+    let guard_first = scheme.is_none() && r.net_loc().is_none();
+    // A40: no new `.` or `..` segments, except where RFC 3986 decodes
+    // unreserved dots in a URL with a scheme (AS15).
+    let protect_dots = !(spec == Spec::Rfc3986 && scheme.is_some());
+    let path_rw = rw(Comp::Path);
+    for (k, seg) in r.path().split('/').enumerate() {
+        if k > 0 {
+            out.push('/');
+        }
+        let start = out.len();
+        match seg.find(':') {
+            Some(c) if k == 0 && guard_first => {
+                path_rw.without_decoding().apply(&mut out, &seg[..c]);
+                path_rw.apply(&mut out, &seg[c..]);
+            }
+            _ => path_rw.apply(&mut out, seg),
+        }
+        if protect_dots && seg.contains('%') {
+            let dots = out.len() - start;
+            if &out[start..] == "." || &out[start..] == ".." {
+                out.truncate(start);
+                for _ in 0..dots {
+                    out.push_str("%2E");
+                }
+            }
+        }
+    }
+    for (delim, part, comp) in [
+        (';', r.params(), Comp::Other),
+        ('?', r.query(), Comp::Query),
+        ('#', r.fragment(), Comp::Other),
+    ] {
+        if let Some(p) = part {
+            out.push(delim);
+            rw(comp).apply(&mut out, p);
+        }
+    }
+    out
+}
+
+/// Pushes `s` with its ASCII letters in lower case, escapes excepted.
+fn push_lower(out: &mut String, s: &str) {
+    let b = s.as_bytes();
+    let mut i = 0;
+    for (k, ch) in s.char_indices() {
+        if k < i {
+            continue;
+        }
+        if ch == '%' && is_escape_at(b, k) {
+            out.push_str(&s[k..k + 3]);
+            i = k + 3;
+        } else {
+            out.push(ch.to_ascii_lowercase());
+        }
+    }
+}
+
+/// Phase 2: case, ports, dot-segments and empty components, on the
+/// re-parsed result of phase 1.
+fn structure(
+    r: &Reference<'_>,
+    spec: Spec,
+    level: Level,
+    options: &Options,
+) -> String {
+    let rules = spec.rules();
+    let scheme = r.scheme();
+    let mut out = String::with_capacity(r.as_str().len() + 1);
+    if let Some(s) = scheme {
+        push_lower(&mut out, s);
+        out.push(':');
+    }
+    if let Some(n) = r.net_loc() {
+        out.push_str("//");
+        authority(&mut out, r, n, spec, level, options);
+    }
+    let mut path = Cow::Borrowed(r.path());
+    if spec == Spec::Rfc3986 {
+        if level >= Level::PathSegment
+            && scheme.is_some()
+            && path.starts_with('/')
+        {
+            let p = remove_dot_segments(&path);
+            // Without an authority, a path may not start with `//`.
+            if r.net_loc().is_some() || !p.starts_with("//") {
+                path = Cow::Owned(p);
+            }
+        }
+        if level >= Level::Scheme {
+            if r.net_loc().is_some() && path.is_empty() {
+                path = Cow::Borrowed("/");
+            }
+            if scheme.is_some_and(|s| s.eq_ignore_ascii_case("mailto")) {
+                if let Some(at) = path.rfind('@') {
+                    let mut p = String::with_capacity(path.len());
+                    p.push_str(&path[..=at]);
+                    push_lower(&mut p, &path[at + 1..]);
+                    path = Cow::Owned(p);
+                }
+            }
+        }
+    }
+    out.push_str(&path);
+    let drop_empty = rules.empty_is_absent;
+    if let Some(p) = r.params().filter(|p| !(p.is_empty() && drop_empty)) {
+        out.push(';');
+        out.push_str(p);
+    }
+    if let Some(q) = r.query().filter(|q| !(q.is_empty() && drop_empty)) {
+        out.push('?');
+        out.push_str(q);
+    }
+    if options.include_fragment {
+        // RFC 1630: "A void fragment-id with or without the hash sign
+        // means that the URL refers to the whole object".
+        let void = drop_empty || spec == Spec::Rfc1630;
+        if let Some(f) = r.fragment().filter(|f| !(f.is_empty() && void)) {
+            out.push('#');
+            out.push_str(f);
+        }
+    }
+    out
+}
+
+/// The authority: user information as it is, the host folded where the
+/// spec (or the option) says so, the port dropped when empty or default.
+fn authority(
+    out: &mut String,
+    r: &Reference<'_>,
+    net_loc: &str,
+    spec: Spec,
+    level: Level,
+    options: &Options,
+) {
+    let Some(server) = r.server() else {
+        out.push_str(net_loc);
+        return;
+    };
+    let Some(host) = server.host() else {
+        // An RFC 2396 `reg_name`: no host to fold, no port.
+        out.push_str(net_loc);
+        return;
+    };
+    if let Some(ui) = server.userinfo() {
+        out.push_str(ui);
+        out.push('@');
+    }
+    let fold = options.host_case
+        || match spec {
+            Spec::Rfc2396 => matches!(
+                server.host_kind(),
+                HostKind::Hostname | HostKind::Ipv4 | HostKind::Ipv6
+            ),
+            Spec::Rfc3986 => true,
+            _ => false,
+        };
+    if fold {
+        push_lower(out, host);
+    } else {
+        out.push_str(host);
+    }
+    if let Some(port) = server.port() {
+        // A `:` left in the host would make the next parse split there.
+        let clean = host.starts_with('[') || !host.contains(':');
+        let default = r.scheme().and_then(default_port).map(|(p, _)| p);
+        let drop = level >= Level::Scheme
+            && options.default_port
+            && clean
+            && (port.is_empty()
+                || (default.is_some() && server.port_number() == default));
+        if !drop {
+            out.push(':');
+            out.push_str(port);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n(s: &str, spec: Spec) -> String {
+        normalize(s, spec, &Options::default()).unwrap()
+    }
+
+    #[test]
+    fn dots_stay_escaped_when_they_would_make_a_dot_segment() {
+        assert_eq!(
+            n("http://a/b/%2E%2E/c", Spec::Rfc1808),
+            "http://a/b/%2E%2E/c"
+        );
+        assert_eq!(
+            n("http://a/b/.%2e/c", Spec::Rfc1808),
+            "http://a/b/%2E%2E/c"
+        );
+        assert_eq!(n("http://a/b/%2Ex/c", Spec::Rfc1808), "http://a/b/.x/c");
+        assert_eq!(n("http://a/b/%2E%2E/c", Spec::Rfc3986), "http://a/c");
+        assert_eq!(n("%2E%2E/g", Spec::Rfc3986), "%2E%2E/g");
+    }
+
+    #[test]
+    fn relative_first_segment_gains_no_scheme() {
+        assert_eq!(n("%61:b", Spec::Rfc3986), "%61:b");
+        assert_eq!(n("a%2Bb:c", Spec::Rfc1808), "a%2Bb:c");
+        assert_eq!(n("x/%61:b", Spec::Rfc1808), "x/a:b");
+    }
+
+    #[test]
+    fn ports() {
+        assert_eq!(n("http://a:80:80/", Spec::Rfc1808), "http://a:80:80/");
+        assert_eq!(n("foo://a:/", Spec::Rfc3986), "foo://a/");
+        assert_eq!(n("foo://a:80/", Spec::Rfc3986), "foo://a:80/");
+        let o = Options::default().default_port(false);
+        assert_eq!(
+            normalize("http://a:/", Spec::Rfc1808, &o).unwrap(),
+            "http://a:/"
+        );
+    }
+
+    #[test]
+    fn host_folding() {
+        assert_eq!(n("http://A%41.com/", Spec::Rfc3986), "http://aa.com/");
+        assert_eq!(n("http://A.com/", Spec::Rfc1808), "http://A.com/");
+        let o = Options::default().host_case(true);
+        assert_eq!(
+            normalize("http://A.com/", Spec::Rfc1808, &o).unwrap(),
+            "http://a.com/"
+        );
+        assert_eq!(
+            n("http://www.XEROX.com", Spec::Rfc2396),
+            "http://www.xerox.com"
+        );
+        assert_eq!(n("foo://A_B/", Spec::Rfc2396), "foo://A_B/");
+    }
+
+    #[test]
+    fn push_lower_keeps_escapes() {
+        let mut s = String::new();
+        push_lower(&mut s, "AB%C3%A9Cé");
+        assert_eq!(s, "ab%C3%A9cé");
+    }
+
+    #[test]
+    fn string_level_is_the_input() {
+        let o = Options::default().level(Level::String);
+        assert_eq!(
+            normalize("HTTP://a/%7e#f", Spec::Rfc3986, &o).unwrap(),
+            "HTTP://a/%7e"
+        );
+    }
+}

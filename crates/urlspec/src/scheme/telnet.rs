@@ -1,0 +1,140 @@
+//! `telnet`, `rlogin` and `tn3270` (RFC 1630 "Telnet, rlogin, tn3270").
+//!
+//! ```text
+//! telnetaddress t e l n e t : / / login
+//! login [ user [ : password ] @ ] hostport
+//! ```
+//!
+//! A reference to an interactive session. RFC 1630 gives a production for
+//! telnet only; SPEC.md reads rlogin and tn3270 with the same syntax. The
+//! 1996 draft's example `telnet://melvyl.ucop.edu/` ends in a `/` the
+//! production lacks; SPEC.md A26 tolerates one.
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::{push_login, Login, Parts, SchemeViolation, Src, Strict};
+use crate::reference::Reference;
+
+/// Which interactive-session scheme.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TelnetKind {
+    /// `telnet`.
+    Telnet,
+    /// `rlogin`.
+    Rlogin,
+    /// `tn3270`.
+    Tn3270,
+}
+
+impl TelnetKind {
+    /// The scheme name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            TelnetKind::Telnet => "telnet",
+            TelnetKind::Rlogin => "rlogin",
+            TelnetKind::Tn3270 => "tn3270",
+        }
+    }
+}
+
+/// A `telnet`, `rlogin` or `tn3270` URL.
+///
+/// ```
+/// use urlspec::scheme::{Telnet, TelnetKind};
+/// use urlspec::Reference;
+/// let t = Telnet::new(&Reference::parse("telnet://melvyl.ucop.edu/"));
+/// assert_eq!((t.kind(), t.host(), t.port()), (TelnetKind::Telnet, Some("melvyl.ucop.edu"), 23));
+/// assert!(t.lenient()[0].starts_with("A26"));
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Telnet<'a> {
+    r: Src<'a>,
+    parts: Parts<'a>,
+    kind: TelnetKind,
+}
+
+impl<'a> Telnet<'a> {
+    /// Reads `r` as a telnet URL (rlogin or tn3270 by its scheme).
+    pub fn new(r: &Reference<'a>) -> Telnet<'a> {
+        let kind = match r.scheme() {
+            Some(s) if s.eq_ignore_ascii_case("rlogin") => TelnetKind::Rlogin,
+            Some(s) if s.eq_ignore_ascii_case("tn3270") => TelnetKind::Tn3270,
+            _ => TelnetKind::Telnet,
+        };
+        Telnet { r: Src(*r), parts: Parts::of(r), kind }
+    }
+
+    /// The reference.
+    pub fn reference(&self) -> &Reference<'a> {
+        &self.r.0
+    }
+
+    /// Which scheme.
+    pub fn kind(&self) -> TelnetKind {
+        self.kind
+    }
+
+    /// User, password, host and port.
+    pub fn login(&self) -> Option<Login<'a>> {
+        Login::of(&self.r)
+    }
+
+    /// The user to log in as, as written.
+    pub fn user(&self) -> Option<&'a str> {
+        self.login().and_then(|l| l.user())
+    }
+
+    /// The host.
+    pub fn host(&self) -> Option<&'a str> {
+        self.login().map(|l| l.host())
+    }
+
+    /// The port: the one written, else the scheme's default (not a seed).
+    pub fn port(&self) -> u16 {
+        let default = match self.kind {
+            TelnetKind::Rlogin => 513,
+            _ => 23,
+        };
+        self.login().and_then(|l| l.port_number()).unwrap_or(default)
+    }
+
+    /// Where the URL breaks `telnetaddress`.
+    pub fn violations(&self) -> Vec<SchemeViolation> {
+        Strict::run(&self.r, |s| {
+            s.server(&self.r, "telnetaddress", true);
+            let tail = self.parts.tail;
+            if !tail.is_empty() {
+                let msg = if tail == "/" {
+                    "`telnet://login` ends with the login; the trailing `/` \
+                     is not in the production (tolerated: SPEC.md A26)"
+                } else {
+                    "`telnet://login` has no path or search"
+                };
+                s.report_at(tail, "telnetaddress", msg);
+            }
+        })
+    }
+
+    /// The lenient readings applied.
+    pub fn lenient(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        if self.kind != TelnetKind::Telnet {
+            out.push(
+                "rlogin and tn3270 have no RFC 1630 production; telnet's \
+                 syntax is used",
+            );
+        }
+        if self.parts.tail == "/" {
+            out.push(
+                "A26: a single trailing `/` after the login is tolerated",
+            );
+        }
+        out
+    }
+
+    pub(crate) fn fields_into(&self, out: &mut Vec<(&'static str, String)>) {
+        out.push(("session", self.kind.name().to_string()));
+        push_login(out, self.login(), Some(self.port()));
+    }
+}
