@@ -188,6 +188,24 @@ impl<'b> JsonObject<'b> {
         self
     }
 
+    /// Adds an array of strings.
+    pub fn strings<S: AsRef<str>>(
+        &mut self,
+        key: &str,
+        items: impl IntoIterator<Item = S>,
+    ) -> &mut Self {
+        self.key(key);
+        self.buf.push(b'[');
+        for (i, item) in items.into_iter().enumerate() {
+            if i > 0 {
+                self.buf.push(b',');
+            }
+            push_json_string(self.buf, item.as_ref());
+        }
+        self.buf.push(b']');
+        self
+    }
+
     /// Adds an array of objects, one per item, each written by `each`.
     pub fn objects<T>(
         &mut self,
@@ -413,13 +431,14 @@ mod tests {
                 o.number("n", n);
             })
             .null("e")
+            .strings("s", ["a", "\n"])
             .object("o", |o| {
                 o.boolean("t", true);
             });
         o.finish();
         assert_eq!(
             String::from_utf8(buf).unwrap(),
-            r#"{"z":"","a":null,"q":"\"\u0001","v":false,"list":[{"n":1},{"n":2}],"e":null,"o":{"t":true}}"#
+            r#"{"z":"","a":null,"q":"\"\u0001","v":false,"list":[{"n":1},{"n":2}],"e":null,"s":["a","\n"],"o":{"t":true}}"#
         );
     }
 

@@ -164,6 +164,7 @@ impl Format {
     /// assert_eq!(Format::detect(b"\x1f\x8b\x08"), Format::Warc);
     /// assert_eq!(Format::detect(b"From: a@b\r\nSubject: x\r\n"), Format::Mime);
     /// assert_eq!(Format::detect(b"<!DOCTYPE html><p>"), Format::Html);
+    /// assert_eq!(Format::detect(b"Note: plain words"), Format::Html);
     /// ```
     pub fn detect(head: &[u8]) -> Format {
         let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
@@ -177,16 +178,38 @@ impl Format {
         if first.starts_with(b"<") {
             return Format::Html;
         }
-        // A header line: a field name, then a colon.
+        // A header line: a known message field name, then a colon. (Any
+        // `Name:` line would take prose such as `Note: …` for a message.)
         let line_end =
             first.iter().position(|&b| b == b'\n').unwrap_or(first.len());
         let line = &first[..line_end];
-        let colon = line.iter().position(|&b| b == b':');
-        let is_header = colon.is_some_and(|c| {
-            c > 0
-                && line[..c]
-                    .iter()
-                    .all(|&b| b.is_ascii_alphanumeric() || b == b'-')
+        let name = line.iter().position(|&b| b == b':').map(|c| &line[..c]);
+        let is_header = name.is_some_and(|n| {
+            let known = [
+                "from",
+                "to",
+                "cc",
+                "subject",
+                "date",
+                "received",
+                "return-path",
+                "message-id",
+                "mime-version",
+                "delivered-to",
+                "reply-to",
+                "sender",
+                "base",
+                "in-reply-to",
+                "references",
+                "newsgroups",
+                "path",
+                "x-mailer",
+                "organization",
+            ];
+            let n = String::from_utf8_lossy(n).to_ascii_lowercase();
+            known.contains(&n.as_str())
+                || n.starts_with("content-")
+                || n.starts_with("x-")
         });
         if is_header {
             Format::Mime

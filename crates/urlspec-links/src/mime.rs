@@ -66,7 +66,10 @@ struct Walker<'a> {
 impl Walker<'_> {
     /// A message: its headers set its base; header links; then its body.
     fn message(&mut self, msg: &Message<'_>, outer: &Base, path: &str) {
-        let raw = msg.raw_message();
+        // Header offsets index the whole buffer the message was parsed
+        // from (for a nested message, its outer message's), which the
+        // field holds; `raw_message()` would start at this message.
+        let raw: &[u8] = &msg.raw_message;
         let root = msg.root_part();
         let headers = raw_headers(raw, root);
         let base = self
@@ -149,8 +152,7 @@ impl Walker<'_> {
                     };
                     let outer =
                         base.enclosed(&format!("{kind} part {child_path}"));
-                    let raw = msg.raw_message();
-                    let headers = raw_headers(raw, child_part);
+                    let headers = raw_headers(&msg.raw_message, child_part);
                     let child_base = self
                         .ctx
                         .establish()

@@ -41,11 +41,19 @@ pub fn reader<R: Read + 'static>(input: R) -> io::Result<Box<dyn BufRead>> {
 /// skipped records in `summary`. `Err` when the archive cannot be read on; documents found
 /// before that were already handed on.
 pub fn documents<R: BufRead>(
-    input: R,
+    mut input: R,
     ctx: &Context,
     summary: &mut Summary,
     sink: &mut dyn FnMut(Document),
 ) -> Result<(), String> {
+    // The `warc` reader looks for a blank CR LF line before anything else:
+    // an input that is not an archive would be read whole into memory and
+    // taken for an empty one.
+    let head = input.fill_buf().map_err(|e| format!("WARC: {e}"))?;
+    let n = head.len().min(5);
+    if head[..n] != b"WARC/"[..n] {
+        return Err("not a WARC archive (it does not start with WARC/)".into());
+    }
     // Each redirect's target, mapped to the URL that redirected to it.
     let mut redirected_from: HashMap<String, String> = HashMap::new();
     for (n, item) in WarcReader::new(input).iter_raw_records().enumerate() {

@@ -1,5 +1,6 @@
 //! The subcommands, one module each, and what they report to `main`.
 
+pub mod links;
 pub mod parse;
 pub mod resolve;
 
@@ -13,8 +14,11 @@ pub enum Status {
     /// status 0.
     Valid,
     /// Some input was invalid or not resolved, or could not be read as
-    /// text: exit status 1.
+    /// text (or, for `links`, as its format): exit status 1.
     Invalid,
+    /// Some input could not be read at all (a missing file, an I/O error),
+    /// and the others were processed: exit status 2.
+    Failed,
 }
 
 impl Status {
@@ -32,6 +36,7 @@ impl Status {
         match self {
             Status::Valid => 0,
             Status::Invalid => 1,
+            Status::Failed => 2,
         }
     }
 }
@@ -41,5 +46,6 @@ pub fn run(command: &Command) -> Result<Status, Error> {
     match command {
         Command::Parse(args) => parse::run(args),
         Command::Resolve(args) => resolve::run(args),
+        Command::Links(args) => links::run(args),
     }
 }
