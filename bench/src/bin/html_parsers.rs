@@ -112,10 +112,13 @@ fn with_html5ever(pages: &[String]) -> usize {
     n
 }
 
+/// A parser run over every page, giving the number of URLs found.
+type Collect = fn(&[String]) -> usize;
+
 fn main() {
     let pages = pages();
     let bytes: usize = pages.iter().map(String::len).sum();
-    let parsers: [(&str, fn(&[String]) -> usize); 2] =
+    let parsers: [(&str, Collect); 2] =
         [("lol_html", with_lol_html), ("html5ever tokenizer", with_html5ever)];
     let mut times = vec![Vec::new(); parsers.len()];
     let mut counts = vec![0; parsers.len()];
