@@ -262,6 +262,15 @@ mod tests {
     }
 
     #[test]
+    fn rfc1630_slash_fallback_keeps_the_contexts_scheme() {
+        // No run of one slash in the context: RFC 1808's steps, but on the
+        // RFC 1630 reading of the context, whose scheme `JJ'` RFC 1808
+        // would not recognise (found by fuzzing).
+        let out = resolve("JJ':.", "/.", Spec::Rfc1630).unwrap();
+        assert_eq!(out.href, "JJ':/.");
+    }
+
+    #[test]
     fn loophole_is_an_option_under_every_spec() {
         // RFC 1808 §5.2: "some older parsers" take `http:g` as relative.
         let on = Options::default().same_scheme_is_relative(true);

@@ -84,8 +84,9 @@ pub(super) fn resolve(
                         - r.fragment().map_or(0, |f| f.len() + 1)..],
                     Spec::Rfc1808,
                 );
-                let base1808 = base.reparse(Spec::Rfc1808);
-                rfc1808::steps_3_to_7(&base1808, &as1808, false, out);
+                // The context keeps its RFC 1630 reading (its scheme
+                // may be one RFC 1808 would not recognise).
+                rfc1808::steps_3_to_7(base, &as1808, false, out);
             }
         }
         return Ok(Outcome::default());
