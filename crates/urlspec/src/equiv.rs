@@ -231,12 +231,21 @@ pub struct NotComparable {
     pub input: String,
     /// The byte offset of the `%`.
     pub position: usize,
-    /// The text there (at most three bytes).
+    /// The text there (at most three bytes), or, under
+    /// [`Spec::Whatwg`](crate::Spec::Whatwg), the parser's reason.
     pub found: String,
 }
 
 impl fmt::Display for NotComparable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.found.starts_with('%') {
+            // Under the WHATWG spec: the `url` crate's reason.
+            return write!(
+                f,
+                "`{}` is not a URL for the WHATWG URL Standard: {}",
+                self.input, self.found
+            );
+        }
         write!(
             f,
             "`{}` is not a legal URL and cannot be compared: `{}` at byte {} \
@@ -283,6 +292,17 @@ pub fn normalize(
     spec: Spec,
     options: &Options,
 ) -> Result<String, NotComparable> {
+    if spec == Spec::Whatwg {
+        // The standard's serialization is its normal form.
+        let c = crate::whatwg::parse(input, None).map_err(|e| {
+            NotComparable { input: input.into(), position: 0, found: e.0 }
+        })?;
+        let end = match (&c.fragment, options.include_fragment) {
+            (Some(f), false) => c.href.len() - f.len() - 1,
+            _ => c.href.len(),
+        };
+        return Ok(c.href[..end].into());
+    }
     check_escapes(input)?;
     let r = Reference::parse_with(input, spec);
     let level = options.level.unwrap_or_default();
@@ -424,7 +444,7 @@ fn decodable(spec: Spec, comp: Comp, scheme: Option<&str>) -> CharClass {
                 CharClass::EMPTY
             }
         }
-        Spec::Rfc3986 => rfc3986::UNRESERVED,
+        Spec::Rfc3986 | Spec::Whatwg => rfc3986::UNRESERVED,
     };
     match comp {
         // `@` and `:` delimit user, password, host and port.
@@ -449,7 +469,7 @@ fn legal(spec: Spec) -> CharClass {
             draft96::UNRESERVED.or(draft96::RESERVED)
         }
         Spec::Rfc2396 => rfc2732::URIC,
-        Spec::Rfc3986 => {
+        Spec::Rfc3986 | Spec::Whatwg => {
             rfc3986::UNRESERVED.or(rfc3986::RESERVED).without(b'#')
         }
     }
@@ -691,7 +711,7 @@ fn authority(
                 server.host_kind(),
                 HostKind::Hostname | HostKind::Ipv4 | HostKind::Ipv6
             ),
-            Spec::Rfc3986 => true,
+            Spec::Rfc3986 | Spec::Whatwg => true,
             _ => false,
         };
     if fold {

@@ -15,6 +15,7 @@
 //! | [`Draft96Dec`](Spec::Draft96Dec) | the same with the changes of 26 December 1996 | December 1996 |
 //! | [`Rfc2396`](Spec::Rfc2396) | RFC 2396 with RFC 2732 | August 1998 / December 1999 |
 //! | [`Rfc3986`](Spec::Rfc3986) | RFC 3986 (STD 66) | January 2005 |
+//! | [`Whatwg`](Spec::Whatwg) | WHATWG URL Standard, via the `url` crate (feature `whatwg`) | living |
 //!
 //! The default is RFC 1808, the one standards-track document among the
 //! 1994–1996 texts.
@@ -39,6 +40,8 @@
 //!   RFC 1630's productions; default ports with their sources.
 //! * [`equiv`]: normalization and equivalence per spec (RFC 1630's encoding
 //!   levels, RFC 3986's comparison ladder); [`equiv::NormalizedUrl`] keys.
+//! * [`whatwg`]: [`Spec::Whatwg`], the WHATWG URL Standard through the
+//!   `url` crate (feature `whatwg`), mapped onto the same components.
 //! * [`check`]: security findings with stable codes, wire-safe decoding and
 //!   password redaction.
 //!
@@ -72,6 +75,7 @@ pub mod resolve;
 pub mod scheme;
 pub mod server;
 pub mod spec;
+pub mod whatwg;
 
 pub use reference::{Reference, ReferenceBuf, Violation};
 pub use spec::Spec;

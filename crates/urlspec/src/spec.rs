@@ -49,10 +49,15 @@ pub enum Spec {
     Rfc2396,
     /// RFC 3986 (STD 66), *URI: Generic Syntax* (January 2005).
     Rfc3986,
+    /// The WHATWG URL Standard, as browsers parse, through the `url` crate
+    /// (cargo feature `whatwg`; without it, parsing and resolving under
+    /// this spec report it unavailable).
+    Whatwg,
 }
 
 impl Spec {
-    /// Every spec, oldest first.
+    /// The specs urlspec implements itself from the documents' text,
+    /// oldest first: every spec but [`Spec::Whatwg`].
     pub const ALL: [Spec; 7] = [
         Spec::Rfc1630,
         Spec::Draft04,
@@ -62,6 +67,24 @@ impl Spec {
         Spec::Rfc2396,
         Spec::Rfc3986,
     ];
+
+    /// Every spec: [`Spec::ALL`], then [`Spec::Whatwg`].
+    pub const EVERY: [Spec; 8] = [
+        Spec::Rfc1630,
+        Spec::Draft04,
+        Spec::Rfc1808,
+        Spec::Draft96,
+        Spec::Draft96Dec,
+        Spec::Rfc2396,
+        Spec::Rfc3986,
+        Spec::Whatwg,
+    ];
+
+    /// Whether urlspec can parse and resolve under this spec in this build
+    /// (everything but [`Spec::Whatwg`] without the `whatwg` feature).
+    pub const fn is_available(self) -> bool {
+        !matches!(self, Spec::Whatwg) || cfg!(feature = "whatwg")
+    }
 
     /// The spec's name on the command line and in data files.
     pub const fn name(self) -> &'static str {
@@ -88,6 +111,7 @@ impl Spec {
             Spec::Draft96Dec => &DRAFT96DEC,
             Spec::Rfc2396 => &RFC2396,
             Spec::Rfc3986 => &RFC3986,
+            Spec::Whatwg => &WHATWG,
         }
     }
 }
@@ -105,7 +129,7 @@ pub struct UnknownSpec(pub String);
 impl fmt::Display for UnknownSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "unknown spec `{}`; expected one of: ", self.0)?;
-        for (i, spec) in Spec::ALL.iter().enumerate() {
+        for (i, spec) in Spec::EVERY.iter().enumerate() {
             if i > 0 {
                 f.write_str(", ")?;
             }
@@ -133,7 +157,7 @@ impl FromStr for Spec {
             key[n] = b.to_ascii_lowercase();
             n += 1;
         }
-        Spec::ALL
+        Spec::EVERY
             .into_iter()
             .find(|spec| spec.name().as_bytes() == &key[..n])
             .ok_or_else(|| UnknownSpec(s.to_owned()))
@@ -182,6 +206,64 @@ pub enum Algorithm {
     Rfc2396,
     /// RFC 3986 §5.2.
     Rfc3986,
+    /// The WHATWG URL Standard's basic URL parser with a base, through the
+    /// `url` crate.
+    Whatwg,
+}
+
+/// How a spec removes `.` and `..` segments in resolution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DotSegments {
+    /// Literally, string rules (RFC 1630 rule .4: `/.` then `xxx/../`).
+    Rfc1630,
+    /// Only in a merged relative path (RFC 1808 step 6, RFC 2396 6c–6f).
+    MergedOnly,
+    /// In every path of the result (RFC 3986 5.2.2, WHATWG).
+    Every,
+}
+
+/// What happens to `..` segments that would climb above the root.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AboveRoot {
+    /// They stay in the path (`http://a/../g`).
+    Kept,
+    /// They are dropped (`http://a/g`).
+    Dropped,
+}
+
+/// How a reference of only `?y` (or only `;x`) treats the base path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tail {
+    /// The base path is kept (`http://a/b/c/d;p?y`).
+    KeepsBasePath,
+    /// It replaces the last segment of the base path (`http://a/b/c/?y`).
+    ReplacesLastSegment,
+}
+
+/// What an empty reference denotes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EmptyReference {
+    /// The entire base, fragment included (RFC 1808 step 2a).
+    WholeBase,
+    /// The current document: the base without its fragment.
+    CurrentDocument,
+}
+
+/// Where each behaviour of a spec is written down, for explanations.
+#[derive(Clone, Copy, Debug)]
+pub struct Cites {
+    /// Scheme detection.
+    pub scheme: &'static str,
+    /// What ends the net_loc / authority.
+    pub net_loc: &'static str,
+    /// The grammar of the server part.
+    pub server: &'static str,
+    /// Params as a component, per segment, or not at all.
+    pub params: &'static str,
+    /// The resolution algorithm.
+    pub resolution: &'static str,
+    /// Whether empty components count as absent.
+    pub empty: &'static str,
 }
 
 /// The characters each component admits unescaped under one spec, as used by
@@ -257,6 +339,18 @@ pub struct Rules {
     pub data: [CharClass; 7],
     /// Whether `~` and `%7E` are interchangeable when comparing (unreserved).
     pub tilde_unreserved: bool,
+    /// Where dot segments are removed in resolution.
+    pub dot_segments: DotSegments,
+    /// `..` above the root.
+    pub above_root: AboveRoot,
+    /// What `?y` does with the base path.
+    pub query_only: Tail,
+    /// What `;x` does with the base path.
+    pub params_only: Tail,
+    /// What the empty reference denotes.
+    pub empty_reference: EmptyReference,
+    /// Where each of these behaviours is written down.
+    pub cites: Cites,
 }
 
 /// `/` and `?` delimit nothing inside a query or fragment, so data may use
@@ -302,6 +396,19 @@ static RFC1630: Rules = {
             chars::ALPHANUM.or(CharClass::of("-.")),
         ],
         tilde_unreserved: false,
+        dot_segments: DotSegments::Rfc1630,
+        above_root: AboveRoot::Kept,
+        query_only: Tail::ReplacesLastSegment,
+        params_only: Tail::ReplacesLastSegment,
+        empty_reference: EmptyReference::CurrentDocument,
+        cites: Cites {
+            scheme: "RFC 1630 \"Partial (relative) form\": a colon before any slash, `scheme ialpha`",
+            net_loc: "RFC 1630 BNF: `h t t p : / / hostport [ / path ] [ ? search ]`",
+            server: "RFC 1630 BNF: `login` (ftp, telnet) or `hostport`",
+            params: "RFC 1630 BNF: no params component, `;` is just reserved",
+            resolution: "RFC 1630 \"Partial (relative) form\" (SPEC.md C1-C9)",
+            empty: "RFC 1630 \"Fragment-id\": a void fragment means the whole object",
+        },
     }
 };
 
@@ -371,6 +478,19 @@ static DRAFT04: Rules = {
         grammar: G,
         data: seed_data(&G, UCHAR.or(QUERY_DATA_DELIMS), USER_1738.or(UCHAR)),
         tilde_unreserved: true,
+        dot_segments: DotSegments::MergedOnly,
+        above_root: AboveRoot::Kept,
+        query_only: Tail::KeepsBasePath,
+        params_only: Tail::KeepsBasePath,
+        empty_reference: EmptyReference::WholeBase,
+        cites: Cites {
+            scheme: "draft 04 §2.4.2",
+            net_loc: "draft 04 §2.4.3: only `/` ends the net_loc",
+            server: "draft 04 §2.2: `net_loc = *( pchar | \";\" | \"?\" )`, opaque",
+            params: "draft 04 §2.4.5: params after the first `;` of the path",
+            resolution: "draft 04 §4 (steps 6c/6d without the `..` exclusion)",
+            empty: "draft 04 §2.4: a trailing `;`, `?` or `#` gives an empty component",
+        },
     }
 };
 
@@ -395,6 +515,19 @@ static RFC1808: Rules = {
         grammar: G,
         data: seed_data(&G, UCHAR.or(QUERY_DATA_DELIMS), USER_1738),
         tilde_unreserved: false,
+        dot_segments: DotSegments::MergedOnly,
+        above_root: AboveRoot::Kept,
+        query_only: Tail::KeepsBasePath,
+        params_only: Tail::KeepsBasePath,
+        empty_reference: EmptyReference::WholeBase,
+        cites: Cites {
+            scheme: "RFC 1808 §2.4.2: `[A-Za-z0-9+.-]` before a `:` that is not first",
+            net_loc: "RFC 1808 §2.4.3: only `/` ends the net_loc",
+            server: "RFC 1808 §2.2: `net_loc = *( pchar | \";\" | \"?\" )`, opaque",
+            params: "RFC 1808 §2.4.5: params after the first `;` of the path",
+            resolution: "RFC 1808 §4",
+            empty: "RFC 1808 §2.4: a trailing `;`, `?` or `#` gives an empty component",
+        },
     }
 };
 
@@ -421,6 +554,19 @@ static DRAFT96: Rules = {
         grammar: G,
         data: seed_data(&G, UNRESERVED.or(QUERY_DATA_DELIMS), USER),
         tilde_unreserved: true,
+        dot_segments: DotSegments::MergedOnly,
+        above_root: AboveRoot::Kept,
+        query_only: Tail::KeepsBasePath,
+        params_only: Tail::KeepsBasePath,
+        empty_reference: EmptyReference::CurrentDocument,
+        cites: Cites {
+            scheme: "1996 draft §4.1",
+            net_loc: "1996 draft §4.3.1: the server ends at the next `/`",
+            server: "1996 draft §4.3.1: `[ [ user [ \":\" password ] \"@\" ] hostport ]`",
+            params: "1996 draft §4.3.3: parameters after the first `;`",
+            resolution: "1996 draft §6 (step 2a: the current document)",
+            empty: "1996 draft §4.3: a trailing `;`, `?` or `#` gives an empty component",
+        },
     }
 };
 
@@ -452,6 +598,19 @@ static DRAFT96DEC: Rules = {
             USER,
         ),
         tilde_unreserved: true,
+        dot_segments: DotSegments::MergedOnly,
+        above_root: AboveRoot::Kept,
+        query_only: Tail::KeepsBasePath,
+        params_only: Tail::KeepsBasePath,
+        empty_reference: EmptyReference::CurrentDocument,
+        cites: Cites {
+            scheme: "1996 draft §4.1 (December changes)",
+            net_loc: "1996 draft §4.3.1: the server ends at the next `/`",
+            server: "1996 draft §4.3.1: `[ [ user [ \":\" password ] \"@\" ] hostport ]`",
+            params: "December 1996 changes, App. A: `param = *pchar`",
+            resolution: "1996 draft §6 (step 2a: the current document)",
+            empty: "1996 draft §4.3: a trailing `;`, `?` or `#` gives an empty component",
+        },
     }
 };
 
@@ -497,10 +656,25 @@ static RFC2396: Rules = {
             chars::ALPHANUM.or(CharClass::of("-.")),
         ],
         tilde_unreserved: true,
+        dot_segments: DotSegments::MergedOnly,
+        above_root: AboveRoot::Kept,
+        query_only: Tail::ReplacesLastSegment,
+        params_only: Tail::ReplacesLastSegment,
+        empty_reference: EmptyReference::CurrentDocument,
+        cites: Cites {
+            scheme: "RFC 2396 §3.1: `alpha *( alpha | digit | \"+\" | \"-\" | \".\" )`",
+            net_loc: "RFC 2396 §3.2: the authority ends at the next `/` or `?`",
+            server: "RFC 2396 §3.2: `authority = server | reg_name`",
+            params: "RFC 2396 §3.3: params belong to each path segment",
+            resolution: "RFC 2396 §5.2",
+            empty: "RFC 2396 §5.2 step 7: undefined and empty components differ",
+        },
     }
 };
 
-static RFC3986: Rules = {
+static RFC3986: Rules = RFC3986_RULES;
+
+const RFC3986_RULES: Rules = {
     use chars::rfc3986::*;
     Rules {
         name: "rfc3986",
@@ -540,7 +714,41 @@ static RFC3986: Rules = {
             REG_NAME,
         ],
         tilde_unreserved: true,
+        dot_segments: DotSegments::Every,
+        above_root: AboveRoot::Dropped,
+        query_only: Tail::KeepsBasePath,
+        params_only: Tail::ReplacesLastSegment,
+        empty_reference: EmptyReference::CurrentDocument,
+        cites: Cites {
+            scheme: "RFC 3986 §3.1: `ALPHA *( ALPHA / DIGIT / \"+\" / \"-\" / \".\" )`",
+            net_loc: "RFC 3986 §3.2: the authority ends at the next `/`, `?` or `#`",
+            server: "RFC 3986 §3.2: `[ userinfo \"@\" ] host [ \":\" port ]`",
+            params: "RFC 3986 §3.3: no params; `;` is data in opaque segments",
+            resolution: "RFC 3986 §5.2",
+            empty: "RFC 3986 §5.3: undefined and empty components differ",
+        },
     }
+};
+
+/// The WHATWG URL Standard, through the `url` crate. The split of a
+/// [`Reference`](crate::Reference) under it is RFC 3986's (the closest
+/// syntactic reading); parsing, validity and resolution are the `url`
+/// crate's.
+static WHATWG: Rules = Rules {
+    name: "whatwg",
+    title: "WHATWG URL Standard (living standard), through the url crate",
+    summary: "as browsers parse: special schemes, `\\` read as `/`, hosts \
+              and paths normalised (needs the whatwg feature)",
+    algorithm: Algorithm::Whatwg,
+    cites: Cites {
+        scheme: "WHATWG URL §4.4, scheme state",
+        net_loc: "WHATWG URL §4.4, authority and host states: `/`, `?`, `#` (and `\\` for special schemes) end the host",
+        server: "WHATWG URL §3 (hosts) and §4.4 (userinfo, port)",
+        params: "WHATWG URL §4.4, path state: no params",
+        resolution: "WHATWG URL §4.4, basic URL parser with a base",
+        empty: "WHATWG URL §4.4: an empty query or fragment is kept",
+    },
+    ..RFC3986_RULES
 };
 
 #[cfg(test)]
@@ -549,7 +757,7 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for spec in Spec::ALL {
+        for spec in Spec::EVERY {
             assert_eq!(spec.name().parse::<Spec>(), Ok(spec));
             assert_eq!(spec.to_string(), spec.name());
         }

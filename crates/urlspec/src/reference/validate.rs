@@ -66,6 +66,9 @@ pub enum ViolationKind {
     LoginNotAllowed,
     /// The authority is neither a `server` nor a `reg_name` (RFC 2396).
     InvalidAuthority,
+    /// The WHATWG URL Standard's parser fails on the input (or this build
+    /// lacks the `whatwg` feature).
+    NotAWhatwgUrl,
 }
 
 impl fmt::Display for Violation {
@@ -111,6 +114,13 @@ impl fmt::Display for Violation {
             ),
             ViolationKind::InvalidAuthority => {
                 f.write_str("the authority is neither a server nor a registry name")
+            }
+            ViolationKind::NotAWhatwgUrl => {
+                let why = crate::whatwg::check("", false).err();
+                match why {
+                    Some(w) if !crate::whatwg::available() => write!(f, "{w}"),
+                    _ => f.write_str("the WHATWG URL parser gives no URL for this input"),
+                }
             }
         }
     }
@@ -244,7 +254,7 @@ pub(crate) fn class_name(spec: Spec, byte: u8) -> Option<&'static str> {
             (CONTROL, "control"),
             (SPACE, "space"),
         ],
-        Spec::Rfc3986 => &[
+        Spec::Rfc3986 | Spec::Whatwg => &[
             (rfc3986::GEN_DELIMS, "gen-delims"),
             (rfc3986::SUB_DELIMS, "sub-delims"),
         ],
@@ -258,7 +268,11 @@ pub(crate) fn class_name(spec: Spec, byte: u8) -> Option<&'static str> {
     }
     if matches!(
         spec,
-        Spec::Rfc1630 | Spec::Draft04 | Spec::Rfc1808 | Spec::Rfc3986
+        Spec::Rfc1630
+            | Spec::Draft04
+            | Spec::Rfc1808
+            | Spec::Rfc3986
+            | Spec::Whatwg
     ) && (CONTROL.contains(byte) || byte == b' ')
     {
         if spec == Spec::Rfc1630 && byte == b' ' {
@@ -307,7 +321,7 @@ fn names(spec: Spec) -> Names {
             query: "uric",
             fragment: "uric",
         },
-        Spec::Rfc3986 => Names {
+        Spec::Rfc3986 | Spec::Whatwg => Names {
             segment: "pchar",
             first_segment: "segment-nz-nc",
             param: "pchar",
@@ -326,6 +340,13 @@ pub(crate) fn check(r: &Reference<'_>, sink: &mut Sink<'_>) {
     let m = *r.meta();
     let input = r.as_str();
     let mut c = Checker::new(spec, sink);
+    if spec == Spec::Whatwg {
+        let relative = m.scheme_end == NONE;
+        if crate::whatwg::check(input, relative).is_err() {
+            c.report(0, "URL", ViolationKind::NotAWhatwgUrl);
+        }
+        return;
+    }
 
     // A prefix that the regular expression of RFC 2396/3986 Appendix B
     // would take for a scheme, but the scheme rule rejects (AS12).

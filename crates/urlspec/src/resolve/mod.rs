@@ -447,6 +447,7 @@ impl<'b> Resolver<'b> {
             }
             Algorithm::Rfc2396 => rfc2396::resolve(base, r, opts, out),
             Algorithm::Rfc3986 => rfc3986::resolve(base, r, opts, out),
+            Algorithm::Whatwg => whatwg_resolve(base, r, out),
         }
     }
 
@@ -473,6 +474,25 @@ impl<'b> Resolver<'b> {
     }
 }
 
+/// [`Spec::Whatwg`]: the `url` crate's `join`; a failure is an invalid
+/// reference.
+fn whatwg_resolve(
+    base: &Reference<'_>,
+    r: &Reference<'_>,
+    out: &mut String,
+) -> Result<Outcome, ResolveError> {
+    let href =
+        crate::whatwg::resolve(base.as_str(), r.as_str()).map_err(|e| {
+            ResolveError::InvalidReference { reason: e.0, position: 0 }
+        })?;
+    let strip = |s: &str| s.split_once('#').map_or(s.len(), |(a, _)| a.len());
+    let base_href = crate::whatwg::parse(base.as_str(), None).map(|c| c.href);
+    let same_document =
+        base_href.is_ok_and(|b| b[..strip(&b)] == href[..strip(&href)]);
+    out.push_str(&href);
+    Ok(Outcome { same_document, taken_as_absolute: false })
+}
+
 /// Whether both references have a scheme and the two are equal, ignoring
 /// ASCII case (SPEC.md A15, SPEC-SUCCESSORS AS10).
 pub(crate) fn same_scheme(base: &Reference<'_>, r: &Reference<'_>) -> bool {
@@ -497,7 +517,7 @@ fn check_base_suitable(
     // A19, A44), and RFC 1630, which has none of its own.
     let never: &[&str] = match spec {
         Spec::Draft04 => &["mailto", "telnet"],
-        Spec::Rfc2396 | Spec::Rfc3986 => &[],
+        Spec::Rfc2396 | Spec::Rfc3986 | Spec::Whatwg => &[],
         _ => &["mailto", "telnet", "news"],
     };
     let unsuitable = never.iter().any(|s| s.eq_ignore_ascii_case(scheme))
