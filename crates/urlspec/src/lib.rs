@@ -40,6 +40,8 @@
 //!   RFC 1630's productions; default ports with their sources.
 //! * [`equiv`]: normalization and equivalence per spec (RFC 1630's encoding
 //!   levels, RFC 3986's comparison ladder); [`equiv::NormalizedUrl`] keys.
+//! * [`diff`]: what each spec makes of one input, the components on which
+//!   they disagree, and the rule behind each difference, from the same data.
 //! * [`whatwg`]: [`Spec::Whatwg`], the WHATWG URL Standard through the
 //!   `url` crate (feature `whatwg`), mapped onto the same components.
 //! * [`check`]: security findings with stable codes, wire-safe decoding and
@@ -66,6 +68,7 @@ extern crate alloc;
 pub mod base;
 pub mod chars;
 pub mod check;
+pub mod diff;
 pub mod equiv;
 pub mod escape;
 pub mod extract;

@@ -264,6 +264,8 @@ pub struct Cites {
     pub resolution: &'static str,
     /// Whether empty components count as absent.
     pub empty: &'static str,
+    /// The character classes.
+    pub chars: &'static str,
 }
 
 /// The characters each component admits unescaped under one spec, as used by
@@ -349,6 +351,9 @@ pub struct Rules {
     pub params_only: Tail,
     /// What the empty reference denotes.
     pub empty_reference: EmptyReference,
+    /// Whether `\` is read as `/` (in the WHATWG standard's special
+    /// schemes); elsewhere it is data that must be escaped.
+    pub backslash_is_slash: bool,
     /// Where each of these behaviours is written down.
     pub cites: Cites,
 }
@@ -401,6 +406,7 @@ static RFC1630: Rules = {
         query_only: Tail::ReplacesLastSegment,
         params_only: Tail::ReplacesLastSegment,
         empty_reference: EmptyReference::CurrentDocument,
+        backslash_is_slash: false,
         cites: Cites {
             scheme: "RFC 1630 \"Partial (relative) form\": a colon before any slash, `scheme ialpha`",
             net_loc: "RFC 1630 BNF: `h t t p : / / hostport [ / path ] [ ? search ]`",
@@ -408,6 +414,7 @@ static RFC1630: Rules = {
             params: "RFC 1630 BNF: no params component, `;` is just reserved",
             resolution: "RFC 1630 \"Partial (relative) form\" (SPEC.md C1-C9)",
             empty: "RFC 1630 \"Fragment-id\": a void fragment means the whole object",
+            chars: "RFC 1630 BNF: `safe`, `extra`, `national`",
         },
     }
 };
@@ -483,13 +490,15 @@ static DRAFT04: Rules = {
         query_only: Tail::KeepsBasePath,
         params_only: Tail::KeepsBasePath,
         empty_reference: EmptyReference::WholeBase,
+        backslash_is_slash: false,
         cites: Cites {
             scheme: "draft 04 §2.4.2",
             net_loc: "draft 04 §2.4.3: only `/` ends the net_loc",
             server: "draft 04 §2.2: `net_loc = *( pchar | \";\" | \"?\" )`, opaque",
             params: "draft 04 §2.4.5: params after the first `;` of the path",
-            resolution: "draft 04 §4 (steps 6c/6d without the `..` exclusion)",
+            resolution: "draft 04 §4, steps 6c/6d without the `..` exclusion",
             empty: "draft 04 §2.4: a trailing `;`, `?` or `#` gives an empty component",
+            chars: "draft 04 §2.2: `unreserved` includes `national`",
         },
     }
 };
@@ -520,6 +529,7 @@ static RFC1808: Rules = {
         query_only: Tail::KeepsBasePath,
         params_only: Tail::KeepsBasePath,
         empty_reference: EmptyReference::WholeBase,
+        backslash_is_slash: false,
         cites: Cites {
             scheme: "RFC 1808 §2.4.2: `[A-Za-z0-9+.-]` before a `:` that is not first",
             net_loc: "RFC 1808 §2.4.3: only `/` ends the net_loc",
@@ -527,6 +537,7 @@ static RFC1808: Rules = {
             params: "RFC 1808 §2.4.5: params after the first `;` of the path",
             resolution: "RFC 1808 §4",
             empty: "RFC 1808 §2.4: a trailing `;`, `?` or `#` gives an empty component",
+            chars: "RFC 1808 §2.2: `national` is not allowed unescaped",
         },
     }
 };
@@ -559,13 +570,15 @@ static DRAFT96: Rules = {
         query_only: Tail::KeepsBasePath,
         params_only: Tail::KeepsBasePath,
         empty_reference: EmptyReference::CurrentDocument,
+        backslash_is_slash: false,
         cites: Cites {
             scheme: "1996 draft §4.1",
             net_loc: "1996 draft §4.3.1: the server ends at the next `/`",
             server: "1996 draft §4.3.1: `[ [ user [ \":\" password ] \"@\" ] hostport ]`",
             params: "1996 draft §4.3.3: parameters after the first `;`",
-            resolution: "1996 draft §6 (step 2a: the current document)",
+            resolution: "1996 draft §6, whose step 2a makes the current document",
             empty: "1996 draft §4.3: a trailing `;`, `?` or `#` gives an empty component",
+            chars: "1996 draft §2.3.3: `unwise` must be escaped",
         },
     }
 };
@@ -603,13 +616,15 @@ static DRAFT96DEC: Rules = {
         query_only: Tail::KeepsBasePath,
         params_only: Tail::KeepsBasePath,
         empty_reference: EmptyReference::CurrentDocument,
+        backslash_is_slash: false,
         cites: Cites {
             scheme: "1996 draft §4.1 (December changes)",
             net_loc: "1996 draft §4.3.1: the server ends at the next `/`",
             server: "1996 draft §4.3.1: `[ [ user [ \":\" password ] \"@\" ] hostport ]`",
             params: "December 1996 changes, App. A: `param = *pchar`",
-            resolution: "1996 draft §6 (step 2a: the current document)",
+            resolution: "1996 draft §6, whose step 2a makes the current document",
             empty: "1996 draft §4.3: a trailing `;`, `?` or `#` gives an empty component",
+            chars: "1996 draft §2.3.3: `unwise` must be escaped",
         },
     }
 };
@@ -661,6 +676,7 @@ static RFC2396: Rules = {
         query_only: Tail::ReplacesLastSegment,
         params_only: Tail::ReplacesLastSegment,
         empty_reference: EmptyReference::CurrentDocument,
+        backslash_is_slash: false,
         cites: Cites {
             scheme: "RFC 2396 §3.1: `alpha *( alpha | digit | \"+\" | \"-\" | \".\" )`",
             net_loc: "RFC 2396 §3.2: the authority ends at the next `/` or `?`",
@@ -668,6 +684,7 @@ static RFC2396: Rules = {
             params: "RFC 2396 §3.3: params belong to each path segment",
             resolution: "RFC 2396 §5.2",
             empty: "RFC 2396 §5.2 step 7: undefined and empty components differ",
+            chars: "RFC 2396 §2.4.3: `unwise` must be escaped",
         },
     }
 };
@@ -719,6 +736,7 @@ const RFC3986_RULES: Rules = {
         query_only: Tail::KeepsBasePath,
         params_only: Tail::ReplacesLastSegment,
         empty_reference: EmptyReference::CurrentDocument,
+        backslash_is_slash: false,
         cites: Cites {
             scheme: "RFC 3986 §3.1: `ALPHA *( ALPHA / DIGIT / \"+\" / \"-\" / \".\" )`",
             net_loc: "RFC 3986 §3.2: the authority ends at the next `/`, `?` or `#`",
@@ -726,6 +744,7 @@ const RFC3986_RULES: Rules = {
             params: "RFC 3986 §3.3: no params; `;` is data in opaque segments",
             resolution: "RFC 3986 §5.2",
             empty: "RFC 3986 §5.3: undefined and empty components differ",
+            chars: "RFC 3986 §2: not in the grammar, so percent-encoded",
         },
     }
 };
@@ -740,6 +759,7 @@ static WHATWG: Rules = Rules {
     summary: "as browsers parse: special schemes, `\\` read as `/`, hosts \
               and paths normalised (needs the whatwg feature)",
     algorithm: Algorithm::Whatwg,
+    backslash_is_slash: true,
     cites: Cites {
         scheme: "WHATWG URL §4.4, scheme state",
         net_loc: "WHATWG URL §4.4, authority and host states: `/`, `?`, `#` (and `\\` for special schemes) end the host",
@@ -747,6 +767,7 @@ static WHATWG: Rules = Rules {
         params: "WHATWG URL §4.4, path state: no params",
         resolution: "WHATWG URL §4.4, basic URL parser with a base",
         empty: "WHATWG URL §4.4: an empty query or fragment is kept",
+        chars: "WHATWG URL §4.4: `\\` is a path separator in special URLs",
     },
     ..RFC3986_RULES
 };

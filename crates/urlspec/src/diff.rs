@@ -1,0 +1,641 @@
+//! Where the specs disagree: for one input (or one base and reference),
+//! what each spec makes of it, which components differ, and the rule that
+//! makes each difference.
+//!
+//! Every explanation is generated from the specs' [`Rules`](crate::spec::Rules)
+//! — the same data the parser and resolvers run on — and cites where each
+//! spec writes the rule down. Differences in the scheme, user, password,
+//! host or port are flagged as security-relevant: two programs that follow
+//! different specs would send the same URL to different places.
+//!
+//! ```
+//! use urlspec::diff::{compare, Column};
+//! use urlspec::Spec;
+//!
+//! let c = compare("http://a?q", &[Spec::Rfc1808, Spec::Rfc3986]);
+//! let host = c.differences.iter().find(|d| d.column == Column::Host).unwrap();
+//! assert!(host.security);
+//! assert!(host.explanations[0].contains("RFC 1808 §2.4.3"));
+//! assert!(host.explanations[0].contains("RFC 3986 §3.2"));
+//! ```
+
+use alloc::borrow::ToOwned;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::reference::Reference;
+use crate::resolve::Resolver;
+use crate::spec::{
+    AboveRoot, DotSegments, EmptyReference, Rules, SchemeRule, ServerGrammar,
+    Spec, Tail,
+};
+
+/// A column of the comparison.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Column {
+    /// The scheme.
+    Scheme,
+    /// The whole net_loc / authority.
+    NetLoc,
+    /// The user name.
+    User,
+    /// The password.
+    Password,
+    /// The host.
+    Host,
+    /// The port.
+    Port,
+    /// The path.
+    Path,
+    /// The params.
+    Params,
+    /// The query.
+    Query,
+    /// The fragment.
+    Fragment,
+    /// The resolved URL (with a base).
+    Result,
+}
+
+impl Column {
+    /// The columns of a parse comparison.
+    pub const PARSE: [Column; 10] = [
+        Column::Scheme,
+        Column::NetLoc,
+        Column::User,
+        Column::Password,
+        Column::Host,
+        Column::Port,
+        Column::Path,
+        Column::Params,
+        Column::Query,
+        Column::Fragment,
+    ];
+
+    /// The column's name in output.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Column::Scheme => "scheme",
+            Column::NetLoc => "net_loc",
+            Column::User => "user",
+            Column::Password => "password",
+            Column::Host => "host",
+            Column::Port => "port",
+            Column::Path => "path",
+            Column::Params => "params",
+            Column::Query => "query",
+            Column::Fragment => "fragment",
+            Column::Result => "result",
+        }
+    }
+
+    /// Whether a difference here sends a request elsewhere.
+    pub const fn is_security_relevant(self) -> bool {
+        matches!(
+            self,
+            Column::Scheme
+                | Column::User
+                | Column::Password
+                | Column::Host
+                | Column::Port
+        )
+    }
+}
+
+impl fmt::Display for Column {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What one spec makes of the input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    /// The spec.
+    pub spec: Spec,
+    /// One cell per column of the comparison: `None` for absent.
+    pub cells: Vec<Option<String>>,
+    /// Why the spec gives no answer (an error), if so.
+    pub error: Option<String>,
+    /// Whether the input is valid under the spec (parse comparisons).
+    pub valid: bool,
+}
+
+/// One column on which the specs disagree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Difference {
+    /// The column.
+    pub column: Column,
+    /// The answers, each with the specs that give it, in spec order.
+    pub groups: Vec<(Option<String>, Vec<Spec>)>,
+    /// Whether the difference changes where a request would go.
+    pub security: bool,
+    /// One line per rule that differs between the groups, citing it.
+    pub explanations: Vec<String>,
+}
+
+/// What each spec makes of one input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Comparison {
+    /// The input (the reference, when there is a base).
+    pub input: String,
+    /// The base, for a resolution comparison.
+    pub base: Option<String>,
+    /// The columns, in order.
+    pub columns: Vec<Column>,
+    /// One row per spec, in the order asked.
+    pub rows: Vec<Row>,
+    /// The columns on which the rows differ.
+    pub differences: Vec<Difference>,
+}
+
+impl Comparison {
+    /// Whether every spec gives the same answer.
+    pub fn agrees(&self) -> bool {
+        self.differences.is_empty()
+    }
+
+    /// Whether some difference is security-relevant.
+    pub fn is_security_relevant(&self) -> bool {
+        self.differences.iter().any(|d| d.security)
+    }
+}
+
+/// The components of `input` under `spec`, in [`Column::PARSE`] order.
+fn parse_row(input: &str, spec: Spec) -> Row {
+    if spec == Spec::Whatwg {
+        return match crate::whatwg::parse(input, None) {
+            Ok(c) => Row {
+                spec,
+                cells: alloc::vec![
+                    Some(c.scheme),
+                    None,
+                    c.user,
+                    c.password,
+                    c.host,
+                    c.port,
+                    Some(c.path),
+                    None,
+                    c.query,
+                    c.fragment,
+                ],
+                error: None,
+                valid: true,
+            },
+            Err(e) => Row {
+                spec,
+                cells: alloc::vec![None; 10],
+                error: Some(e.0),
+                valid: false,
+            },
+        };
+    }
+    let r = Reference::parse_with(input, spec);
+    let s = r.server();
+    let own = |v: Option<&str>| v.map(ToOwned::to_owned);
+    Row {
+        spec,
+        cells: alloc::vec![
+            own(r.scheme()),
+            own(r.net_loc()),
+            own(s.and_then(|s| s.user())),
+            own(s.and_then(|s| s.password())),
+            own(s.and_then(|s| s.host())),
+            own(s.and_then(|s| s.port())),
+            Some(r.path().to_owned()),
+            own(r.params()),
+            own(r.query()),
+            own(r.fragment()),
+        ],
+        error: None,
+        valid: r.is_valid(),
+    }
+}
+
+/// Compares how `specs` parse `input` (the specs this build cannot parse
+/// under, [`Spec::is_available`], are left out).
+///
+/// ```
+/// use urlspec::diff::compare;
+/// use urlspec::Spec;
+/// let c = compare("g;x", &[Spec::Rfc1630, Spec::Rfc1808]);
+/// assert_eq!(c.differences.len(), 2); // path and params
+/// assert!(!c.is_security_relevant());
+/// ```
+pub fn compare(input: &str, specs: &[Spec]) -> Comparison {
+    let specs = specs.iter().copied().filter(|s| s.is_available());
+    let rows: Vec<Row> = specs.map(|s| parse_row(input, s)).collect();
+    let columns = Column::PARSE.to_vec();
+    let differences = differences(&columns, &rows, input);
+    Comparison { input: input.into(), base: None, columns, rows, differences }
+}
+
+/// Compares how `specs` resolve `reference` against `base`.
+///
+/// ```
+/// use urlspec::diff::compare_resolution;
+/// use urlspec::Spec;
+/// let c = compare_resolution("http://a/b/c/d;p?q", "../../../g", &[Spec::Rfc1808, Spec::Rfc3986]);
+/// let d = &c.differences[0];
+/// assert_eq!(d.groups[0].0.as_deref(), Some("http://a/../g"));
+/// assert!(d.explanations.iter().any(|e| e.contains("above the root")));
+/// ```
+pub fn compare_resolution(
+    base: &str,
+    reference: &str,
+    specs: &[Spec],
+) -> Comparison {
+    let rows: Vec<Row> = specs
+        .iter()
+        .map(|&spec| match Resolver::new(base, spec).resolve(reference) {
+            Ok(r) => Row {
+                spec,
+                cells: alloc::vec![Some(r.href)],
+                error: None,
+                valid: true,
+            },
+            Err(e) => Row {
+                spec,
+                cells: alloc::vec![None],
+                error: Some(e.to_string()),
+                valid: false,
+            },
+        })
+        .collect();
+    let columns = alloc::vec![Column::Result];
+    let differences = differences(&columns, &rows, reference);
+    Comparison {
+        input: reference.into(),
+        base: Some(base.into()),
+        columns,
+        rows,
+        differences,
+    }
+}
+
+fn differences(
+    columns: &[Column],
+    rows: &[Row],
+    input: &str,
+) -> Vec<Difference> {
+    let mut out = Vec::new();
+    for (i, &column) in columns.iter().enumerate() {
+        let mut groups: Vec<(Option<String>, Vec<Spec>)> = Vec::new();
+        for row in rows {
+            // The WHATWG model has no net_loc and no params: nothing to
+            // compare there.
+            let outside_model =
+                matches!(column, Column::NetLoc | Column::Params);
+            if row.spec == Spec::Whatwg && outside_model {
+                continue;
+            }
+            // An error is an answer of its own, shown once: in the first
+            // column.
+            let value = match &row.error {
+                Some(e) if i == 0 => Some(format!("error: {e}")),
+                Some(_) => continue,
+                None => row.cells[i].clone(),
+            };
+            match groups.iter_mut().find(|(v, _)| *v == value) {
+                Some((_, specs)) => specs.push(row.spec),
+                None => groups.push((value, alloc::vec![row.spec])),
+            }
+        }
+        if groups.len() > 1 {
+            let explanations = explain(column, &groups, input);
+            let security = column.is_security_relevant();
+            out.push(Difference { column, groups, security, explanations });
+        }
+    }
+    out
+}
+
+/// One aspect of the rules: its name, whether it bears on a column for an
+/// input, and how to describe its value under a spec.
+struct Aspect {
+    name: &'static str,
+    bears: fn(Column, &str) -> bool,
+    value: fn(&Rules) -> String,
+    cite: fn(&Rules) -> &'static str,
+}
+
+fn in_authority(c: Column) -> bool {
+    matches!(
+        c,
+        Column::NetLoc
+            | Column::User
+            | Column::Password
+            | Column::Host
+            | Column::Port
+    )
+}
+
+const ASPECTS: &[Aspect] = &[
+    Aspect {
+        name: "a scheme is",
+        bears: |c, _| c == Column::Scheme || c == Column::Path,
+        value: |r| {
+            match r.scheme {
+                SchemeRule::Ialpha => {
+                    "an `ialpha` (a letter, then letters, digits and \
+                                       `$-_@.&+!*\"'(),`) before any `/`"
+                }
+                SchemeRule::AnyFirst => {
+                    "`[A-Za-z0-9+.-]` before a `:` that is not first"
+                }
+                SchemeRule::LetterFirst => "a letter, then `[A-Za-z0-9+.-]`",
+            }
+            .into()
+        },
+        cite: |r| r.cites.scheme,
+    },
+    Aspect {
+        name: "the net_loc ends at",
+        bears: |c, input| {
+            in_authority(c)
+                || (matches!(c, Column::Query | Column::Path)
+                    && input.contains('?'))
+        },
+        value: |r| {
+            if r.authority_ends.contains(b'?') {
+                "`/`, `?` or `#`"
+            } else {
+                "`/` or `#` only"
+            }
+            .into()
+        },
+        cite: |r| r.cites.net_loc,
+    },
+    Aspect {
+        name: "a backslash is",
+        bears: |_, input| input.contains('\\'),
+        value: |r| {
+            if r.backslash_is_slash {
+                "read as `/` in special URLs (http, https, ws, wss, ftp, file)"
+                    .into()
+            } else {
+                "data, never a delimiter".into()
+            }
+        },
+        cite: |r| r.cites.chars,
+    },
+    Aspect {
+        name: "the part after `//` is",
+        bears: |c, _| in_authority(c),
+        value: |r| {
+            match r.server {
+                ServerGrammar::Login1630 => {
+                    "RFC 1630's `login` (ftp, telnet) or `hostport`"
+                }
+                ServerGrammar::OpaqueNetLoc => {
+                    "an opaque net_loc (split here by the 1996 server grammar)"
+                }
+                ServerGrammar::Server96 => {
+                    "the server `user:password@host:port`"
+                }
+                ServerGrammar::Server2396 => {
+                    "a `server`, or else a `reg_name` with no host"
+                }
+                ServerGrammar::Authority3986 => "`[userinfo@]host[:port]`",
+            }
+            .into()
+        },
+        cite: |r| r.cites.server,
+    },
+    Aspect {
+        name: "params are",
+        bears: |c, input| {
+            matches!(c, Column::Path | Column::Params) && input.contains(';')
+        },
+        value: |r| {
+            if r.params {
+                "a component after the first `;` of the path".into()
+            } else {
+                "no component: `;` stays in the path".into()
+            }
+        },
+        cite: |r| r.cites.params,
+    },
+    Aspect {
+        name: "resolution is",
+        bears: |c, _| c == Column::Result,
+        value: |r| r.title.into(),
+        cite: |r| r.cites.resolution,
+    },
+    Aspect {
+        name: "dot segments are removed",
+        bears: |c, input| c == Column::Result && input.contains('.'),
+        value: |r| {
+            match r.dot_segments {
+                DotSegments::Rfc1630 => {
+                    "by rule .4 read literally (`/.` first, then `xxx/../`)"
+                }
+                DotSegments::MergedOnly => "only from a merged relative path",
+                DotSegments::Every => "from every path of the result",
+            }
+            .into()
+        },
+        cite: |r| r.cites.resolution,
+    },
+    Aspect {
+        name: "`..` above the root is",
+        bears: |c, input| c == Column::Result && input.contains(".."),
+        value: |r| {
+            let cancels = if r.dotdot_cancels_dotdot {
+                ", and `..` cancels `..`"
+            } else {
+                ""
+            };
+            match r.above_root {
+                AboveRoot::Kept => format!("kept{cancels}"),
+                AboveRoot::Dropped => format!("dropped{cancels}"),
+            }
+        },
+        cite: |r| r.cites.resolution,
+    },
+    Aspect {
+        name: "a reference of only `?query`",
+        bears: |c, input| c == Column::Result && input.starts_with('?'),
+        value: |r| tail(r.query_only),
+        cite: |r| r.cites.resolution,
+    },
+    Aspect {
+        name: "a reference of only `;params`",
+        bears: |c, input| c == Column::Result && input.starts_with(';'),
+        value: |r| tail(r.params_only),
+        cite: |r| r.cites.resolution,
+    },
+    Aspect {
+        name: "the empty reference is",
+        bears: |c, input| {
+            c == Column::Result && (input.is_empty() || input.starts_with('#'))
+        },
+        value: |r| {
+            match r.empty_reference {
+                EmptyReference::WholeBase => {
+                    "the entire base, fragment included"
+                }
+                EmptyReference::CurrentDocument => {
+                    "the current document, without its fragment"
+                }
+            }
+            .into()
+        },
+        cite: |r| r.cites.resolution,
+    },
+    Aspect {
+        name: "empty `;`, `?` and `#` components",
+        bears: |c, input| {
+            (c == Column::Result)
+                && (input.ends_with('?')
+                    || input.ends_with('#')
+                    || input == ";")
+        },
+        value: |r| {
+            if r.empty_is_absent {
+                "count as absent".into()
+            } else {
+                "are kept".into()
+            }
+        },
+        cite: |r| r.cites.empty,
+    },
+    Aspect {
+        name: "a reference with the base's scheme is",
+        bears: |c, input| c == Column::Result && input.contains(':'),
+        value: |r| {
+            if r.same_scheme_is_relative {
+                "relative (the same-scheme loophole)".into()
+            } else {
+                "absolute".into()
+            }
+        },
+        cite: |r| r.cites.resolution,
+    },
+];
+
+fn tail(t: Tail) -> String {
+    match t {
+        Tail::KeepsBasePath => "keeps the base path".into(),
+        Tail::ReplacesLastSegment => {
+            "replaces the base path's last segment".into()
+        }
+    }
+}
+
+/// The rules behind a difference: the aspects that bear on the column for
+/// this input and whose values split the specs along the same lines as their
+/// answers (every group of specs sharing an aspect value gives one answer).
+/// An aspect that splits them exactly as the answers do is preferred; the
+/// document titles are the last resort.
+fn explain(
+    column: Column,
+    groups: &[(Option<String>, Vec<Spec>)],
+    input: &str,
+) -> Vec<String> {
+    let answer =
+        |spec: Spec| groups.iter().position(|(_, s)| s.contains(&spec));
+    let specs: Vec<Spec> =
+        groups.iter().flat_map(|(_, s)| s.iter().copied()).collect();
+    let mut exact = Vec::new();
+    let mut refining = Vec::new();
+    let mut fallback = Vec::new();
+    for aspect in ASPECTS.iter().filter(|a| (a.bears)(column, input)) {
+        // Group the specs by the aspect's value.
+        let mut by_value: Vec<(String, Vec<Spec>)> = Vec::new();
+        for &spec in &specs {
+            let v = (aspect.value)(spec.rules());
+            match by_value.iter_mut().find(|(x, _)| *x == v) {
+                Some((_, s)) => s.push(spec),
+                None => by_value.push((v, alloc::vec![spec])),
+            }
+        }
+        let refines = by_value
+            .iter()
+            .all(|(_, s)| s.iter().all(|&x| answer(x) == answer(s[0])));
+        if by_value.len() < 2 || !refines {
+            continue;
+        }
+        let line = describe(aspect, &by_value);
+        if aspect.name == "resolution is" {
+            fallback.push(line);
+        } else if by_value.len() == groups.len() {
+            exact.push(line);
+        } else {
+            refining.push(line);
+        }
+    }
+    let chosen =
+        [exact, refining, fallback].into_iter().find(|v| !v.is_empty());
+    chosen.unwrap_or_else(|| {
+        alloc::vec![format!(
+            "no switch of the specs' rule tables splits these answers: the grammars \
+             (character classes, host rules) or the WHATWG parser's normalisation \
+             make the {column} differ"
+        )]
+    })
+}
+
+/// `aspect — specs: value (section) | specs: value (section)`.
+fn describe(aspect: &Aspect, by_value: &[(String, Vec<Spec>)]) -> String {
+    let parts: Vec<String> = by_value
+        .iter()
+        .map(|(value, specs)| {
+            let names: Vec<&str> = specs.iter().map(|s| s.name()).collect();
+            // The section, without the cite's own gloss.
+            let mut cites: Vec<&str> = specs
+                .iter()
+                .map(|s| {
+                    let c = (aspect.cite)(s.rules());
+                    c.split(": ").next().unwrap_or(c)
+                })
+                .collect();
+            cites.dedup();
+            format!("{}: {value} ({})", names.join(", "), cites.join("; "))
+        })
+        .collect();
+    format!("{} — {}", aspect.name, parts.join(" | "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spec_5_7_rows() {
+        // SPEC.md §5.7: `?y` against B0; RFC 1630 replaces the last segment.
+        let c =
+            compare_resolution("http://a/b/c/d;p?q#f", "?y", &Spec::ALL[..3]);
+        let d = &c.differences[0];
+        assert_eq!(d.groups.len(), 2);
+        assert!(d
+            .explanations
+            .iter()
+            .any(|e| e.starts_with("a reference of only `?query`")));
+        // `.` differs only by RFC 1630's literal rule .4.
+        let c = compare_resolution("http://a/b/c/d;p?q#f", ".", &Spec::ALL);
+        assert!(c.differences[0]
+            .explanations
+            .iter()
+            .any(|e| e.contains("rule .4")));
+    }
+
+    #[test]
+    fn host_confusion_is_flagged() {
+        let c = compare("http://a@b@c/", &Spec::ALL);
+        assert!(c.agrees() || c.is_security_relevant());
+        let c = compare("http://a?q", &Spec::ALL);
+        assert!(c.is_security_relevant());
+        let host =
+            c.differences.iter().find(|d| d.column == Column::Host).unwrap();
+        assert_eq!(host.groups.len(), 2);
+    }
+
+    #[test]
+    fn agreement() {
+        let c = compare("http://a/b", &Spec::ALL);
+        assert!(c.agrees(), "{c:?}");
+    }
+}

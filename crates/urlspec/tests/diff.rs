@@ -1,0 +1,174 @@
+//! `diff`: the disagreement table of SPEC.md §5.7 (testdata/diff), the
+//! host-confusion examples, and a corpus run that counts disagreements per
+//! spec pair.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Deserialize;
+use urlspec::diff::{compare, compare_resolution, Column};
+use urlspec::Spec;
+
+#[derive(Deserialize)]
+struct Table {
+    base: String,
+    row: Vec<Row>,
+    parse: ParseRow,
+}
+
+#[derive(Deserialize)]
+struct Row {
+    input: String,
+    base: Option<String>,
+    why: String,
+    rfc1630: String,
+    draft04: String,
+    rfc1808: String,
+    draft96: String,
+}
+
+#[derive(Deserialize)]
+struct ParseRow {
+    input: String,
+    rfc1630: BTreeMap<String, toml::Value>,
+    draft04: BTreeMap<String, toml::Value>,
+    rfc1808: BTreeMap<String, toml::Value>,
+    draft96: BTreeMap<String, toml::Value>,
+}
+
+const SEEDS: [Spec; 4] =
+    [Spec::Rfc1630, Spec::Draft04, Spec::Rfc1808, Spec::Draft96];
+
+fn table() -> Table {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata/diff/spec-5.7.toml");
+    toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn spec_5_7_resolution_rows() {
+    let t = table();
+    for row in &t.row {
+        let base = row.base.as_deref().unwrap_or(&t.base);
+        let c = compare_resolution(base, &row.input, &SEEDS);
+        let want = [&row.rfc1630, &row.draft04, &row.rfc1808, &row.draft96];
+        for (r, want) in c.rows.iter().zip(want) {
+            assert_eq!(
+                r.cells[0].as_deref(),
+                Some(want.as_str()),
+                "{:?} {}",
+                row.input,
+                r.spec
+            );
+        }
+        // The specs are grouped by their answers, and every difference is
+        // explained.
+        let distinct = {
+            let mut w: Vec<&String> = want.to_vec();
+            w.sort();
+            w.dedup();
+            w.len()
+        };
+        match c.differences.as_slice() {
+            [] => assert_eq!(distinct, 1),
+            [d] => {
+                assert_eq!(d.groups.len(), distinct, "{:?}", row.input);
+                assert!(!d.explanations.is_empty());
+                assert!(!d.security, "{} ({})", row.input, row.why);
+            }
+            _ => panic!("one column only"),
+        }
+    }
+}
+
+#[test]
+fn spec_5_7_parse_row() {
+    let t = table();
+    let c = compare(&t.parse.input, &SEEDS);
+    let wants = [
+        &t.parse.rfc1630,
+        &t.parse.draft04,
+        &t.parse.rfc1808,
+        &t.parse.draft96,
+    ];
+    for (row, want) in c.rows.iter().zip(wants) {
+        for (key, value) in want {
+            if key == "valid" {
+                assert_eq!(Some(row.valid), value.as_bool(), "{}", row.spec);
+                continue;
+            }
+            let i =
+                c.columns.iter().position(|col| col.name() == key).unwrap();
+            assert_eq!(
+                row.cells[i].as_deref(),
+                value.as_str(),
+                "{} {key}",
+                row.spec
+            );
+        }
+    }
+    let host =
+        c.differences.iter().find(|d| d.column == Column::Host).unwrap();
+    assert!(host.security);
+    assert!(
+        host.explanations[0].starts_with("the net_loc ends at"),
+        "{:?}",
+        host.explanations
+    );
+}
+
+#[test]
+fn host_confusion() {
+    // Inputs that send a request to different hosts depending on the spec.
+    for input in ["http://a?q", "http://a@b@c/", "http://a?@b/"] {
+        let c = compare(input, &Spec::ALL);
+        assert!(c.is_security_relevant(), "{input}: {:?}", c.differences);
+    }
+    // Under the WHATWG standard `\` ends the host of a special URL.
+    if Spec::Whatwg.is_available() {
+        let c = compare("http://a\\@b/", &Spec::EVERY);
+        let host =
+            c.differences.iter().find(|d| d.column == Column::Host).unwrap();
+        assert!(host
+            .explanations
+            .iter()
+            .any(|e| e.starts_with("a backslash is")));
+    }
+}
+
+/// Disagreements per spec pair over the URL corpora: printed (run with
+/// `--nocapture`), and bounded below so a regression that makes every spec
+/// agree (or none) shows.
+#[test]
+fn corpus_disagreements() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/urls");
+    let Ok(text) = std::fs::read_to_string(dir.join("kasztp.txt")) else {
+        eprintln!("notice: corpus not found; skipped");
+        return;
+    };
+    let specs = Spec::ALL;
+    let mut pairs = BTreeMap::new();
+    let mut total = 0;
+    for url in text.lines().filter(|l| !l.is_empty()).take(20_000) {
+        total += 1;
+        let c = compare(url, &specs);
+        for (i, a) in c.rows.iter().enumerate() {
+            for b in &c.rows[i + 1..] {
+                if a.cells != b.cells {
+                    *pairs
+                        .entry((a.spec.name(), b.spec.name()))
+                        .or_insert(0) += 1;
+                }
+            }
+        }
+    }
+    eprintln!("{total} URLs of kasztp.txt; pairs of specs that split them differently:");
+    for ((a, b), n) in &pairs {
+        eprintln!("  {a:>10} / {b:<10} {n}");
+    }
+    // RFC 1808 and RFC 3986 split real web URLs differently when a query
+    // follows the host directly, or params end the path.
+    assert!(pairs.get(&("rfc1808", "rfc3986")).copied().unwrap_or(0) > 0);
+    assert!(pairs.len() < specs.len() * (specs.len() - 1) / 2 + 1);
+}
