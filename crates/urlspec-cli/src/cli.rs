@@ -5,7 +5,11 @@
 //! the same value parsers and wording. The resolution options of `urlspec
 //! resolve` are [`ResolveOptions`], which maps them onto the library's
 //! [`Options`]; the base options of `urlspec links` are in [`LinksArgs`],
-//! which maps them onto [`base::Options`].
+//! which maps them onto [`base::Options`]. The comparison options that
+//! `urlspec equiv` and `urlspec normalize` share are [`EquivOptions`],
+//! mapped onto [`equiv::Options`]; `--level` has its own value parser,
+//! [`LevelParser`], and `urlspec extract` builds its [`Finder`] in
+//! [`ExtractArgs::finder`].
 
 use std::ffi::OsStr;
 use std::fmt::Write as _;
@@ -14,14 +18,18 @@ use clap::builder::{PossibleValue, TypedValueParser};
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Arg, Args, Parser, Subcommand, ValueEnum};
 use urlspec::base;
+use urlspec::check::{Severity, RULES};
+use urlspec::equiv::{self, Level};
+use urlspec::extract::Finder;
 use urlspec::resolve::{DotDotAboveRoot, Options, Rfc1630Dots, RootlessDots};
 use urlspec::Spec;
 
 /// One line on what the command does.
 const ABOUT: &str =
-    "Parse, validate and resolve URLs exactly as each generation of the \
-     URL specifications defines them (RFC 1630 to RFC 3986), and find every \
-     link in HTML pages, mail messages and web archives";
+    "Parse, validate, resolve, compare and check URLs exactly as each \
+     generation of the URL specifications defines them (RFC 1630 to RFC \
+     3986), and find every URL in running text and every link in HTML \
+     pages, mail messages and web archives";
 
 /// `urlspec`: the top-level parser.
 #[derive(Debug, Parser)]
@@ -69,6 +77,51 @@ pub enum Command {
         after_help = LINKS_EXAMPLES
     )]
     Links(LinksArgs),
+    /// Show what a URL's scheme makes of it: the typed view, RFC 1630's
+    /// strict production for the scheme, the lenient readings applied and
+    /// the default port.
+    #[command(
+        about = "Show what each URL's scheme makes of it (ftp login and \
+                 commands, http request targets, gopher selector, …), \
+                 checked against RFC 1630's production for the scheme",
+        long_about = SCHEME_LONG_ABOUT,
+        after_help = SCHEME_EXAMPLES
+    )]
+    Scheme(SchemeArgs),
+    /// Say whether two URLs are the same URL under a spec.
+    #[command(
+        about = "Say whether two URLs are the same URL under a spec, \
+                 showing both normalized forms (exit status 0 if so, 1 if \
+                 not)",
+        long_about = EQUIV_LONG_ABOUT,
+        after_help = EQUIV_EXAMPLES
+    )]
+    Equiv(EquivArgs),
+    /// Bring URLs to a spec's canonical encoding level, one per line.
+    #[command(
+        about = "Bring URLs to a spec's canonical encoding level, the form \
+                 `equiv` compares, one line per input",
+        long_about = NORMALIZE_LONG_ABOUT,
+        after_help = NORMALIZE_EXAMPLES
+    )]
+    Normalize(NormalizeArgs),
+    /// Report the security hazards of URLs, with stable rule codes.
+    #[command(
+        about = "Report the security hazards of URLs (ports, escaped line \
+                 breaks, passwords, parser confusion), with stable rule \
+                 codes; fail a pipeline at a chosen severity",
+        long_about = check_long_about(),
+        after_help = CHECK_EXAMPLES
+    )]
+    Check(CheckArgs),
+    /// Find the URLs in running text, by Appendix B of the 1996 draft.
+    #[command(
+        about = "Find the URLs in running text (<URL:...>, <...>, quotes, \
+                 bare URLs), with line and column, optionally resolved",
+        long_about = EXTRACT_LONG_ABOUT,
+        after_help = EXTRACT_EXAMPLES
+    )]
+    Extract(ExtractArgs),
 }
 
 /// The long description of `urlspec parse`.
@@ -270,6 +323,320 @@ Examples:
   # A saved web page (MHTML) from standard input
   urlspec links --format mime - < page.mht";
 
+/// The long description of `urlspec scheme`.
+const SCHEME_LONG_ABOUT: &str = "\
+Read each URL as the scheme it names and show what that scheme's own syntax
+makes of it: for ftp the login (anonymous unless one is written), the CWD list,
+the file, the transfer type and the FTP commands a client sends; for http the
+request target for an origin server and for a proxy; for gopher the type and
+the selector; for mailto the address; for news the group or article; for file
+the local path; and so on for nntp, telnet, rlogin, tn3270, wais, prospero,
+mid, cid, urn, x-… and url:. Any other scheme, and a relative reference, is
+shown in the generic syntax.
+
+Each URL is then checked against RFC 1630's production for its scheme (the
+strict reading): every violation is printed under the URL with a caret at the
+offending character and the production it breaks. The lenient readings the
+view applied to make sense of the URL anyway follow, each naming the SPEC.md
+ambiguity (A…) it follows: `;type=d` on ftp, a path that is RFC 1738's and not
+RFC 1630's, is read as a directory listing (A24). Last comes the scheme's
+default port and where that number comes from: only http's 80 is in the seed
+documents; the others are RFC 1738's or later documents', and say so.
+
+The components come from the parse under --spec: rfc1808 (the default) keeps
+`;params` apart and `?` inside the net_loc; rfc1630 splits as its own
+productions do. A password is shown as ****. Values are decoded where the
+scheme says so (a gopher selector's %09 is a tab, shown as \u{2409}).
+
+The URLs come from the arguments or, when there are none, one per line from
+standard input (a trailing CR LF or LF is removed; a line that is not UTF-8 is
+reported and skipped).
+
+With --json, each line is one object with the keys input, spec, view, fields
+(an array of {name, value} in the view's order; a name such as cwd, command
+or segment may repeat), default_port (null, or {port, source, in_seeds}),
+port (the port a client connects to: the one written, else the default; null
+when none), valid (no strict violation), violations (each with position, a
+byte offset into input, production and message) and lenient (an array of
+strings).
+
+Exit status: 0 when every URL meets RFC 1630's production for its scheme, 1
+when some URL breaks it (or a line was not UTF-8), 2 for a usage or I/O
+error.";
+
+/// The `Examples:` section of `urlspec scheme --help`.
+const SCHEME_EXAMPLES: &str = "\
+Examples:
+  # ftp: anonymous login, then CWD rfc and RETR rfc1808.txt
+  urlspec scheme ftp://ds.internic.net/rfc/rfc1808.txt
+
+  # RFC 1738's ;type=d breaks RFC 1630's ftptype; read leniently (A24)
+  urlspec scheme 'ftp://info.cern.ch/pub/www/doc;type=d'
+
+  # http: the request target for the server and for a proxy
+  urlspec scheme 'http://info.cern.ch:8000/hypertext/WWW/TheProject.html?x+y'
+
+  # gopher: type 7, a selector and a search string separated by %09
+  urlspec scheme 'gopher://h/7srch%09term'
+
+  # JSON Lines: the URLs that break their scheme's production, and where
+  urlspec scheme --json < urls.txt | jq -c 'select(.valid | not) | {input, p: [.violations[].production]}'";
+
+/// The long description of `urlspec equiv`.
+const EQUIV_LONG_ABOUT: &str = "\
+Say whether two URLs A and B are the same URL under the chosen spec: bring
+each to the spec's canonical encoding level (normalize it, as `urlspec
+normalize` does), print both normalized forms, and compare them.
+
+RFC 1630 states the rule that every later spec refines: two URLs must be
+brought to the same encoding level before comparison. An escape of a character
+that may stand unescaped equals the character (marie%2Dclaude is
+marie-claude); an escaped reserved character never does (bertram%2Fmarie-claude
+is not bertram/marie-claude); and a URL holding a `%` that does not start an
+escape (asdf%*.fred) is illegal and cannot be compared at all: that is an
+error, shown with a caret at the `%`, not a `no`.
+
+Which escapes are decoded depends on the spec:
+  rfc1630     alpha, digit, $ - _ @ . & ' ( ) , \" and + outside a query
+  draft04     alpha, digit, safe, extra, national
+  rfc1808     alpha, digit, safe, extra (%7E stays: ~ is national)
+  draft96     alpha, digit, mark (with ~); draft96dec also keeps / & = +
+              escaped in a query
+  rfc2396     unreserved, for http, https, ftp and file only
+  rfc3986     unreserved
+Raw characters the spec requires escaped are escaped (a raw ~ under rfc1808
+becomes %7E). Decoding never makes a `.` or `..` segment, except under rfc3986,
+which then removes dot-segments.
+
+--level picks the rung of RFC 3986 section 6.2's comparison ladder, each
+including those below it; the default, scheme, is the highest that needs no
+access to the resource. The fragment is not part of the URL and is ignored
+unless --include-fragment. Hosts are compared case-sensitively under the seed
+specs, none of which says they are case-insensitive, unless --host-case;
+rfc2396 (host names and addresses) and rfc3986 always fold them. An empty port
+and the scheme's default port are dropped unless --no-default-port.
+
+With --json, one object with the keys spec, level, a and b (each {input,
+normalized, error}: normalized is null and error is {position, found,
+message} when the URL cannot be compared, position being a byte offset into
+input) and equivalent (true, false, or null when a URL cannot be compared).
+
+Exit status: 0 when A and B are equivalent, 1 when they are not, 2 when one
+cannot be compared, or for a usage error.";
+
+/// The `Examples:` section of `urlspec equiv --help`.
+const EQUIV_EXAMPLES: &str = "\
+Examples:
+  # An escaped `-` is `-` (RFC 1630 Example 1): equivalent, exit status 0
+  urlspec equiv http://info.cern.ch/albert/bertram/marie-claude http://info.cern.ch/albert/bertram/marie%2Dclaude
+
+  # An escaped `/` is not `/` (Example 2): not equivalent, exit status 1
+  urlspec equiv http://info.cern.ch/albert/bertram/marie-claude http://info.cern.ch/albert/bertram%2Fmarie-claude
+
+  # `+` is safe in RFC 1808 but reserved in the 1996 draft
+  urlspec equiv 'http://a/x+y' 'http://a/x%2By'
+  urlspec equiv --spec draft96 'http://a/x+y' 'http://a/x%2By'
+
+  # Host case, default port and dot-segments under RFC 3986
+  urlspec equiv --spec rfc3986 'HTTP://Example.COM:80/a/./b' 'http://example.com/a/b'
+
+  # Only case normalization; and the fragments compared too
+  urlspec equiv --level case 'http://a/%7e' 'http://a/%7E'
+  urlspec equiv --include-fragment 'http://a/b#x' 'http://a/b#y'
+
+  # In a script: 0 same, 1 different, 2 not comparable
+  if urlspec equiv --spec rfc3986 \"$a\" \"$b\" > /dev/null; then echo same; fi
+
+  # JSON: both normalized forms and the verdict
+  urlspec equiv --json 'http://a/~u' 'http://a/%7Eu' | jq .equivalent";
+
+/// The long description of `urlspec normalize`.
+const NORMALIZE_LONG_ABOUT: &str = "\
+Print each URL brought to the chosen spec's canonical encoding level: the
+string `urlspec equiv` compares. Two URLs are equivalent exactly when their
+normalized forms are equal, so the output can be sorted, deduplicated (sort
+-u) or joined on. Normalizing a normalized URL changes nothing more.
+
+What is decoded, escaped and folded depends on the spec and on --level; see
+`urlspec equiv --help` for the table. In short, at the default level
+(scheme): the scheme and the hex digits of escapes are put in one case, the
+escapes of characters that may stand unescaped are decoded, raw characters the
+spec requires escaped are escaped, an empty or default port is dropped, the
+fragment is dropped (--include-fragment keeps it), and under rfc3986 the
+dot-segments are removed and the host is folded to lower case.
+
+Input: the URL arguments or, when there are none, one URL per line from
+standard input (a trailing CR LF or LF is removed), streamed.
+
+Output: one line per input, so the output lines up with the input (paste
+urls.txt normalized.txt). A URL that cannot be compared (it holds a `%` that
+does not start an escape, which RFC 1630 makes illegal) gives, in its place,
+
+  error: NotComparable: <message>
+
+and the same with its line number on standard error; a line that is not UTF-8
+gives `error: NotUtf8: <message>`.
+
+With --json, each line is one object with the keys input (null for a line
+that is not UTF-8), spec, level, result (null on error) and error (null, or
+{kind, message, position}; position is the byte offset of the `%`, null for
+NotUtf8).
+
+Exit status: 0 when every URL was normalized, 1 when some line is an error, 2
+for a usage or I/O error.";
+
+/// The `Examples:` section of `urlspec normalize --help`.
+const NORMALIZE_EXAMPLES: &str = "\
+Examples:
+  # RFC 3986: case, escapes, dot-segments, the default port
+  urlspec normalize --spec rfc3986 'eXAMPLE://a/./b/../b/%63/%7bfoo%7d' 'HTTP://A:80'
+
+  # `~` is national in RFC 1808 (escaped) and unreserved in the 1996 draft
+  urlspec normalize 'http://a/~u'
+  urlspec normalize --spec draft96 'http://a/%7Eu'
+
+  # The distinct URLs of a list, as RFC 3986 compares them
+  urlspec normalize --spec rfc3986 < urls.txt | sort -u
+
+  # Each URL beside its normalized form
+  urlspec normalize < urls.txt | paste urls.txt -
+
+  # JSON Lines: the URLs that cannot be compared, and where
+  urlspec normalize --json < urls.txt | jq -c 'select(.error) | {input, at: .error.position}'";
+
+/// The long description of `urlspec check`, with the rule list from
+/// [`RULES`], so the list follows the library.
+fn check_long_about() -> String {
+    let mut text = String::from(
+        "\
+Check each URL for the hazards the specs' security sections warn of, and
+those that studies of URL-parser differentials found: a port that reaches
+another protocol, an escaped line break that injects a command, a password, a
+file URL naming another host, a backslash, several `@`, raw whitespace or a
+control character, a user name that looks like a host, a host the specs read
+differently.
+
+Each finding has a stable code, a severity (info < low < medium < high), the
+bytes of the input it concerns (shown with carets under them), an explanation
+for this input, and the source it rests on. The URL is parsed under --spec.
+
+Rules (the severity is the highest the rule reports):
+",
+    );
+    let width = RULES.iter().map(|r| r.name.len()).max().unwrap_or(0);
+    for rule in RULES {
+        let _ = writeln!(
+            text,
+            "  {}  {:width$}  up to {}\n          {}",
+            rule.code, rule.name, rule.severity, rule.source
+        );
+    }
+    text.push_str(
+        "
+--fail-on sets the threshold: the exit status is 1 when some finding is at or
+above it. The default, medium, lets a low finding (a non-default port above
+1023) pass; --fail-on high fails only on the worst, --fail-on info on any
+finding. The findings are printed whatever the threshold.
+
+The URLs come from the arguments or, when there are none, one per line from
+standard input (a trailing CR LF or LF is removed; a line that is not UTF-8 is
+reported and skipped).
+
+With --json, each line is one object with the keys input, spec, max_severity
+(null when there is no finding), fails (some finding reaches --fail-on) and
+findings (each with code, name, severity, span {start, end} in bytes of input,
+end excluded, message and source).
+
+Exit status: 0 when no finding reaches --fail-on, 1 when some finding does (or
+a line was not UTF-8), 2 for a usage or I/O error.",
+    );
+    text
+}
+
+/// The `Examples:` section of `urlspec check --help`.
+const CHECK_EXAMPLES: &str = "\
+Examples:
+  # The 1996 draft's example: gopher to an SMTP port, CR LF escaped
+  urlspec check 'gopher://h:25/0HELO%0D%0AMAIL'
+
+  # A user name that looks like a host (RFC 3986 section 7.6)
+  urlspec check --spec rfc3986 'ftp://cnn.example.com&story=breaking_news@10.0.0.1/top_story.htm'
+
+  # Gate a pipeline: fail only on high findings
+  urlspec check --fail-on high < urls.txt > findings.txt || exit 1
+
+  # JSON Lines: count the findings by code
+  urlspec check --json < urls.txt | jq -r '.findings[].code' | sort | uniq -c";
+
+/// The long description of `urlspec extract`.
+const EXTRACT_LONG_ABOUT: &str = "\
+Find the URLs in running text (mail, news, plain-text documents) and print
+each one with where it is (FILE:LINE:COLUMN), how it was delimited, and the URL
+itself with its wrapper and line-wrapping whitespace removed.
+
+Delimited URLs follow Appendix B of the 1996 draft (\"Recommendations for
+Delimiting URLs in Context\"), which RFC 2396 and RFC 3986 repeat:
+  * <URL:...> (the prefix in any case) and <...> delimit a URL; the wrapper is
+    not part of it, and the URL runs to the first `>`.
+  * All whitespace between the brackets is removed, so a URL broken across
+    lines comes out whole.
+  * A line break right after a `-` keeps the hyphen, but the hyphen may or may
+    not be part of the URL: the URL is flagged as ambiguous, and the reading
+    without the hyphen is given as its alternative.
+  * Bracketed text is a URL only if it has a scheme under --spec:
+    <fielding@ics.uci.edu> is not one.
+Heuristics, in no seed: text in double quotes that starts with a known scheme
+(RFC 2396 App. E), and bare URLs, found by their scheme (http:, ftp:,
+gopher:, mailto:, news:, …, x-…, and any other scheme followed by //), which
+end at whitespace, `<`, `>` or `\"` and lose trailing punctuation. --no-bare
+turns bare URLs off: only <URL:...>, <...> and quotes are reported.
+
+--relative also reports references without a scheme: always inside <URL:...>,
+whose prefix says a URL follows, and inside quotes when they look like a
+relative path (\"../x\"). --base resolves each URL found against BASE under
+--spec (BASE must be an absolute URL); relative references are found, and so
+resolved, only with --relative.
+
+Forms: url-prefixed (<URL:...>), angle (<...>), quoted (\"...\"), bare.
+
+Input: each FILE, or standard input when there is none (a FILE of - is
+standard input too), read as bytes: the text need not be UTF-8, and a URL is
+reported only where its delimited text is. Lines count from 1 at each LF;
+columns count characters from 1; both point at the opening delimiter (or at a
+bare URL's first character).
+
+Output (--output):
+  text  FILE:LINE:COLUMN  FORM  URL  [FLAGS]
+        with --base, URL -> RESOLVED (or -> error: KIND: MESSAGE); the
+        flags are relative, and ambiguous-hyphen (or ALTERNATIVE)
+  tsv   a header row, then one row per URL: file, line, column, offset,
+        form, url, resolved, ambiguous_hyphen, alternative, relative
+        (standard input is named -)
+  json  one object per URL (JSON Lines) with the keys file, line, column,
+        offset (the byte offset of the opening delimiter), form, url,
+        resolved (null without --base), ambiguous_hyphen, alternative (the
+        reading without the hyphens, or null) and relative
+
+Exit status: 0 when every FILE was read (whether or not it holds URLs), 1
+when some URL could not be resolved against --base, 2 for a usage or I/O
+error: a missing FILE (reported after the other files were read) or a BASE
+that is not absolute.";
+
+/// The `Examples:` section of `urlspec extract --help`.
+const EXTRACT_EXAMPLES: &str = "\
+Examples:
+  # The 1996 draft's own example, from standard input
+  printf 'Yes, Jim, I found it under <ftp://info.cern.ch/pub/www/doc;\\n      type=d> but\\n' | urlspec extract
+
+  # Only <URL:...>, <...> and quoted URLs, as TSV
+  urlspec extract --no-bare --output tsv notes.txt mail/*.eml > urls.tsv
+
+  # Resolve relative references too, against the document's URL
+  urlspec extract --relative --base http://example.com/docs/ README.txt
+
+  # JSON Lines: the URLs broken at a hyphen, both readings
+  urlspec extract --output json < message.txt | jq -c 'select(.ambiguous_hyphen) | [.url, .alternative]'";
+
 /// The text after the top-level `--help`: examples, specs, exit status.
 fn top_after_help() -> String {
     let mut text = String::from(
@@ -278,14 +645,20 @@ fn top_after_help() -> String {
          urlspec resolve --base 'http://a/b/c/d;p?q' '../../../g'\n  \
          urlspec resolve --pairs --spec rfc3986 < pairs.tsv\n  \
          urlspec links\n  \
-         urlspec links --output json crawl.warc.gz\n\n\
+         urlspec links --output json crawl.warc.gz\n  \
+         urlspec scheme ftp://ds.internic.net/rfc/rfc1808.txt\n  \
+         urlspec equiv 'http://a/x+y' 'http://a/x%2By'\n  \
+         urlspec normalize --spec rfc3986 < urls.txt | sort -u\n  \
+         urlspec check --fail-on high < urls.txt\n  \
+         urlspec extract --no-bare --output tsv notes.txt\n\n\
          Specs (--spec; the default is ",
     );
     let _ = writeln!(text, "{}):", Spec::default());
     text.push_str(&spec_list());
     text.push_str(
         "\nExit status: 0 all inputs valid (resolved), 1 some input invalid \
-         (not resolved), 2 usage or I/O error.",
+         (not resolved), 2 usage or I/O error; for equiv, 0 equivalent, 1 \
+         not, 2 not comparable.",
     );
     text
 }
@@ -382,15 +755,16 @@ pub struct ResolveArgs {
     )]
     pub relative: bool,
 
-    /// How to resolve where the specs leave a choice
-    #[command(flatten)]
-    pub options: ResolveOptions,
-
     /// References to resolve (with --relative: TARGET URLs); when none are
     /// given, read one per line from standard input (put `--` before one
     /// that starts with `-`)
     #[arg(value_name = "REF")]
     pub references: Vec<String>,
+
+    /// How to resolve where the specs leave a choice (last: the heading it
+    /// sets would otherwise take in the arguments after it)
+    #[command(flatten)]
+    pub options: ResolveOptions,
 }
 
 /// The options of `urlspec resolve` that become the library's
@@ -543,6 +917,240 @@ impl LinksArgs {
     pub fn retrieval(&self) -> Vec<String> {
         self.url.iter().chain(&self.redirect).cloned().collect()
     }
+}
+
+/// The arguments of `urlspec scheme`.
+#[derive(Debug, Args)]
+pub struct SchemeArgs {
+    /// The spec to split the URL under before reading it by its scheme
+    #[arg(
+        short,
+        long,
+        value_name = "SPEC",
+        value_parser = SpecParser,
+        default_value_t = Spec::default()
+    )]
+    pub spec: Spec,
+
+    /// Print one JSON object per URL (JSON Lines) instead of a table
+    #[arg(long)]
+    pub json: bool,
+
+    /// URLs to read; when none are given, read one per line from standard
+    /// input (put `--` before a URL that starts with `-`)
+    #[arg(value_name = "URL")]
+    pub urls: Vec<String>,
+}
+
+/// The arguments of `urlspec equiv`.
+#[derive(Debug, Args)]
+pub struct EquivArgs {
+    /// The spec to compare under
+    #[arg(
+        short,
+        long,
+        value_name = "SPEC",
+        value_parser = SpecParser,
+        default_value_t = Spec::default()
+    )]
+    pub spec: Spec,
+
+    /// Print one JSON object instead of text
+    #[arg(long)]
+    pub json: bool,
+
+    /// The first URL (put `--` before a URL that starts with `-`)
+    #[arg(value_name = "A")]
+    pub a: String,
+
+    /// The second URL
+    #[arg(value_name = "B")]
+    pub b: String,
+
+    /// How to compare (last: the heading it sets would otherwise take in
+    /// the arguments after it)
+    #[command(flatten)]
+    pub options: EquivOptions,
+}
+
+/// The arguments of `urlspec normalize`.
+#[derive(Debug, Args)]
+pub struct NormalizeArgs {
+    /// The spec to normalize under
+    #[arg(
+        short,
+        long,
+        value_name = "SPEC",
+        value_parser = SpecParser,
+        default_value_t = Spec::default()
+    )]
+    pub spec: Spec,
+
+    /// Print one JSON object per URL (JSON Lines) instead of text
+    #[arg(long)]
+    pub json: bool,
+
+    /// URLs to normalize; when none are given, read one per line from
+    /// standard input (put `--` before a URL that starts with `-`)
+    #[arg(value_name = "URL")]
+    pub urls: Vec<String>,
+
+    /// How to normalize (last, as in [`EquivArgs`])
+    #[command(flatten)]
+    pub options: EquivOptions,
+}
+
+/// The options of `urlspec equiv` and `urlspec normalize` that become the
+/// library's [`equiv::Options`].
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Comparison options")]
+pub struct EquivOptions {
+    /// The rung of RFC 3986 section 6.2's comparison ladder; each includes
+    /// the ones below it
+    #[arg(
+        short,
+        long,
+        value_name = "LEVEL",
+        value_parser = LevelParser,
+        default_value_t = Level::default()
+    )]
+    pub level: Level,
+
+    /// Compare the fragments too (they are not part of the URL)
+    #[arg(long)]
+    pub include_fragment: bool,
+
+    /// Keep an empty port (host:) and the scheme's default port (:80 on
+    /// http), which are otherwise dropped
+    #[arg(long)]
+    pub no_default_port: bool,
+
+    /// Fold the host to lower case under the seed specs too (rfc2396 and
+    /// rfc3986 always do)
+    #[arg(long)]
+    pub host_case: bool,
+}
+
+impl EquivOptions {
+    /// The library's options.
+    pub fn to_options(&self) -> equiv::Options {
+        equiv::Options::default()
+            .level(self.level)
+            .include_fragment(self.include_fragment)
+            .default_port(!self.no_default_port)
+            .host_case(self.host_case)
+    }
+}
+
+/// The arguments of `urlspec check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The spec to parse the URLs under
+    #[arg(
+        short,
+        long,
+        value_name = "SPEC",
+        value_parser = SpecParser,
+        default_value_t = Spec::default()
+    )]
+    pub spec: Spec,
+
+    /// Print one JSON object per URL (JSON Lines) instead of text
+    #[arg(long)]
+    pub json: bool,
+
+    /// Exit with status 1 when some finding is at or above this severity
+    #[arg(long, value_enum, value_name = "SEVERITY", default_value_t)]
+    pub fail_on: FailOn,
+
+    /// URLs to check; when none are given, read one per line from standard
+    /// input (put `--` before a URL that starts with `-`)
+    #[arg(value_name = "URL")]
+    pub urls: Vec<String>,
+}
+
+/// The values of `--fail-on`: the severities of [`Severity`], lowest
+/// first.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    /// Any finding
+    Info,
+    /// A low, medium or high finding
+    Low,
+    /// A medium or high finding
+    #[default]
+    Medium,
+    /// A high finding only
+    High,
+}
+
+impl From<FailOn> for Severity {
+    fn from(value: FailOn) -> Severity {
+        match value {
+            FailOn::Info => Severity::Info,
+            FailOn::Low => Severity::Low,
+            FailOn::Medium => Severity::Medium,
+            FailOn::High => Severity::High,
+        }
+    }
+}
+
+/// The arguments of `urlspec extract`.
+#[derive(Debug, Args)]
+pub struct ExtractArgs {
+    /// The spec that decides what a scheme is, and resolves against --base
+    #[arg(
+        short,
+        long,
+        value_name = "SPEC",
+        value_parser = SpecParser,
+        default_value_t = Spec::default()
+    )]
+    pub spec: Spec,
+
+    /// Resolve each URL found against this absolute URL
+    #[arg(short, long, value_name = "BASE")]
+    pub base: Option<String>,
+
+    /// Also report references without a scheme: in <URL:...>, and quoted
+    /// relative paths
+    #[arg(long)]
+    pub relative: bool,
+
+    /// Report only delimited URLs (<URL:...>, <...>, quotes), not bare
+    /// ones
+    #[arg(long)]
+    pub no_bare: bool,
+
+    /// How to print the URLs
+    #[arg(short, long, value_enum, value_name = "HOW", default_value_t)]
+    pub output: ExtractOutput,
+
+    /// Files to read (- for standard input); with none, standard input
+    #[arg(value_name = "FILE")]
+    pub files: Vec<String>,
+}
+
+impl ExtractArgs {
+    /// The library's finder.
+    pub fn finder(&self) -> Finder {
+        Finder::new()
+            .spec(self.spec)
+            .bare(!self.no_bare)
+            .relative(self.relative)
+    }
+}
+
+/// The values of `--output` of `urlspec extract`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum ExtractOutput {
+    /// FILE:LINE:COLUMN, form, URL and flags, one line per URL
+    #[default]
+    Text,
+    /// Tab-separated values, a header row first
+    Tsv,
+    /// One JSON object per URL (JSON Lines)
+    Json,
 }
 
 /// The values of `--format`.
@@ -700,6 +1308,81 @@ impl TypedValueParser for SpecParser {
     }
 }
 
+/// The value parser of `--level`: any name [`Level::from_str`] accepts
+/// (`percent-encoding`, `PercentEncoding`, `percent_encoding`, …), listed
+/// in `--help` from [`Level::ALL`] with what each rung adds.
+///
+/// [`Level::from_str`]: std::str::FromStr::from_str
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LevelParser;
+
+/// What each rung of the ladder adds to the ones below it, for `--help`.
+pub fn level_summary(level: Level) -> &'static str {
+    match level {
+        Level::String => {
+            "compares the input as it is, less the fragment (section 6.2.1)"
+        }
+        Level::Case => {
+            "lower-cases the scheme, upper-cases the hex digits of escapes, \
+             folds the host where the spec says so, drops an empty `;`, `?` \
+             or `#` where the spec makes it absent (6.2.2.1)"
+        }
+        Level::PercentEncoding => {
+            "decodes the escapes of characters the spec lets stand \
+             unescaped; escapes the raw characters it requires escaped \
+             (6.2.2.2)"
+        }
+        Level::PathSegment => {
+            "rfc3986 only: removes dot-segments from the path (6.2.2.3)"
+        }
+        Level::Scheme => {
+            "drops an empty port and the scheme's default port; rfc3986 \
+             also turns an empty path after an authority into `/` and folds \
+             a mailto domain to lower case (6.2.3)"
+        }
+    }
+}
+
+impl TypedValueParser for LevelParser {
+    type Value = Level;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&Arg>,
+        value: &OsStr,
+    ) -> Result<Level, clap::Error> {
+        let text = value.to_string_lossy();
+        text.parse::<Level>().map_err(|_| {
+            let mut err =
+                clap::Error::new(ErrorKind::InvalidValue).with_cmd(cmd);
+            let arg = arg.map_or_else(|| "--level".to_owned(), Arg::to_string);
+            err.insert(ContextKind::InvalidArg, ContextValue::String(arg));
+            err.insert(
+                ContextKind::InvalidValue,
+                ContextValue::String(text.into_owned()),
+            );
+            err.insert(
+                ContextKind::ValidValue,
+                ContextValue::Strings(
+                    Level::ALL.iter().map(|l| l.name().to_owned()).collect(),
+                ),
+            );
+            err
+        })
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(
+            Level::ALL
+                .into_iter()
+                .map(|l| PossibleValue::new(l.name()).help(level_summary(l))),
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -824,6 +1507,89 @@ mod tests {
             (args.format, args.output),
             (InputFormat::Auto, LinksOutput::Text)
         );
+    }
+
+    #[test]
+    fn equiv_options_map_onto_the_library() {
+        let cli = Cli::try_parse_from(["urlspec", "equiv", "a", "b"]).unwrap();
+        let Command::Equiv(args) = cli.command else { panic!() };
+        assert_eq!((args.a.as_str(), args.b.as_str()), ("a", "b"));
+        let want = equiv::Options::default().level(Level::Scheme);
+        assert_eq!(args.options.to_options(), want);
+        let cli = Cli::try_parse_from([
+            "urlspec",
+            "normalize",
+            "--level",
+            "Percent_Encoding",
+            "--include-fragment",
+            "--no-default-port",
+            "--host-case",
+        ])
+        .unwrap();
+        let Command::Normalize(args) = cli.command else { panic!() };
+        let want = equiv::Options::default()
+            .level(Level::PercentEncoding)
+            .include_fragment(true)
+            .default_port(false)
+            .host_case(true);
+        assert_eq!(args.options.to_options(), want);
+        assert!(args.urls.is_empty());
+        let bad = ["urlspec", "normalize", "--level", "bytes"];
+        assert!(Cli::try_parse_from(bad).is_err());
+    }
+
+    #[test]
+    fn level_parser_lists_every_level() {
+        let names: Vec<String> = LevelParser
+            .possible_values()
+            .unwrap()
+            .map(|v| v.get_name().to_owned())
+            .collect();
+        let want: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
+        assert_eq!(names, want);
+    }
+
+    #[test]
+    fn check_fails_on_medium_by_default() {
+        let cli = Cli::try_parse_from(["urlspec", "check"]).unwrap();
+        let Command::Check(args) = cli.command else { panic!() };
+        assert_eq!(Severity::from(args.fail_on), Severity::Medium);
+        for (name, severity) in [
+            ("info", Severity::Info),
+            ("low", Severity::Low),
+            ("high", Severity::High),
+        ] {
+            let cli =
+                Cli::try_parse_from(["urlspec", "check", "--fail-on", name])
+                    .unwrap();
+            let Command::Check(args) = cli.command else { panic!() };
+            assert_eq!(Severity::from(args.fail_on), severity);
+        }
+        let long = check_long_about();
+        assert!(RULES.iter().all(|r| long.contains(r.code)));
+    }
+
+    #[test]
+    fn extract_flags_build_the_finder() {
+        let cli = Cli::try_parse_from(["urlspec", "extract"]).unwrap();
+        let Command::Extract(args) = cli.command else { panic!() };
+        assert_eq!(args.finder(), Finder::new());
+        assert_eq!(args.output, ExtractOutput::Text);
+        let cli = Cli::try_parse_from([
+            "urlspec",
+            "extract",
+            "--no-bare",
+            "--relative",
+            "-s",
+            "rfc3986",
+            "-",
+        ])
+        .unwrap();
+        let Command::Extract(args) = cli.command else { panic!() };
+        let want =
+            Finder::new().bare(false).relative(true).spec(Spec::Rfc3986);
+        assert_eq!(args.finder(), want);
+        assert_eq!(args.files, ["-"]);
     }
 
     #[test]

@@ -1,17 +1,22 @@
-//! `urlspec`: parse, validate and resolve URLs under any generation of the
-//! URL specifications, from RFC 1630 (1994) to RFC 3986 (2005), and list
-//! the links of HTML pages, MIME messages and WARC archives.
+//! `urlspec`: parse, validate, resolve, compare and check URLs under any
+//! generation of the URL specifications, from RFC 1630 (1994) to RFC 3986
+//! (2005), find the URLs in running text, and list the links of HTML
+//! pages, MIME messages and WARC archives.
 //!
 //! The command is a thin layer over the [`urlspec`] and [`urlspec_links`]
 //! libraries: [`cli`] holds the clap definitions, [`cmd`] one module per
-//! subcommand (`parse`, `resolve`, `links`), and [`output`] the helpers they
-//! share (JSON building, caret rendering, line-by-line input).
+//! subcommand (`parse`, `resolve`, `links`, `scheme`, `equiv`,
+//! `normalize`, `check`, `extract`), and [`output`] the helpers they share
+//! (JSON building, caret rendering, line-by-line input).
 //!
-//! Exit status: 0 when every input is valid (`parse`) or resolved
-//! (`resolve`, and every link for `links`), 1 when some input is invalid or
-//! not resolved (or a line of standard input was not UTF-8, or a `links`
-//! input not of its format), 2 for a usage or I/O error (for `links`, also
-//! a missing file, after the other files were read).
+//! Exit status: 0 when every input is valid (`parse`, `scheme`), resolved
+//! (`resolve`, and every link for `links`), normalized (`normalize`) or
+//! without a finding at the `--fail-on` level (`check`), 1 when some input
+//! is not (or a line of standard input was not UTF-8, or a `links` input
+//! not of its format, or an `extract` URL not resolved), 2 for a usage or
+//! I/O error (for `links` and `extract`, also a missing file, after the
+//! other files were read). `equiv` exits with 0 when its two URLs are
+//! equivalent, 1 when they are not, 2 when one cannot be compared.
 //! A closed standard output (`urlspec parse … | head`) ends the command
 //! quietly with status 0.
 

@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 use std::fmt;
 use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
+use std::ops::Range;
 
 /// Why a subcommand stopped before the end of its input.
 #[derive(Debug)]
@@ -13,6 +14,10 @@ pub enum Error {
     /// Writing standard output failed (a broken pipe ends the command
     /// quietly).
     Write(io::Error),
+    /// An argument that clap accepted but the command cannot use (such as
+    /// a `--base` that is not an absolute URL under `--spec`): a usage
+    /// error, exit status 2.
+    Usage(String),
 }
 
 impl fmt::Display for Error {
@@ -20,6 +25,7 @@ impl fmt::Display for Error {
         match self {
             Error::Read(err) => write!(f, "reading standard input: {err}"),
             Error::Write(err) => write!(f, "writing standard output: {err}"),
+            Error::Usage(message) => f.write_str(message),
         }
     }
 }
@@ -28,6 +34,7 @@ impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Error::Read(err) | Error::Write(err) => Some(err),
+            Error::Usage(_) => None,
         }
     }
 }
@@ -188,6 +195,18 @@ impl<'b> JsonObject<'b> {
         self
     }
 
+    /// Adds a number member, `null` for `None`.
+    pub fn optional_number(
+        &mut self,
+        key: &str,
+        value: Option<usize>,
+    ) -> &mut Self {
+        match value {
+            Some(value) => self.number(key, value),
+            None => self.null(key),
+        }
+    }
+
     /// Adds an array of strings.
     pub fn strings<S: AsRef<str>>(
         &mut self,
@@ -267,11 +286,19 @@ pub fn char_column(text: &str, position: usize) -> usize {
 /// A caret under byte `position` of `text` (printed on the line above,
 /// after `indent`): spaces up to its character column, then `^`.
 pub fn caret(indent: &str, text: &str, position: usize) -> String {
-    let column = char_column(text, position);
-    let mut line = String::with_capacity(indent.len() + column + 1);
+    carets(indent, text, position..position)
+}
+
+/// Carets under the bytes `span` of `text` (printed on the line above,
+/// after `indent`): spaces up to the character column of its start, then
+/// one `^` per character of the span, at least one.
+pub fn carets(indent: &str, text: &str, span: Range<usize>) -> String {
+    let column = char_column(text, span.start);
+    let width = char_column(text, span.end).saturating_sub(column).max(1);
+    let mut line = String::with_capacity(indent.len() + column + width);
     line.push_str(indent);
     line.extend(std::iter::repeat_n(' ', column));
-    line.push('^');
+    line.extend(std::iter::repeat_n('^', width));
     line
 }
 
@@ -432,13 +459,15 @@ mod tests {
             })
             .null("e")
             .strings("s", ["a", "\n"])
+            .optional_number("m", Some(7))
+            .optional_number("u", None)
             .object("o", |o| {
                 o.boolean("t", true);
             });
         o.finish();
         assert_eq!(
             String::from_utf8(buf).unwrap(),
-            r#"{"z":"","a":null,"q":"\"\u0001","v":false,"list":[{"n":1},{"n":2}],"e":null,"s":["a","\n"],"o":{"t":true}}"#
+            r#"{"z":"","a":null,"q":"\"\u0001","v":false,"list":[{"n":1},{"n":2}],"e":null,"s":["a","\n"],"m":7,"u":null,"o":{"t":true}}"#
         );
     }
 
@@ -448,6 +477,14 @@ mod tests {
         assert_eq!(caret("  ", "é{", 2), "   ^");
         assert_eq!(char_column("aé", 2), 1); // inside `é`
         assert_eq!(char_column("ab", 2), 2); // the end
+    }
+
+    #[test]
+    fn carets_span_characters() {
+        assert_eq!(carets("  ", "http://h:25/", 9..11), "           ^^");
+        assert_eq!(carets("", "aé{", 1..4), " ^^");
+        // An empty span still gets one caret.
+        assert_eq!(carets("", "ab", 2..2), "  ^");
     }
 
     #[test]

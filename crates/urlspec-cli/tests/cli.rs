@@ -1138,3 +1138,791 @@ fn links_help_teaches_with_examples() {
     let top = stdout(&run(&["--help"], None));
     assert!(top.contains("links"));
 }
+
+// ---------------------------------------------------------------------
+// urlspec scheme
+// ---------------------------------------------------------------------
+
+/// The keys of a `scheme --json` line, in order.
+const SCHEME_KEYS: [&str; 9] = [
+    "input",
+    "spec",
+    "view",
+    "fields",
+    "default_port",
+    "port",
+    "valid",
+    "violations",
+    "lenient",
+];
+
+/// Every value a `scheme --json` object gives under `name`, in order.
+fn field_values(v: &Value, name: &str) -> Vec<String> {
+    v["fields"]
+        .as_array()
+        .expect("fields is an array")
+        .iter()
+        .filter(|f| f["name"] == name)
+        .map(|f| f["value"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn scheme_ftp_login_cwd_and_retr_tv_sch_8() {
+    for url in [
+        "ftp://ds.internic.net/rfc/rfc1808.txt",
+        "ftp://ftp.is.co.za/rfc/rfc1808.txt",
+    ] {
+        let out = run(&["scheme", "--json", url], None);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        let text = stdout(&out);
+        assert_eq!(top_level_keys(text.trim_end()), SCHEME_KEYS);
+        let v = &json_lines(&out)[0];
+        assert_eq!(v["view"], "ftp");
+        assert_eq!(v["valid"], true);
+        assert_eq!(field_values(v, "login_user"), ["anonymous"]);
+        assert_eq!(
+            field_values(v, "login_password"),
+            ["<user's mail address>"]
+        );
+        assert_eq!(field_values(v, "cwd"), ["rfc"]);
+        assert_eq!(field_values(v, "target"), ["rfc1808.txt"]);
+        assert_eq!(
+            field_values(v, "command"),
+            ["CWD rfc", "RETR rfc1808.txt"]
+        );
+        assert!(field_values(v, "user").is_empty());
+        assert_eq!(v["port"], 21);
+        assert_eq!(v["default_port"]["port"], 21);
+        assert_eq!(v["default_port"]["in_seeds"], false);
+        assert_eq!(v["lenient"], serde_json::json!([]));
+    }
+    // The same as a table.
+    let out = run(&["scheme", "ftp://ds.internic.net/rfc/rfc1808.txt"], None);
+    let text = stdout(&out);
+    assert!(text.contains("\n  login_user      anonymous\n"), "{text}");
+    assert!(text.contains("\n  command         CWD rfc\n"));
+    assert!(text.contains("\n  command         RETR rfc1808.txt\n"));
+    assert!(text.contains("\n  default_port    21, from RFC 1738 §3.2"));
+    assert!(text.ends_with("strict RFC 1630: valid\nlenient readings: none\n"));
+}
+
+#[test]
+fn scheme_http_request_targets_and_password_hidden() {
+    let url = "http://info.cern.ch:8000/hypertext/WWW/TheProject.html?x+y#f";
+    let out = run(&["scheme", "--json", url], None);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    let v = &json_lines(&out)[0];
+    assert_eq!(v["view"], "http");
+    assert_eq!(
+        field_values(v, "request_target"),
+        ["/hypertext/WWW/TheProject.html?x+y"]
+    );
+    assert_eq!(
+        field_values(v, "proxy_target"),
+        ["http://info.cern.ch:8000/hypertext/WWW/TheProject.html?x+y"]
+    );
+    assert_eq!(v["port"], 8000);
+    assert_eq!(v["default_port"]["in_seeds"], true);
+
+    let out =
+        run(&["scheme", "-s", "draft96", "telnet://joe:pw@h:2323"], None);
+    let text = stdout(&out);
+    assert!(text.contains("\n  password        ****\n"), "{text}");
+    // The fields never show the password (the input is echoed as given).
+    let out = run(
+        &["scheme", "--json", "-s", "draft96", "telnet://joe:pw@h:2323"],
+        None,
+    );
+    let v = &json_lines(&out)[0];
+    assert_eq!(field_values(v, "password"), ["****"]);
+    let fields = v["fields"].to_string();
+    assert!(!fields.contains("pw"), "{fields}");
+}
+
+#[test]
+fn scheme_violations_have_carets_and_exit_1() {
+    let url = "ftp://info.cern.ch/pub/www/doc;type=d";
+    let out = run(&["scheme", url], None);
+    assert_eq!(code(&out), 1);
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.contains("^ ftptype:"))
+        .unwrap_or_else(|| panic!("no caret line in:\n{text}"));
+    assert_eq!(char_above_caret(lines[at - 1], lines[at]), 'd');
+    assert!(text.contains("strict RFC 1630: 1 violation:\n"));
+    assert!(text.contains("lenient readings:\n  A24: "));
+    assert!(text.contains("\n  command         NLST doc\n"));
+
+    let out = run(&["scheme", "--json", url], None);
+    let v = &json_lines(&out)[0];
+    assert_eq!(v["valid"], false);
+    assert_eq!(v["violations"][0]["position"], 36);
+    assert_eq!(v["violations"][0]["production"], "ftptype");
+    let keys: Vec<&String> =
+        v["violations"][0].as_object().unwrap().keys().collect();
+    assert_eq!(keys.len(), 3);
+}
+
+#[test]
+fn scheme_streams_standard_input() {
+    let input = b"gopher://h/7srch%09term\r\nmailto:a@b\n\xff\nfoo://a/b\n";
+    let out = run(&["scheme", "--json"], Some(input));
+    // The line that is not UTF-8 is reported and skipped: exit status 1.
+    assert_eq!(code(&out), 1);
+    assert_eq!(
+        stderr(&out),
+        "urlspec: line 3: not UTF-8 (invalid byte at column 1)\n"
+    );
+    let lines = json_lines(&out);
+    let views: Vec<&str> =
+        lines.iter().map(|v| v["view"].as_str().unwrap()).collect();
+    assert_eq!(views, ["gopher", "mailto", "generic"]);
+    assert_eq!(field_values(&lines[0], "selector"), ["srch"]);
+    assert_eq!(field_values(&lines[0], "command"), ["srch\tterm"]);
+    // In text the tab is shown as a control picture; records are separated
+    // by one blank line.
+    let out = run(&["scheme"], Some(b"gopher://h/7srch%09term\nnews:a.b\n"));
+    assert_eq!(code(&out), 0);
+    let text = stdout(&out);
+    assert!(text.contains("srch\u{2409}term"));
+    assert_eq!(text.matches("\n\n").count(), 1);
+}
+
+#[test]
+fn scheme_help_teaches_with_examples() {
+    let help = stdout(&run(&["scheme", "--help"], None));
+    for needle in [
+        "- rfc1630:",
+        "- rfc3986:",
+        "Examples:",
+        "| jq",
+        "--json",
+        "default_port",
+        "lenient",
+        "Exit status",
+    ] {
+        assert!(help.contains(needle), "{needle} missing from\n{help}");
+    }
+    let top = stdout(&run(&["--help"], None));
+    for name in ["scheme", "equiv", "normalize", "check", "extract"] {
+        assert!(top.contains(&format!("\n  {name} ")), "{name}\n{top}");
+    }
+}
+
+// ---------------------------------------------------------------------
+// urlspec equiv and urlspec normalize
+// ---------------------------------------------------------------------
+
+const MARIE: &str = "http://info.cern.ch/albert/bertram/marie-claude";
+
+const SPECS: [&str; 7] = [
+    "rfc1630",
+    "draft04",
+    "rfc1808",
+    "draft96",
+    "draft96dec",
+    "rfc2396",
+    "rfc3986",
+];
+
+#[test]
+fn equiv_exit_0_equivalent_1_not_2_not_comparable() {
+    for spec in SPECS {
+        // TV-EQ-1: an escaped `-` is `-`.
+        let b = "http://info.cern.ch/albert/bertram/marie%2Dclaude";
+        let out = run(&["equiv", "--spec", spec, MARIE, b], None);
+        assert_eq!(code(&out), 0, "{spec}: {}", stdout(&out));
+        assert!(stdout(&out)
+            .ends_with(&format!("equivalent under {spec} (level scheme)\n")));
+        // TV-EQ-2: an escaped `/` is not `/`.
+        let b = "http://info.cern.ch/albert/bertram%2Fmarie-claude";
+        let out = run(&["equiv", "--spec", spec, MARIE, b], None);
+        assert_eq!(code(&out), 1, "{spec}: {}", stdout(&out));
+        let text = stdout(&out);
+        assert!(text.contains("not equivalent under"), "{text}");
+        // Both normalized forms, and a caret at the first difference.
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[1], format!("   -> {MARIE}"));
+        assert_eq!(char_above_caret(lines[3], lines[4]), '%');
+        // TV-EQ-3: an illegal `%`: an error with its position.
+        let a = "fxqn:/us/va/reston/cnri/ietf/24/asdf%*.fred";
+        let b = "fxqn:/us/va/reston/cnri/ietf/24/asdf.fred";
+        let out = run(&["equiv", "--spec", spec, a, b], None);
+        assert_eq!(code(&out), 2, "{spec}");
+        let text = stdout(&out);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(char_above_caret(lines[0], lines[1]), '%');
+        assert!(lines[1].contains("not comparable: `%*`"), "{text}");
+        assert!(text.ends_with("A is not a legal URL\n"));
+        assert!(stderr(&out).starts_with("urlspec: A: "));
+        assert!(stderr(&out).contains("at byte 36"));
+    }
+}
+
+#[test]
+fn equiv_json_has_both_forms_and_the_verdict() {
+    let out = run(&["equiv", "--json", "http://a/~u", "HTTP://a/%7eu"], None);
+    assert_eq!(code(&out), 0);
+    let text = stdout(&out);
+    assert_eq!(
+        top_level_keys(text.trim_end()),
+        ["spec", "level", "a", "b", "equivalent"]
+    );
+    let v = &json_lines(&out)[0];
+    assert_eq!(v["spec"], "rfc1808");
+    assert_eq!(v["level"], "scheme");
+    assert_eq!(v["a"]["input"], "http://a/~u");
+    assert_eq!(v["a"]["normalized"], "http://a/%7Eu");
+    assert_eq!(v["b"]["normalized"], "http://a/%7Eu");
+    assert!(v["a"]["error"].is_null());
+    assert_eq!(v["equivalent"], true);
+
+    let out = run(&["equiv", "--json", "http://a/", "a%g"], None);
+    assert_eq!(code(&out), 2);
+    // JSON keeps standard error quiet.
+    assert!(out.stderr.is_empty());
+    let v = &json_lines(&out)[0];
+    assert!(v["equivalent"].is_null());
+    assert!(v["b"]["normalized"].is_null());
+    assert_eq!(v["b"]["error"]["position"], 1);
+    assert_eq!(v["b"]["error"]["found"], "%g");
+    assert!(v["b"]["error"]["message"].as_str().unwrap().contains("byte 1"));
+}
+
+#[test]
+fn equiv_options_change_the_verdict() {
+    let verdict = |args: &[&str]| code(&run(args, None));
+    // `+` is safe in RFC 1808, reserved in the 1996 draft.
+    assert_eq!(verdict(&["equiv", "http://a/x+y", "http://a/x%2By"]), 0);
+    assert_eq!(
+        verdict(&["equiv", "-s", "draft96", "http://a/x+y", "http://a/x%2By"]),
+        1
+    );
+    // The fragment.
+    assert_eq!(verdict(&["equiv", "http://a/b#x", "http://a/b#y"]), 0);
+    assert_eq!(
+        verdict(&[
+            "equiv",
+            "--include-fragment",
+            "http://a/b#x",
+            "http://a/b#y"
+        ]),
+        1
+    );
+    // The host's case, under a seed spec.
+    assert_eq!(verdict(&["equiv", "http://A.com/", "http://a.com/"]), 1);
+    assert_eq!(
+        verdict(&["equiv", "--host-case", "http://A.com/", "http://a.com/"]),
+        0
+    );
+    // The default port.
+    assert_eq!(verdict(&["equiv", "http://a:80/", "http://a/"]), 0);
+    assert_eq!(
+        verdict(&["equiv", "--no-default-port", "http://a:80/", "http://a/"]),
+        1
+    );
+    // The level (named loosely).
+    let (a, b) = ("http://a/%7e", "http://a/~");
+    assert_eq!(verdict(&["equiv", "-s", "draft96", a, b]), 0);
+    assert_eq!(verdict(&["equiv", "-s", "draft96", "-l", "case", a, b]), 1);
+    assert_eq!(
+        verdict(&[
+            "equiv",
+            "-s",
+            "draft96",
+            "--level",
+            "PercentEncoding",
+            a,
+            b
+        ]),
+        0
+    );
+    let out = run(&["equiv", "-l", "case", "--include-fragment", a, b], None);
+    assert!(
+        stdout(&out).ends_with("(level case, fragments compared)\n"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn equiv_usage_errors_exit_2() {
+    for args in [
+        &["equiv", "http://a/"][..],
+        &["equiv"],
+        &["equiv", "a", "b", "c"],
+        &["equiv", "--level", "bytes", "a", "b"],
+        &["equiv", "--spec", "rfc9999", "a", "b"],
+    ] {
+        let out = run(args, None);
+        assert_eq!(code(&out), 2, "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    let err = stderr(&run(&["equiv", "--level", "bytes", "a", "b"], None));
+    for level in
+        ["string", "case", "percent-encoding", "path-segment", "scheme"]
+    {
+        assert!(err.contains(level), "{level} missing from {err}");
+    }
+}
+
+#[test]
+fn equiv_help_lists_levels_and_options() {
+    let help = stdout(&run(&["equiv", "--help"], None));
+    for needle in [
+        "- string:",
+        "- percent-encoding:",
+        "- path-segment:",
+        "- scheme:",
+        "[default: scheme]",
+        "--include-fragment",
+        "--no-default-port",
+        "--host-case",
+        "Comparison options",
+        "marie%2Dclaude",
+        "Examples:",
+        "Exit status: 0 when A and B are equivalent, 1 when they are not, 2",
+    ] {
+        assert!(help.contains(needle), "{needle} missing from\n{help}");
+    }
+}
+
+/// The keys of a `normalize --json` line, in order.
+const NORMALIZE_KEYS: [&str; 5] =
+    ["input", "spec", "level", "result", "error"];
+
+#[test]
+fn normalize_one_line_per_input_aligned() {
+    let out = run(
+        &[
+            "normalize",
+            "--spec",
+            "rfc3986",
+            "eXAMPLE://a/./b/../b/%63/%7bfoo%7d",
+            "HTTP://A:80",
+        ],
+        None,
+    );
+    assert_eq!(code(&out), 0);
+    assert_eq!(stdout(&out), "example://a/b/c/%7Bfoo%7D\nhttp://a/\n");
+    assert!(out.stderr.is_empty());
+
+    // Standard input, streamed: an error line in place of each bad input.
+    let input = b"http://a/~u\r\n%zz\n\xff\nHTTP://A:80/%7e#f\n";
+    let out = run(&["normalize"], Some(input));
+    assert_eq!(code(&out), 1);
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4);
+    assert_eq!(lines[0], "http://a/%7Eu");
+    assert!(lines[1].starts_with("error: NotComparable: `%zz`"), "{text}");
+    assert!(lines[2].starts_with("error: NotUtf8: "));
+    assert_eq!(lines[3], "http://A/%7E");
+    let err = stderr(&out);
+    assert!(err.contains("urlspec: line 2: NotComparable: "), "{err}");
+    assert!(err.contains("urlspec: line 3: NotUtf8: "));
+
+    // The options are those of equiv.
+    let out = run(
+        &[
+            "normalize",
+            "--include-fragment",
+            "--host-case",
+            "--no-default-port",
+            "HTTP://A:80/%7e#f",
+        ],
+        None,
+    );
+    assert_eq!(stdout(&out), "http://a:80/%7E#f\n");
+    let out = run(&["normalize", "--level", "string", "HTTP://A/%7e#f"], None);
+    assert_eq!(stdout(&out), "HTTP://A/%7e\n");
+}
+
+#[test]
+fn normalize_json_keys_and_errors() {
+    let out = run(&["normalize", "--json"], Some(b"HTTP://a/\n%\n"));
+    assert_eq!(code(&out), 1);
+    let text = stdout(&out);
+    for line in text.lines() {
+        assert_eq!(top_level_keys(line), NORMALIZE_KEYS);
+    }
+    let v = json_lines(&out);
+    assert_eq!(v[0]["result"], "http://a/");
+    assert!(v[0]["error"].is_null());
+    assert_eq!(v[0]["level"], "scheme");
+    assert!(v[1]["result"].is_null());
+    assert_eq!(v[1]["error"]["kind"], "NotComparable");
+    assert_eq!(v[1]["error"]["position"], 0);
+    // Normalizing twice changes nothing more.
+    let once =
+        stdout(&run(&["normalize", "-s", "rfc3986", "HTTP://a/./%7e/"], None));
+    let again =
+        stdout(&run(&["normalize", "-s", "rfc3986", once.trim_end()], None));
+    assert_eq!(once, again);
+}
+
+// ---------------------------------------------------------------------
+// urlspec check
+// ---------------------------------------------------------------------
+
+const GOPHER_SMTP: &str = "gopher://h:25/0HELO%0D%0AMAIL";
+
+#[test]
+fn check_findings_with_carets() {
+    let out = run(&["check", GOPHER_SMTP, "http://a/"], None);
+    assert_eq!(code(&out), 1);
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], GOPHER_SMTP);
+    assert_eq!(lines[1], "  3 findings under rfc1808 (highest: high)");
+    assert_eq!(lines[2], "  URL001 high non-default-port at 11..13");
+    // Carets under the whole span: the port.
+    assert_eq!(lines[4].trim(), "^^");
+    assert_eq!(char_above_caret(lines[3], lines[4]), '2');
+    assert!(lines[5].contains("port 25"));
+    assert!(lines[6].starts_with("    source: draft 1996 §8 (R96-8.2)"));
+    assert!(text.ends_with("\nhttp://a/\n  no findings under rfc1808\n"));
+}
+
+#[test]
+fn check_fail_on_thresholds() {
+    let status = |args: &[&str]| code(&run(args, None));
+    // URL001 low: a non-default port above 1023.
+    let low = "http://a:8080/";
+    assert_eq!(status(&["check", low]), 0);
+    assert_eq!(status(&["check", "--fail-on", "medium", low]), 0);
+    assert_eq!(status(&["check", "--fail-on", "low", low]), 1);
+    assert_eq!(status(&["check", "--fail-on", "info", low]), 1);
+    // URL003 medium: a password.
+    let medium = "http://u:p@a/";
+    assert_eq!(status(&["check", medium]), 1);
+    assert_eq!(status(&["check", "--fail-on", "high", medium]), 0);
+    // High findings fail at every threshold.
+    for threshold in ["info", "low", "medium", "high"] {
+        assert_eq!(
+            status(&["check", "--fail-on", threshold, GOPHER_SMTP]),
+            1,
+            "{threshold}"
+        );
+        assert_eq!(
+            status(&["check", "--fail-on", threshold, "http://a/"]),
+            0,
+            "{threshold}"
+        );
+    }
+    // The findings are printed whatever the threshold.
+    let out = run(&["check", "--fail-on", "high", medium], None);
+    assert!(stdout(&out).contains("URL003 medium password"));
+    // Usage errors.
+    assert_eq!(status(&["check", "--fail-on", "critical", low]), 2);
+}
+
+#[test]
+fn check_json_keys_and_standard_input() {
+    let input = b"ftp://cnn.example.com&story=breaking_news@10.0.0.1/top_story.htm\nhttp://a:8080/\nhttp://a/\n";
+    let out = run(&["check", "--json", "--spec", "rfc3986"], Some(input));
+    assert_eq!(code(&out), 1);
+    let text = stdout(&out);
+    for line in text.lines() {
+        assert_eq!(
+            top_level_keys(line),
+            ["input", "spec", "max_severity", "fails", "findings"]
+        );
+    }
+    let v = json_lines(&out);
+    assert_eq!(v.len(), 3);
+    let f = &v[0]["findings"][0];
+    let keys: Vec<&String> = f.as_object().unwrap().keys().collect();
+    assert_eq!(keys.len(), 6);
+    assert_eq!(f["code"], "URL008");
+    assert_eq!(f["name"], "userinfo-looks-like-host");
+    assert_eq!(f["severity"], "high");
+    assert_eq!(f["span"]["start"], 6);
+    assert_eq!(f["span"]["end"], 41);
+    assert!(f["source"].as_str().unwrap().starts_with("RFC 3986 §7.6"));
+    assert_eq!(v[0]["max_severity"], "high");
+    assert_eq!(v[0]["fails"], true);
+    assert_eq!(v[1]["max_severity"], "low");
+    assert_eq!(v[1]["fails"], false);
+    assert!(v[2]["max_severity"].is_null());
+    assert_eq!(v[2]["findings"], serde_json::json!([]));
+}
+
+#[test]
+fn check_help_lists_every_rule() {
+    let help = stdout(&run(&["check", "--help"], None));
+    for n in 1..=9 {
+        let code = format!("URL00{n}");
+        assert!(help.contains(&code), "{code} missing from\n{help}");
+    }
+    for needle in [
+        "non-default-port",
+        "host-differs-between-specs",
+        "[default: medium]",
+        "--fail-on",
+        "Examples:",
+        "Exit status",
+    ] {
+        assert!(help.contains(needle), "{needle} missing from\n{help}");
+    }
+}
+
+// ---------------------------------------------------------------------
+// urlspec extract
+// ---------------------------------------------------------------------
+
+/// The keys of an `extract --output json` line, in order.
+const EXTRACT_KEYS: [&str; 10] = [
+    "file",
+    "line",
+    "column",
+    "offset",
+    "form",
+    "url",
+    "resolved",
+    "ambiguous_hyphen",
+    "alternative",
+    "relative",
+];
+
+/// TV-TXT-1 … 3: the 1996 draft's own example.
+const DRAFT_EXAMPLE: &str = "Yes, Jim, I found it under <ftp://info.cern.ch/pub/www/doc;\n      type=d> but you can probably pick it up from <ftp://ds.in\n      ternic.net/rfc>.  Note the warning in <http://ds.internic.\n      net/instructions/overview.html#WARNING>.\n";
+
+#[test]
+fn extract_tv_txt_from_standard_input() {
+    let out = run(&["extract"], Some(DRAFT_EXAMPLE.as_bytes()));
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "-:1:28  angle  ftp://info.cern.ch/pub/www/doc;type=d\n\
+         -:2:52  angle  ftp://ds.internic.net/rfc\n\
+         -:3:45  angle  http://ds.internic.net/instructions/overview.html#WARNING\n"
+    );
+    // `-` is standard input too.
+    let dash = run(&["extract", "-"], Some(DRAFT_EXAMPLE.as_bytes()));
+    assert_eq!(stdout(&dash), stdout(&out));
+}
+
+#[test]
+fn extract_json_keys_flags_and_base() {
+    let text = "See <URL:http://a.example/foo-\n  bar> and <URL:../g>, \"../q\" or http://b.example/x.\n";
+    let out = run(&["extract", "-o", "json"], Some(text.as_bytes()));
+    assert_eq!(code(&out), 0);
+    for line in stdout(&out).lines() {
+        assert_eq!(top_level_keys(line), EXTRACT_KEYS);
+    }
+    let v = json_lines(&out);
+    assert_eq!(v.len(), 2);
+    assert_eq!(v[0]["file"], "-");
+    assert_eq!(
+        (v[0]["line"].clone(), v[0]["column"].clone()),
+        (1.into(), 5.into())
+    );
+    assert_eq!(v[0]["offset"], 4);
+    assert_eq!(v[0]["form"], "url-prefixed");
+    assert_eq!(v[0]["url"], "http://a.example/foo-bar");
+    assert!(v[0]["resolved"].is_null());
+    assert_eq!(v[0]["ambiguous_hyphen"], true);
+    assert_eq!(v[0]["alternative"], "http://a.example/foobar");
+    assert_eq!(v[0]["relative"], false);
+    assert_eq!(v[1]["form"], "bare");
+    assert!(v[1]["alternative"].is_null());
+
+    // --relative adds the relative references; --base resolves them all.
+    let args =
+        ["extract", "-o", "json", "--relative", "--base", "http://h/d/e"];
+    let out = run(&args, Some(text.as_bytes()));
+    let v = json_lines(&out);
+    let found: Vec<(&str, &str, bool)> = v
+        .iter()
+        .map(|v| {
+            (
+                v["url"].as_str().unwrap(),
+                v["resolved"].as_str().unwrap(),
+                v["relative"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("http://a.example/foo-bar", "http://a.example/foo-bar", false),
+            ("../g", "http://h/g", true),
+            ("../q", "http://h/q", true),
+            ("http://b.example/x", "http://b.example/x", false),
+        ]
+    );
+    // The same as text, with flags.
+    let args = ["extract", "--relative", "--base", "http://h/d/e"];
+    let out = run(&args, Some(text.as_bytes()));
+    assert_eq!(
+        stdout(&out),
+        "-:1:5  url-prefixed  http://a.example/foo-bar -> http://a.example/foo-bar  [ambiguous-hyphen (or http://a.example/foobar)]\n\
+         -:2:12  url-prefixed  ../g -> http://h/g  [relative]\n\
+         -:2:24  quoted  ../q -> http://h/q  [relative]\n\
+         -:2:34  bare  http://b.example/x -> http://b.example/x\n"
+    );
+    // --no-bare drops the bare URL.
+    let out = run(&["extract", "--no-bare"], Some(text.as_bytes()));
+    assert_eq!(stdout(&out).lines().count(), 1);
+}
+
+#[test]
+fn extract_tsv_has_a_header_row_and_ten_columns() {
+    let out =
+        run(&["extract", "--output", "tsv"], Some(DRAFT_EXAMPLE.as_bytes()));
+    let text = stdout(&out);
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some(
+            "file\tline\tcolumn\toffset\tform\turl\tresolved\tambiguous_hyphen\talternative\trelative"
+        )
+    );
+    let rows: Vec<Vec<&str>> =
+        lines.map(|l| l.split('\t').collect()).collect();
+    assert_eq!(rows.len(), 3);
+    assert!(rows.iter().all(|r| r.len() == 10));
+    assert_eq!(
+        rows[0],
+        [
+            "-",
+            "1",
+            "28",
+            "27",
+            "angle",
+            "ftp://info.cern.ch/pub/www/doc;type=d",
+            "",
+            "false",
+            "",
+            "false"
+        ]
+    );
+}
+
+#[test]
+fn extract_files_bytes_and_exit_statuses() {
+    let dir = env!("CARGO_TARGET_TMPDIR");
+    let latin1 = format!("{dir}/extract-latin1.txt");
+    std::fs::write(&latin1, b"caf\xe9 <URL:http://x/>\n\xff\n  <http://y/>\n")
+        .unwrap();
+    let out = run(&["extract", &latin1], None);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        format!("{latin1}:1:6  url-prefixed  http://x/\n{latin1}:3:3  angle  http://y/\n")
+    );
+    // A missing file: exit status 2, after the other files were read.
+    let out = run(&["extract", "no-such-file.txt", &latin1], None);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("no-such-file.txt"));
+    assert_eq!(stdout(&out).lines().count(), 2);
+    // A base that is not absolute is a usage error.
+    for base in ["", "../x"] {
+        let out = run(&["extract", "--base", base, &latin1], None);
+        assert_eq!(code(&out), 2, "{base:?}");
+        assert!(out.stdout.is_empty());
+        assert!(stderr(&out).contains("not an absolute URL"));
+    }
+    for args in [
+        &["extract", "--output", "xml"][..],
+        &["extract", "--spec", "rfc9999"],
+    ] {
+        assert_eq!(code(&run(args, None)), 2, "{args:?}");
+    }
+    // No URL at all is no failure.
+    assert_eq!(code(&run(&["extract"], Some(b"nothing here\n"))), 0);
+}
+
+/// The seed texts, when this checkout sits next to them.
+fn seeds_dir() -> Option<std::path::PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/seeds");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        println!(
+            "notice: {} not found; skipping the extract test over the seeds",
+            dir.display()
+        );
+        None
+    }
+}
+
+#[test]
+fn extract_finds_exactly_the_delimited_urls_of_the_seeds() {
+    let Some(dir) = seeds_dir() else { return };
+    let tsv = format!(
+        "{}/../../testdata/extract/seeds-expected.tsv",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let expected: Vec<String> = std::fs::read_to_string(tsv)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .map(str::to_owned)
+        .collect();
+    assert!(!expected.is_empty());
+
+    let mut seeds: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    seeds.sort();
+    assert!(!seeds.is_empty(), "no seed texts in {}", dir.display());
+
+    let mut got = Vec::new();
+    for seed in &seeds {
+        let path = seed.to_str().unwrap();
+        let out =
+            run(&["extract", "--no-bare", "--output", "tsv", path], None);
+        assert_eq!(code(&out), 0, "{path}: {}", stderr(&out));
+        let text = stdout(&out);
+        let mut rows = text.lines();
+        assert!(rows.next().unwrap().starts_with("file\tline\t"));
+        for row in rows {
+            let f: Vec<&str> = row.split('\t').collect();
+            assert_eq!(f[0], path);
+            let name = seed.file_name().unwrap().to_str().unwrap();
+            // file, line, form, url: the columns of the expected list.
+            got.push(format!("{name}\t{}\t{}\t{}", f[1], f[4], f[5]));
+        }
+    }
+    if got != expected {
+        let missing: Vec<_> =
+            expected.iter().filter(|e| !got.contains(e)).collect();
+        let extra: Vec<_> =
+            got.iter().filter(|g| !expected.contains(g)).collect();
+        panic!(
+            "urlspec extract differs from seeds-expected.tsv\nmissing: \
+             {missing:#?}\nunexpected: {extra:#?}"
+        );
+    }
+}
+
+#[test]
+fn extract_help_teaches_with_examples() {
+    let help = stdout(&run(&["extract", "--help"], None));
+    for needle in [
+        "Appendix B",
+        "url-prefixed",
+        "angle",
+        "quoted",
+        "bare",
+        "--no-bare",
+        "--relative",
+        "--base",
+        "--output",
+        "ambiguous_hyphen",
+        "alternative",
+        "Examples:",
+        "| jq",
+        "Exit status",
+    ] {
+        assert!(help.contains(needle), "{needle} missing from\n{help}");
+    }
+}

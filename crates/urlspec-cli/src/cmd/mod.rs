@@ -1,8 +1,13 @@
 //! The subcommands, one module each, and what they report to `main`.
 
+pub mod check;
+pub mod equiv;
+pub mod extract;
 pub mod links;
+pub mod normalize;
 pub mod parse;
 pub mod resolve;
+pub mod scheme;
 
 use crate::cli::Command;
 use crate::output::Error;
@@ -10,14 +15,19 @@ use crate::output::Error;
 /// How a subcommand ended, when it ran to completion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
-    /// Every input was valid (`parse`) or resolved (`resolve`): exit
-    /// status 0.
+    /// Every input was valid (`parse`, `scheme`), resolved (`resolve`,
+    /// `links`), normalized (`normalize`) or free of findings at the
+    /// `--fail-on` level (`check`); the two URLs are equivalent (`equiv`):
+    /// exit status 0.
     Valid,
-    /// Some input was invalid or not resolved, or could not be read as
-    /// text (or, for `links`, as its format): exit status 1.
+    /// Some input was invalid, not resolved or not normalized, or could
+    /// not be read as text (or, for `links`, as its format); some finding
+    /// reaches `--fail-on` (`check`); the two URLs are not equivalent
+    /// (`equiv`): exit status 1.
     Invalid,
     /// Some input could not be read at all (a missing file, an I/O error),
-    /// and the others were processed: exit status 2.
+    /// and the others were processed; a URL cannot be compared (`equiv`):
+    /// exit status 2.
     Failed,
 }
 
@@ -47,5 +57,10 @@ pub fn run(command: &Command) -> Result<Status, Error> {
         Command::Parse(args) => parse::run(args),
         Command::Resolve(args) => resolve::run(args),
         Command::Links(args) => links::run(args),
+        Command::Scheme(args) => scheme::run(args),
+        Command::Equiv(args) => equiv::run(args),
+        Command::Normalize(args) => normalize::run(args),
+        Command::Check(args) => check::run(args),
+        Command::Extract(args) => extract::run(args),
     }
 }

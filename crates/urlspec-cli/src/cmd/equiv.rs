@@ -1,0 +1,310 @@
+//! `urlspec equiv`: whether two URLs are the same URL under a spec, with
+//! both normalized forms.
+//!
+//! Each URL is brought to the spec's canonical encoding level by
+//! [`equiv::normalize`]; the verdict is whether the two strings are equal,
+//! which is what [`equiv::equivalent`] answers. A URL that cannot be
+//! compared ([`NotComparable`]) makes the answer an error, exit status 2.
+
+use std::io::{self, Write};
+
+use urlspec::equiv::{self, NotComparable, Options};
+use urlspec::Spec;
+
+use super::Status;
+use crate::cli::EquivArgs;
+use crate::output::{self, Error, JsonObject, Output};
+
+/// Normalizes both URLs of `args` and compares them: `Valid` when they are
+/// equivalent, `Invalid` when not, `Failed` when one cannot be compared.
+pub fn run(args: &EquivArgs) -> Result<Status, Error> {
+    let options = args.options.to_options();
+    let a = Side::new("A", &args.a, args.spec, &options);
+    let b = Side::new("B", &args.b, args.spec, &options);
+    let mut out = Output::stdout();
+    if args.json {
+        let mut buf = Vec::with_capacity(1024);
+        write_json(&mut buf, args.spec, &options, &a, &b);
+        buf.push(b'\n');
+        out.write_all(&buf).map_err(Error::Write)?;
+    } else {
+        write_human(&mut out, args.spec, &options, &a, &b)
+            .map_err(Error::Write)?;
+        for side in [&a, &b] {
+            if let Err(err) = &side.normalized {
+                let _ = writeln!(
+                    io::stderr().lock(),
+                    "urlspec: {}: {err}",
+                    side.name
+                );
+            }
+        }
+    }
+    out.finish().map_err(Error::Write)?;
+    Ok(match verdict(&a, &b) {
+        Some(true) => Status::Valid,
+        Some(false) => Status::Invalid,
+        None => Status::Failed,
+    })
+}
+
+/// One of the two URLs and its normalized form.
+pub struct Side<'a> {
+    /// `A` or `B`.
+    pub name: &'static str,
+    /// The URL as given.
+    pub input: &'a str,
+    /// Its normalized form, or why it cannot be compared.
+    pub normalized: Result<String, NotComparable>,
+}
+
+impl<'a> Side<'a> {
+    /// Normalizes `input` under `spec` with `options`.
+    pub fn new(
+        name: &'static str,
+        input: &'a str,
+        spec: Spec,
+        options: &Options,
+    ) -> Side<'a> {
+        let normalized = equiv::normalize(input, spec, options);
+        Side { name, input, normalized }
+    }
+}
+
+/// Whether the two are equivalent; `None` when one cannot be compared.
+pub fn verdict(a: &Side<'_>, b: &Side<'_>) -> Option<bool> {
+    match (&a.normalized, &b.normalized) {
+        (Ok(a), Ok(b)) => Some(a == b),
+        _ => None,
+    }
+}
+
+/// The level and the options that differ from the defaults, for the
+/// verdict line: `level scheme`, `level case, fragments compared`, ….
+pub fn describe(options: &Options) -> String {
+    let mut text = format!("level {}", options.level.unwrap_or_default());
+    if options.include_fragment {
+        text.push_str(", fragments compared");
+    }
+    if !options.default_port {
+        text.push_str(", default ports kept");
+    }
+    if options.host_case {
+        text.push_str(", hosts folded");
+    }
+    text
+}
+
+/// The message of a [`NotComparable`] beside a caret at its `%`, which
+/// already shows the input: the `%` and what follows it up to the first
+/// character that is not a hex digit. (Only for an error whose `found`
+/// starts with `%`; under `--spec whatwg`, `found` is the parser's reason
+/// instead.)
+pub fn not_comparable_reason(err: &NotComparable) -> String {
+    let rest = err.found.strip_prefix('%').unwrap_or(&err.found);
+    let mut end = err.found.len() - rest.len();
+    for c in rest.chars() {
+        end += c.len_utf8();
+        if !c.is_ascii_hexdigit() {
+            break;
+        }
+    }
+    format!(
+        "not comparable: `{}` is not an escape (`%` must be followed by two \
+         hex digits; RFC 1630, Example 3)",
+        output::visible(&err.found[..end])
+    )
+}
+
+/// The indent of a normalized form under its input.
+const ARROW: &str = "   -> ";
+
+/// Each URL with its normalized form (or a caret at the `%` that makes it
+/// not comparable), then the verdict; when the two differ, a caret under
+/// the first difference of B's normalized form.
+pub fn write_human(
+    out: &mut impl Write,
+    spec: Spec,
+    options: &Options,
+    a: &Side<'_>,
+    b: &Side<'_>,
+) -> io::Result<()> {
+    for side in [a, b] {
+        writeln!(out, "{}  {}", side.name, output::visible(side.input))?;
+        match &side.normalized {
+            Ok(text) => writeln!(out, "{ARROW}{}", output::visible(text))?,
+            Err(err) if err.found.starts_with('%') => {
+                let caret = output::caret("   ", side.input, err.position);
+                writeln!(out, "{caret} {}", not_comparable_reason(err))?;
+            }
+            // Not an escape: a reason with no position (the WHATWG
+            // parser's, under --spec whatwg).
+            Err(err) => writeln!(
+                out,
+                "   not comparable: {}",
+                output::visible(&err.found)
+            )?,
+        }
+    }
+    let how = describe(options);
+    match (&a.normalized, &b.normalized) {
+        (Ok(na), Ok(nb)) if na == nb => {
+            writeln!(out, "equivalent under {spec} ({how})")
+        }
+        (Ok(na), Ok(nb)) => {
+            let at = first_difference(na, nb);
+            let caret = output::caret(&" ".repeat(ARROW.len()), nb, at);
+            writeln!(out, "{caret} first difference")?;
+            writeln!(out, "not equivalent under {spec} ({how})")
+        }
+        (Err(_), Err(_)) => writeln!(
+            out,
+            "cannot compare under {spec}: neither A nor B is a legal URL"
+        ),
+        (Err(_), Ok(_)) => {
+            writeln!(out, "cannot compare under {spec}: A is not a legal URL")
+        }
+        (Ok(_), Err(_)) => {
+            writeln!(out, "cannot compare under {spec}: B is not a legal URL")
+        }
+    }
+}
+
+/// The byte offset in `b` of the first character where `a` and `b` differ
+/// (the end of `b` when `b` is a prefix of `a`).
+pub fn first_difference(a: &str, b: &str) -> usize {
+    a.chars()
+        .zip(b.char_indices())
+        .find(|(ca, (_, cb))| ca != cb)
+        .map_or_else(|| a.len().min(b.len()), |(_, (i, _))| i)
+}
+
+/// The JSON object (no line ending): `spec`, `level`, `a`, `b` (each
+/// `{input, normalized, error}`) and `equivalent`.
+pub fn write_json(
+    buf: &mut Vec<u8>,
+    spec: Spec,
+    options: &Options,
+    a: &Side<'_>,
+    b: &Side<'_>,
+) {
+    let side_members = |o: &mut JsonObject<'_>, side: &Side<'_>| {
+        o.string("input", side.input);
+        match &side.normalized {
+            Ok(text) => {
+                o.string("normalized", text).null("error");
+            }
+            Err(err) => {
+                o.null("normalized").object("error", |e| {
+                    e.number("position", err.position)
+                        .string("found", &err.found)
+                        .string("message", &err.to_string());
+                });
+            }
+        }
+    };
+    let mut o = JsonObject::new(buf);
+    o.string("spec", spec.name())
+        .string("level", options.level.unwrap_or_default().name())
+        .object("a", |o| side_members(o, a))
+        .object("b", |o| side_members(o, b));
+    match verdict(a, b) {
+        Some(same) => o.boolean("equivalent", same),
+        None => o.null("equivalent"),
+    };
+    o.finish();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use urlspec::equiv::Level;
+
+    fn human(a: &str, b: &str, spec: Spec, options: &Options) -> String {
+        let a = Side::new("A", a, spec, options);
+        let b = Side::new("B", b, spec, options);
+        let mut buf = Vec::new();
+        write_human(&mut buf, spec, options, &a, &b).unwrap();
+        String::from_utf8(buf).unwrap()
+    }
+
+    #[test]
+    fn equivalent_shows_both_forms() {
+        let o = Options::default();
+        let text = human("HTTP://a/%7eu", "http://a/~u", Spec::Draft96, &o);
+        assert_eq!(
+            text,
+            "A  HTTP://a/%7eu\n   -> http://a/~u\n\
+             B  http://a/~u\n   -> http://a/~u\n\
+             equivalent under draft96 (level scheme)\n"
+        );
+    }
+
+    #[test]
+    fn not_equivalent_points_at_the_first_difference() {
+        let o = Options::default();
+        let text = human(
+            "http://info.cern.ch/albert/bertram/marie-claude",
+            "http://info.cern.ch/albert/bertram%2Fmarie-claude",
+            Spec::Rfc1630,
+            &o,
+        );
+        let lines: Vec<&str> = text.lines().collect();
+        let column = lines[4].find('^').unwrap();
+        assert_eq!(&lines[3][column..column + 3], "%2F");
+        assert!(lines[4].ends_with("^ first difference"));
+        assert_eq!(lines[5], "not equivalent under rfc1630 (level scheme)");
+    }
+
+    #[test]
+    fn not_comparable_has_a_caret_at_the_percent() {
+        let o = Options::default().level(Level::Case).include_fragment(true);
+        let text = human("a/%*b", "a", Spec::Rfc1808, &o);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "A  a/%*b");
+        assert!(lines[1].starts_with("     ^ not comparable: `%*` is not"));
+        assert_eq!(
+            lines.last().unwrap(),
+            &"cannot compare under rfc1808: A is not a legal URL"
+        );
+        assert_eq!(describe(&o), "level case, fragments compared");
+    }
+
+    #[test]
+    fn reason_quotes_up_to_the_first_non_hex_character() {
+        let reason = |input: &str| {
+            let o = Options::default();
+            let err = equiv::normalize(input, Spec::Rfc1808, &o).unwrap_err();
+            not_comparable_reason(&err)
+        };
+        assert!(reason("a%*.b").contains("`%*` is"));
+        assert!(reason("a%4g").contains("`%4g` is"));
+        assert!(reason("a%").contains("`%` is"));
+        assert!(reason("a%é").contains("`%é` is"));
+    }
+
+    #[test]
+    fn first_difference_in_bytes_of_b() {
+        assert_eq!(first_difference("aéb", "aéc"), 3);
+        assert_eq!(first_difference("abc", "ab"), 2);
+        assert_eq!(first_difference("ab", "abc"), 2);
+        assert_eq!(first_difference("", "x"), 0);
+    }
+
+    #[test]
+    fn json_object() {
+        let o = Options::default();
+        let a = Side::new("A", "%*", Spec::Rfc1808, &o);
+        let b = Side::new("B", "x", Spec::Rfc1808, &o);
+        let mut buf = Vec::new();
+        write_json(&mut buf, Spec::Rfc1808, &o, &a, &b);
+        let v: serde_json::Value = serde_json::from_slice(&buf).unwrap();
+        assert!(v["equivalent"].is_null());
+        assert!(v["a"]["normalized"].is_null());
+        assert_eq!(v["a"]["error"]["position"], 0);
+        assert_eq!(v["a"]["error"]["found"], "%*");
+        assert_eq!(v["b"]["normalized"], "x");
+        assert!(v["b"]["error"].is_null());
+        assert_eq!(v["level"], "scheme");
+    }
+}

@@ -1,0 +1,405 @@
+//! `urlspec extract`: the URLs in running text, with where they are, how
+//! they were delimited and, with `--base`, what they resolve to.
+//!
+//! The finding is the library's [`Finder`]; this module reads each input
+//! whole, as bytes (a URL broken across lines needs the lines after it),
+//! runs the finder over the bytes and numbers lines and columns with a
+//! [`LineIndex`] over the same bytes, so that offsets, lines and columns
+//! agree whether or not the text is UTF-8.
+
+use std::fs;
+use std::io::{self, Read, Write};
+
+use urlspec::extract::{Finder, Found, LineIndex};
+use urlspec::resolve::{ResolveError, Resolved, Resolver};
+use urlspec::{Reference, Spec};
+
+use super::Status;
+use crate::cli::{ExtractArgs, ExtractOutput};
+use crate::output::{self, Error, JsonObject, Output, RecordWrite};
+
+/// The name of standard input in the output.
+pub const STDIN_NAME: &str = "-";
+
+/// The TSV header row.
+pub const TSV_HEADER: &str = "file\tline\tcolumn\toffset\tform\turl\t\
+                              resolved\tambiguous_hyphen\talternative\t\
+                              relative\n";
+
+/// Finds the URLs of every input of `args` and prints them.
+pub fn run(args: &ExtractArgs) -> Result<Status, Error> {
+    if let Some(base) = &args.base {
+        check_base(base, args.spec)?;
+    }
+    let resolver = args.base.as_deref().map(|b| Resolver::new(b, args.spec));
+    let finder = args.finder();
+    let mut out = Output::stdout();
+    let mut printer = Printer::new(args.output, resolver);
+    printer.start(&mut out).map_err(Error::Write)?;
+    let stdin_only = [STDIN_NAME.to_owned()];
+    let names =
+        if args.files.is_empty() { &stdin_only[..] } else { &args.files };
+    let mut failed = false;
+    for name in names {
+        let data = if name == STDIN_NAME {
+            let mut data = Vec::new();
+            io::stdin().lock().read_to_end(&mut data).map(|_| data)
+        } else {
+            fs::read(name)
+        };
+        match data {
+            Ok(data) => {
+                printer
+                    .file(&mut out, name, &data, &finder)
+                    .map_err(Error::Write)?;
+            }
+            Err(err) => {
+                failed = true;
+                let _ =
+                    writeln!(io::stderr().lock(), "urlspec: {name}: {err}");
+            }
+        }
+    }
+    out.finish().map_err(Error::Write)?;
+    Ok(if failed {
+        Status::Failed
+    } else {
+        Status::from_valid(printer.unresolved == 0)
+    })
+}
+
+/// Refuses a `--base` that cannot resolve references: one without a scheme
+/// under `spec` (the empty string included).
+fn check_base(base: &str, spec: Spec) -> Result<(), Error> {
+    if Reference::parse_with(base, spec).has_scheme() {
+        return Ok(());
+    }
+    Err(Error::Usage(format!(
+        "invalid value '{}' for '--base <BASE>': not an absolute URL (it has \
+         no scheme under {spec})",
+        output::visible(base)
+    )))
+}
+
+/// Prints the URLs found, in one of the output formats, and counts those
+/// that could not be resolved.
+pub struct Printer<'b> {
+    how: ExtractOutput,
+    resolver: Option<Resolver<'b>>,
+    /// The URLs that could not be resolved against the base.
+    pub unresolved: usize,
+    /// One line, reused for every URL.
+    line: Vec<u8>,
+}
+
+impl<'b> Printer<'b> {
+    /// A printer in format `how`, resolving with `resolver` when given.
+    pub fn new(how: ExtractOutput, resolver: Option<Resolver<'b>>) -> Self {
+        Printer { how, resolver, unresolved: 0, line: Vec::with_capacity(512) }
+    }
+
+    /// Writes what comes before the first URL: the TSV header row.
+    pub fn start(&mut self, out: &mut impl Write) -> io::Result<()> {
+        if self.how == ExtractOutput::Tsv {
+            out.write_all(TSV_HEADER.as_bytes())?;
+        }
+        Ok(())
+    }
+
+    /// Finds and prints every URL of one input, `data`, named `name`.
+    pub fn file(
+        &mut self,
+        out: &mut impl RecordWrite,
+        name: &str,
+        data: &[u8],
+        finder: &Finder,
+    ) -> io::Result<()> {
+        let index = LineIndex::new(data);
+        for found in finder.find_iter(data) {
+            let (line, column) = index.line_col(found.span().start);
+            let place = Place { name, line, column };
+            let resolved = self.resolver.map(|r| r.resolve(found.as_str()));
+            if let Some(Err(err)) = &resolved {
+                self.unresolved += 1;
+                let _ = writeln!(
+                    io::stderr().lock(),
+                    "urlspec: {name}:{line}:{column}: {}: {}: {err}",
+                    output::visible(found.as_str()),
+                    err.kind()
+                );
+            }
+            self.line.clear();
+            match self.how {
+                ExtractOutput::Text => {
+                    text_line(
+                        &mut self.line,
+                        &place,
+                        &found,
+                        resolved.as_ref(),
+                    );
+                }
+                ExtractOutput::Tsv => {
+                    tsv_row(&mut self.line, &place, &found, resolved.as_ref());
+                }
+                ExtractOutput::Json => {
+                    json_line(
+                        &mut self.line,
+                        &place,
+                        &found,
+                        resolved.as_ref(),
+                    );
+                }
+            }
+            out.write_all(&self.line)?;
+        }
+        out.end_record()
+    }
+}
+
+/// Where a URL was found: the input's name, and the line and column (from
+/// 1) of its opening delimiter.
+pub struct Place<'a> {
+    /// The file name as given, `-` for standard input.
+    pub name: &'a str,
+    /// The line, from 1.
+    pub line: usize,
+    /// The column in characters, from 1.
+    pub column: usize,
+}
+
+/// The flags of a text line: `relative`, `ambiguous-hyphen (or ALT)`.
+fn flags(found: &Found<'_>) -> Vec<String> {
+    let mut flags = Vec::new();
+    if found.is_relative() {
+        flags.push("relative".to_owned());
+    }
+    if let Some(alternative) = found.alternative() {
+        flags.push(format!(
+            "ambiguous-hyphen (or {})",
+            output::visible(&alternative)
+        ));
+    }
+    flags
+}
+
+/// `FILE:LINE:COLUMN  FORM  URL[ -> RESOLVED][  [FLAGS]]`.
+fn text_line(
+    buf: &mut Vec<u8>,
+    place: &Place<'_>,
+    found: &Found<'_>,
+    resolved: Option<&Result<Resolved, ResolveError>>,
+) {
+    let mut line = format!(
+        "{}:{}:{}  {}  {}",
+        output::visible(place.name),
+        place.line,
+        place.column,
+        found.form(),
+        output::visible(found.as_str())
+    );
+    match resolved {
+        Some(Ok(resolved)) => {
+            line.push_str(" -> ");
+            line.push_str(&output::visible(&resolved.href));
+        }
+        Some(Err(err)) => {
+            line.push_str(&format!(" -> error: {}: {err}", err.kind()));
+        }
+        None => {}
+    }
+    let flags = flags(found);
+    if !flags.is_empty() {
+        line.push_str(&format!("  [{}]", flags.join(", ")));
+    }
+    line.push('\n');
+    buf.extend_from_slice(line.as_bytes());
+}
+
+/// One TSV row: file, line, column, offset, form, url, resolved (empty
+/// without a base or on error), ambiguous_hyphen, alternative (empty when
+/// none), relative; control characters made visible so that a field never
+/// breaks the row.
+fn tsv_row(
+    buf: &mut Vec<u8>,
+    place: &Place<'_>,
+    found: &Found<'_>,
+    resolved: Option<&Result<Resolved, ResolveError>>,
+) {
+    let line = place.line.to_string();
+    let column = place.column.to_string();
+    let offset = found.span().start.to_string();
+    let resolved = match resolved {
+        Some(Ok(resolved)) => resolved.href.as_str(),
+        _ => "",
+    };
+    let alternative = found.alternative().unwrap_or_default();
+    let fields = [
+        place.name,
+        &line,
+        &column,
+        &offset,
+        found.form().name(),
+        found.as_str(),
+        resolved,
+        bool_name(found.ambiguous_hyphen()),
+        &alternative,
+        bool_name(found.is_relative()),
+    ];
+    for (i, field) in fields.iter().enumerate() {
+        if i > 0 {
+            buf.push(b'\t');
+        }
+        buf.extend_from_slice(output::visible(field).as_bytes());
+    }
+    buf.push(b'\n');
+}
+
+/// `true` or `false`.
+fn bool_name(value: bool) -> &'static str {
+    if value {
+        "true"
+    } else {
+        "false"
+    }
+}
+
+/// One JSON line: file, line, column, offset, form, url, resolved,
+/// ambiguous_hyphen, alternative, relative.
+fn json_line(
+    buf: &mut Vec<u8>,
+    place: &Place<'_>,
+    found: &Found<'_>,
+    resolved: Option<&Result<Resolved, ResolveError>>,
+) {
+    let resolved = match resolved {
+        Some(Ok(resolved)) => Some(resolved.href.as_str()),
+        _ => None,
+    };
+    let mut o = JsonObject::new(buf);
+    o.string("file", place.name)
+        .number("line", place.line)
+        .number("column", place.column)
+        .number("offset", found.span().start)
+        .string("form", found.form().name())
+        .string("url", found.as_str())
+        .optional("resolved", resolved)
+        .boolean("ambiguous_hyphen", found.ambiguous_hyphen())
+        .optional("alternative", found.alternative().as_deref())
+        .boolean("relative", found.is_relative());
+    o.finish();
+    buf.push(b'\n');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The draft's example (TV-TXT-1 … 3), with a hyphen broken at a line
+    /// end and a relative reference.
+    const TEXT: &str = "Yes, Jim, I found it under <ftp://info.cern.ch/pub/www/doc;\n      \
+                        type=d> but you can probably pick it up from <ftp://ds.in\n      \
+                        ternic.net/rfc>.  See <URL:http://a.example/foo-\n  bar> and <URL:../g>.";
+
+    fn print(
+        how: ExtractOutput,
+        base: Option<&str>,
+        finder: Finder,
+    ) -> String {
+        let resolver = base.map(|b| Resolver::new(b, Spec::Rfc1808));
+        let mut printer = Printer::new(how, resolver);
+        let mut out = Vec::new();
+        printer.start(&mut out).unwrap();
+        printer.file(&mut out, "t.txt", TEXT.as_bytes(), &finder).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn text_lines() {
+        let text = print(ExtractOutput::Text, None, Finder::new());
+        assert_eq!(
+            text,
+            "t.txt:1:28  angle  ftp://info.cern.ch/pub/www/doc;type=d\n\
+             t.txt:2:52  angle  ftp://ds.internic.net/rfc\n\
+             t.txt:3:29  url-prefixed  http://a.example/foo-bar  \
+             [ambiguous-hyphen (or http://a.example/foobar)]\n"
+        );
+    }
+
+    #[test]
+    fn relative_references_resolve_with_a_base() {
+        let finder = Finder::new().relative(true);
+        let text =
+            print(ExtractOutput::Text, Some("http://a/b/c/d;p?q"), finder);
+        let last = text.lines().last().unwrap();
+        assert_eq!(
+            last,
+            "t.txt:4:12  url-prefixed  ../g -> http://a/b/g  [relative]"
+        );
+        let first = text.lines().next().unwrap();
+        assert!(first
+            .ends_with("doc;type=d -> ftp://info.cern.ch/pub/www/doc;type=d"));
+    }
+
+    #[test]
+    fn tsv_rows_have_ten_fields() {
+        let text =
+            print(ExtractOutput::Tsv, None, Finder::new().relative(true));
+        let mut lines = text.lines();
+        assert_eq!(lines.next(), Some(TSV_HEADER.trim_end()));
+        let rows: Vec<Vec<&str>> =
+            lines.map(|l| l.split('\t').collect()).collect();
+        assert!(rows.iter().all(|r| r.len() == 10));
+        assert_eq!(
+            rows[2],
+            [
+                "t.txt",
+                "3",
+                "29",
+                &TEXT.find("<URL:http").unwrap().to_string(),
+                "url-prefixed",
+                "http://a.example/foo-bar",
+                "",
+                "true",
+                "http://a.example/foobar",
+                "false"
+            ]
+        );
+        assert_eq!(rows[3][9], "true");
+    }
+
+    #[test]
+    fn json_lines() {
+        let text =
+            print(ExtractOutput::Json, Some("http://h/"), Finder::new());
+        let v: Vec<serde_json::Value> =
+            text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(v.len(), 3);
+        assert_eq!(v[0]["offset"], 27);
+        assert_eq!(v[0]["resolved"], "ftp://info.cern.ch/pub/www/doc;type=d");
+        assert!(v[0]["alternative"].is_null());
+        assert_eq!(v[2]["alternative"], "http://a.example/foobar");
+        assert_eq!(v[2]["ambiguous_hyphen"], true);
+    }
+
+    #[test]
+    fn columns_count_characters_and_bytes_need_not_be_utf8() {
+        let data = b"\xff\xfe caf\xc3\xa9 <URL:http://x/>\n";
+        let mut printer = Printer::new(ExtractOutput::Text, None);
+        let mut out = Vec::new();
+        printer.file(&mut out, "b", data, &Finder::new()).unwrap();
+        // Two invalid bytes, a space, `café` (4), a space: column 9.
+        assert_eq!(out, b"b:1:9  url-prefixed  http://x/\n");
+    }
+
+    #[test]
+    fn base_must_be_absolute() {
+        assert!(check_base("http://a/", Spec::Rfc3986).is_ok());
+        for base in ["", "../x", "//h/p"] {
+            let Err(Error::Usage(message)) = check_base(base, Spec::Rfc1808)
+            else {
+                panic!("{base:?} accepted");
+            };
+            assert!(message.contains("not an absolute URL"), "{message}");
+        }
+    }
+}

@@ -1,0 +1,180 @@
+//! `urlspec normalize`: URLs brought to a spec's canonical encoding level,
+//! one line per input.
+//!
+//! Every input gets exactly one record, an error record in place of a URL
+//! that cannot be compared or a line that is not UTF-8, so that the output
+//! lines up with the input.
+
+use std::io::{self, Write};
+
+use urlspec::equiv::{self, NotComparable, Options};
+use urlspec::Spec;
+
+use super::Status;
+use crate::cli::NormalizeArgs;
+use crate::output::{self, Error, JsonObject, NotUtf8, Origin, Output};
+
+/// Normalizes every input of `args`, printing one line each.
+pub fn run(args: &NormalizeArgs) -> Result<Status, Error> {
+    let mut out = Output::stdout();
+    let mut printer =
+        Printer::new(args.spec, args.options.to_options(), args.json);
+    let mut all_ok = true;
+    output::for_each_input_or_error(&args.urls, |origin, text| {
+        all_ok &= printer.answer(&mut out, origin, text)?;
+        out.end_record()
+    })?;
+    out.finish().map_err(Error::Write)?;
+    Ok(Status::from_valid(all_ok))
+}
+
+/// Normalizes under one spec with one set of options and prints each
+/// answer as text or JSON.
+pub struct Printer {
+    spec: Spec,
+    options: Options,
+    json: bool,
+    /// The JSON line, one buffer reused for every input.
+    line: Vec<u8>,
+}
+
+impl Printer {
+    /// Normalizes under `spec` with `options`, as text or JSON.
+    pub fn new(spec: Spec, options: Options, json: bool) -> Printer {
+        Printer { spec, options, json, line: Vec::with_capacity(512) }
+    }
+
+    /// Writes the record of one input. Returns whether it is an answer
+    /// (not an error).
+    pub fn answer(
+        &mut self,
+        out: &mut impl Write,
+        origin: Origin,
+        input: Result<&str, NotUtf8>,
+    ) -> io::Result<bool> {
+        let answer = match input {
+            Ok(text) => Ok(equiv::normalize(text, self.spec, &self.options)),
+            Err(not_utf8) => Err(not_utf8),
+        };
+        if self.json {
+            self.write_json(out, input.ok(), &answer)?;
+        } else {
+            match &answer {
+                Ok(Ok(result)) => writeln!(out, "{result}")?,
+                Ok(Err(err)) => {
+                    write_error(out, origin, "NotComparable", err)?
+                }
+                Err(not_utf8) => {
+                    write_error(out, origin, "NotUtf8", not_utf8)?
+                }
+            }
+        }
+        Ok(matches!(answer, Ok(Ok(_))))
+    }
+
+    /// Writes the JSON line of one input: `input`, `spec`, `level`,
+    /// `result` and `error`.
+    fn write_json(
+        &mut self,
+        out: &mut impl Write,
+        input: Option<&str>,
+        answer: &Result<Result<String, NotComparable>, NotUtf8>,
+    ) -> io::Result<()> {
+        self.line.clear();
+        let mut o = JsonObject::new(&mut self.line);
+        o.optional("input", input)
+            .string("spec", self.spec.name())
+            .string("level", self.options.level.unwrap_or_default().name());
+        match answer {
+            Ok(Ok(result)) => {
+                o.string("result", result).null("error");
+            }
+            Ok(Err(err)) => {
+                o.null("result").object("error", |e| {
+                    e.string("kind", "NotComparable")
+                        .string("message", &err.to_string())
+                        .number("position", err.position);
+                });
+            }
+            Err(not_utf8) => {
+                o.null("result").object("error", |e| {
+                    e.string("kind", "NotUtf8")
+                        .string("message", &not_utf8.to_string())
+                        .null("position");
+                });
+            }
+        }
+        o.finish();
+        self.line.push(b'\n');
+        out.write_all(&self.line)
+    }
+}
+
+/// Writes the text record of an error, `error: <kind>: <message>`, and the
+/// same with where it came from on standard error.
+fn write_error(
+    out: &mut impl Write,
+    origin: Origin,
+    kind: &str,
+    message: &dyn std::fmt::Display,
+) -> io::Result<()> {
+    let message = output::visible(&message.to_string()).into_owned();
+    writeln!(out, "error: {kind}: {message}")?;
+    let _ =
+        writeln!(io::stderr().lock(), "urlspec: {origin}: {kind}: {message}");
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use urlspec::equiv::Level;
+
+    fn answers(printer: &mut Printer, inputs: &[&str]) -> (String, bool) {
+        let mut out = Vec::new();
+        let mut all_ok = true;
+        for (n, input) in (1..).zip(inputs) {
+            all_ok &=
+                printer.answer(&mut out, Origin::Line(n), Ok(input)).unwrap();
+        }
+        (String::from_utf8(out).unwrap(), all_ok)
+    }
+
+    #[test]
+    fn one_line_per_input_errors_in_place() {
+        let mut printer =
+            Printer::new(Spec::Rfc3986, Options::default(), false);
+        let (text, ok) = answers(
+            &mut printer,
+            &["eXAMPLE://a/./b/../b/%63/%7bfoo%7d", "a%zz", "HTTP://A:80"],
+        );
+        assert!(!ok);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "example://a/b/c/%7Bfoo%7D");
+        assert!(lines[1].starts_with("error: NotComparable: `a%zz`"));
+        assert!(lines[1].contains("at byte 1"));
+        assert_eq!(lines[2], "http://a/");
+    }
+
+    #[test]
+    fn json_lines() {
+        let options = Options::default().level(Level::Case);
+        let mut printer = Printer::new(Spec::Rfc1808, options, true);
+        let mut out = Vec::new();
+        printer.answer(&mut out, Origin::Line(1), Ok("HTTP://a/%7e")).unwrap();
+        let bad = NotUtf8 { column: 2 };
+        printer.answer(&mut out, Origin::Line(2), Err(bad)).unwrap();
+        printer.answer(&mut out, Origin::Line(3), Ok("%")).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let v: Vec<serde_json::Value> =
+            text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(v[0]["result"], "http://a/%7E");
+        assert_eq!(v[0]["level"], "case");
+        assert!(v[1]["input"].is_null());
+        assert_eq!(v[1]["error"]["kind"], "NotUtf8");
+        assert!(v[1]["error"]["position"].is_null());
+        assert_eq!(v[2]["error"]["kind"], "NotComparable");
+        assert_eq!(v[2]["error"]["position"], 0);
+        assert!(v[2]["result"].is_null());
+    }
+}

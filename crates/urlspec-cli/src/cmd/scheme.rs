@@ -1,0 +1,222 @@
+//! `urlspec scheme`: what each URL's scheme makes of it, checked against
+//! RFC 1630's production for the scheme.
+//!
+//! The reading is the library's [`scheme::view`]: this module prints its
+//! [`fields`](SchemeView::fields), its strict
+//! [`violations`](SchemeView::violations) with carets, its
+//! [`lenient`](SchemeView::lenient) readings and its default port.
+
+use std::io::{self, Write};
+
+use urlspec::scheme::{self, SchemeView, SchemeViolation};
+use urlspec::Reference;
+
+use super::Status;
+use crate::cli::SchemeArgs;
+use crate::output::{self, Error, JsonObject, Output};
+
+/// Reads every input of `args` by its scheme, printing a table or a JSON
+/// line each.
+pub fn run(args: &SchemeArgs) -> Result<Status, Error> {
+    let mut out = Output::stdout();
+    let mut buf = Vec::with_capacity(1024);
+    let mut all_valid = true;
+    let mut first = true;
+    let all_text = output::for_each_input(&args.urls, |input| {
+        let reference = Reference::parse_with(input, args.spec);
+        let view = scheme::view(&reference);
+        let violations = view.violations();
+        all_valid &= violations.is_empty();
+        if args.json {
+            buf.clear();
+            write_json(&mut buf, &view, &violations);
+            buf.push(b'\n');
+            out.write_all(&buf)?;
+        } else {
+            if !first {
+                out.write_all(b"\n")?;
+            }
+            write_human(&mut out, &view, &violations)?;
+        }
+        first = false;
+        out.end_record()
+    })?;
+    out.finish().map_err(Error::Write)?;
+    Ok(Status::from_valid(all_text && all_valid))
+}
+
+/// One JSON object (no line ending): `input`, `spec`, `view`, `fields`,
+/// `default_port`, `port`, `valid`, `violations` and `lenient`, in that
+/// order.
+pub fn write_json(
+    buf: &mut Vec<u8>,
+    view: &SchemeView<'_>,
+    violations: &[SchemeViolation],
+) {
+    let reference = view.reference();
+    let mut o = JsonObject::new(buf);
+    o.string("input", reference.as_str())
+        .string("spec", reference.spec().name())
+        .string("view", view.name())
+        .objects("fields", view.fields(), |o, (name, value)| {
+            o.string("name", name).string("value", &value);
+        });
+    match view.default_port() {
+        Some((port, source)) => o.object("default_port", |o| {
+            o.number("port", usize::from(port))
+                .string("source", source.citation)
+                .boolean("in_seeds", source.in_seeds);
+        }),
+        None => o.null("default_port"),
+    };
+    o.optional_number("port", view.port().map(usize::from))
+        .boolean("valid", violations.is_empty())
+        .objects("violations", violations, |o, v| {
+            o.number("position", v.position)
+                .string("production", v.production)
+                .string("message", &v.message);
+        })
+        .strings("lenient", view.lenient());
+    o.finish();
+}
+
+/// The input, the view's fields as a table, the default port, the strict
+/// verdict (each violation as the input with a caret under it) and the
+/// lenient readings.
+pub fn write_human(
+    out: &mut impl Write,
+    view: &SchemeView<'_>,
+    violations: &[SchemeViolation],
+) -> io::Result<()> {
+    let input = view.reference().as_str();
+    let shown = output::visible(input);
+    writeln!(out, "{shown}")?;
+
+    let default_port = match view.default_port() {
+        Some((port, source)) => format!("{port}, from {source}"),
+        None => "(none)".to_owned(),
+    };
+    let mut rows: Vec<(&str, String)> = vec![("view", view.name().to_owned())];
+    rows.extend(
+        view.fields().into_iter().map(|(name, text)| (name, value(&text))),
+    );
+    rows.push(("default_port", default_port));
+    let width = rows.iter().map(|(label, _)| label.len()).max().unwrap_or(0);
+    for (label, text) in rows {
+        writeln!(out, "  {label:width$}  {text}")?;
+    }
+
+    match violations.len() {
+        0 => writeln!(out, "strict RFC 1630: valid")?,
+        1 => writeln!(out, "strict RFC 1630: 1 violation:")?,
+        n => writeln!(out, "strict RFC 1630: {n} violations:")?,
+    }
+    for v in violations {
+        writeln!(out, "  {shown}")?;
+        let caret = output::caret("  ", input, v.position);
+        writeln!(out, "{caret} {}: {}", v.production, v.message)?;
+    }
+
+    let lenient = view.lenient();
+    if lenient.is_empty() {
+        writeln!(out, "lenient readings: none")?;
+    } else {
+        writeln!(out, "lenient readings:")?;
+        for reading in lenient {
+            writeln!(out, "  {reading}")?;
+        }
+    }
+    Ok(())
+}
+
+/// A field as the table shows it: `""` when empty, control characters made
+/// visible.
+fn value(text: &str) -> String {
+    if text.is_empty() {
+        "\"\"".to_owned()
+    } else {
+        output::visible(text).into_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use urlspec::Spec;
+
+    fn human(input: &str, spec: Spec) -> String {
+        let r = Reference::parse_with(input, spec);
+        let view = scheme::view(&r);
+        let mut buf = Vec::new();
+        write_human(&mut buf, &view, &view.violations()).unwrap();
+        String::from_utf8(buf).unwrap()
+    }
+
+    fn json(input: &str, spec: Spec) -> serde_json::Value {
+        let r = Reference::parse_with(input, spec);
+        let view = scheme::view(&r);
+        let mut buf = Vec::new();
+        write_json(&mut buf, &view, &view.violations());
+        serde_json::from_slice(&buf).unwrap()
+    }
+
+    #[test]
+    fn ftp_table() {
+        let text =
+            human("ftp://ds.internic.net/rfc/rfc1808.txt", Spec::Rfc1808);
+        assert!(text.starts_with(
+            "ftp://ds.internic.net/rfc/rfc1808.txt\n  \
+             view            ftp\n  \
+             scheme          ftp\n  \
+             host            ds.internic.net\n"
+        ));
+        assert!(text.contains("\n  command         CWD rfc\n"));
+        assert!(text.contains("\n  command         RETR rfc1808.txt\n"));
+        assert!(text.contains(
+            "\n  default_port    21, from RFC 1738 §3.2 (not a seed)\n"
+        ));
+        assert!(
+            text.ends_with("strict RFC 1630: valid\nlenient readings: none\n")
+        );
+    }
+
+    #[test]
+    fn violations_have_carets_and_lenient_readings_follow() {
+        let input = "ftp://info.cern.ch/pub/www/doc;type=d";
+        let text = human(input, Spec::Rfc1808);
+        let lines: Vec<&str> = text.lines().collect();
+        let at = lines.iter().position(|l| l.contains("^ ftptype:")).unwrap();
+        assert_eq!(lines[at - 1], format!("  {input}"));
+        let column = lines[at].find('^').unwrap();
+        assert_eq!(&lines[at - 1][column..column + 1], "d");
+        assert!(text.contains("strict RFC 1630: 1 violation:\n"));
+        assert!(text.contains("lenient readings:\n  A24: "));
+    }
+
+    #[test]
+    fn control_characters_are_visible() {
+        let text = human("gopher://h/7srch%09term", Spec::Rfc1808);
+        assert!(text.contains("srch\u{2409}term"), "{text}");
+        assert!(!text.contains('\t'));
+    }
+
+    #[test]
+    fn json_object() {
+        let v = json("http://joe@h:8000/a?x#f", Spec::Rfc1808);
+        assert_eq!(v["view"], "http");
+        assert_eq!(v["spec"], "rfc1808");
+        assert_eq!(v["port"], 8000);
+        assert_eq!(v["default_port"]["port"], 80);
+        assert_eq!(v["default_port"]["in_seeds"], true);
+        assert_eq!(v["valid"], false);
+        assert_eq!(v["violations"][0]["position"], 7);
+        assert_eq!(v["violations"][0]["production"], "hostport");
+        assert!(v["lenient"][0].as_str().unwrap().starts_with("A23"));
+        let fields = v["fields"].as_array().unwrap();
+        assert!(fields
+            .iter()
+            .any(|f| f["name"] == "request_target" && f["value"] == "/a?x"));
+        let v = json("file:///x", Spec::Rfc1808);
+        assert!(v["default_port"].is_null() && v["port"].is_null());
+    }
+}
