@@ -15,7 +15,8 @@
 //! | `URL006` | high | several `@` in the authority | URL-parser differential studies (2022) |
 //! | `URL007` | medium; high for tab, CR, LF | whitespace or a control character, raw | RFC 1630 "Unsafe characters"; URL-parser differential studies (2022) |
 //! | `URL008` | high | a user name that looks like a host name | RFC 3986 §7.6 (semantic attacks) |
-//! | `URL009` | high | the host differs between the specs | SPEC.md A16; URL-parser differential studies (2022) |
+//! | `URL009` | high | the host differs between the specs (browsers' WHATWG reading included, when built in) | SPEC.md A16; URL-parser differential studies (2022) |
+//! | `URL010` | high | the scheme, port, user name or password differs between the specs | SPEC.md §5.7, A14; URL-parser differential studies (2022) |
 //!
 //! "URL-parser differential studies (2022)" are the January 2022 reports
 //! by Claroty and Snyk ("Exploiting URL Parsing Confusion") that compared
@@ -43,6 +44,7 @@ use alloc::vec::Vec;
 use core::fmt;
 use core::ops::Range;
 
+use crate::diff::Column;
 use crate::escape::{is_escape_at, latin1_to_string, unescape};
 use crate::reference::{Part, Reference};
 use crate::scheme::{default_port, File, Locality};
@@ -102,7 +104,7 @@ const STUDIES: &str = "URL-parser differential studies (Claroty and Snyk, \
 /// assert_eq!(RULES[0].code, "URL001");
 /// assert!(RULES.windows(2).all(|w| w[0].code < w[1].code));
 /// ```
-pub const RULES: [Rule; 9] = [
+pub const RULES: [Rule; 10] = [
     Rule {
         code: "URL001",
         name: "non-default-port",
@@ -157,6 +159,12 @@ pub const RULES: [Rule; 9] = [
         name: "host-differs-between-specs",
         severity: Severity::High,
         source: "SPEC.md A16; URL-parser differential studies (2022)",
+    },
+    Rule {
+        code: "URL010",
+        name: "scheme-port-or-userinfo-differs-between-specs",
+        severity: Severity::High,
+        source: "SPEC.md §5.7, A14; URL-parser differential studies (2022)",
     },
 ];
 
@@ -493,46 +501,52 @@ fn userinfo_host(r: &Reference<'_>, out: &mut Vec<Finding>) {
 
 fn host_differs(r: &Reference<'_>, out: &mut Vec<Finding>) {
     let input = r.as_str();
-    let hosts: Vec<(Spec, Option<String>)> = Spec::ALL
-        .iter()
-        .map(|&spec| {
-            let p = Reference::parse_with(input, spec);
-            let host = p.server().map(|s| {
-                s.host()
-                    .unwrap_or_else(|| p.net_loc().unwrap_or(""))
-                    .to_ascii_lowercase()
-            });
-            (spec, host)
-        })
-        .collect();
-    if hosts.iter().all(|(_, h)| h.is_none()) {
-        return;
-    }
-    let mut distinct: Vec<&Option<String>> = Vec::new();
-    for (_, h) in &hosts {
-        if !distinct.contains(&h) {
-            distinct.push(h);
-        }
-    }
-    if distinct.len() < 2 {
-        return;
-    }
-    let mut message = String::from("the host depends on the spec:");
-    for (i, d) in distinct.iter().enumerate() {
-        message.push_str(if i == 0 { " " } else { "; " });
-        match d {
-            Some(h) => message.push_str(&alloc::format!("`{h}` under ")),
-            None => message.push_str("no host under "),
-        }
-        let names: Vec<&str> = hosts
-            .iter()
-            .filter(|(_, h)| h == *d)
-            .map(|(s, _)| s.name())
-            .collect();
-        message.push_str(&names.join(", "));
-    }
+    // Every spec this build can parse under, browsers' included: the
+    // confusion is between programs that follow different ones.
+    let c = crate::diff::compare(input, &Spec::EVERY);
     let span = r.span(Part::NetLoc).unwrap_or(0..input.len());
-    out.push(Finding::new("URL009", Severity::High, span, message));
+    for d in c.differences.iter().filter(|d| d.security) {
+        let (code, what) = match d.column {
+            Column::Host => ("URL009", "host"),
+            Column::Scheme => ("URL010", "scheme"),
+            Column::Port => ("URL010", "port"),
+            Column::User => ("URL010", "user name"),
+            _ => ("URL010", "password"),
+        };
+        // A spec that gives no URL at all says nothing about its parts.
+        let answers: Vec<&(Option<String>, Vec<Spec>)> = d
+            .groups
+            .iter()
+            .filter(|(v, _)| {
+                !v.as_deref().is_some_and(|v| v.starts_with("error: "))
+            })
+            .collect();
+        let distinct: Vec<String> = answers
+            .iter()
+            .map(|(v, _)| {
+                v.as_deref().map(str::to_ascii_lowercase).unwrap_or_default()
+            })
+            .collect();
+        if distinct.iter().all(|v| *v == distinct[0]) {
+            continue;
+        }
+        let mut message = alloc::format!("the {what} depends on the spec:");
+        for (i, (value, specs)) in answers.iter().enumerate() {
+            message.push_str(if i == 0 { " " } else { "; " });
+            match value {
+                Some(v) => message.push_str(&alloc::format!("`{v}` under ")),
+                None => message.push_str(&alloc::format!("no {what} under ")),
+            }
+            let names: Vec<&str> = specs.iter().map(|s| s.name()).collect();
+            message.push_str(&names.join(", "));
+        }
+        if let Some(why) = d.explanations.first() {
+            message.push_str(" (");
+            message.push_str(why);
+            message.push(')');
+        }
+        out.push(Finding::new(code, Severity::High, span.clone(), message));
+    }
 }
 
 /// Why [`decode_for_wire`] refused.
