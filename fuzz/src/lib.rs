@@ -81,6 +81,37 @@ pub fn links(data: &[u8]) {
     let _ = mime::documents(data, "fuzz", &ctx, &mut |_| {});
 }
 
+/// Normalization is idempotent under every spec, and equivalence agrees
+/// with comparing normal forms.
+pub fn normalize(input: &str) {
+    use urlspec::equiv::{equivalent, normalize, Options};
+    let options = Options::default();
+    for spec in Spec::ALL {
+        let Ok(once) = normalize(input, spec, &options) else { continue };
+        let twice = normalize(&once, spec, &options).expect("a normal form is comparable");
+        assert_eq!(once, twice, "{spec}: not idempotent");
+        assert!(equivalent(input, &once, spec, &options).unwrap(), "{spec}");
+    }
+}
+
+/// Extraction never panics, yields URLs in order without overlap inside the
+/// text, and each URL is the delimited text minus whitespace.
+pub fn extract(text: &str) {
+    use urlspec::extract::Finder;
+    for relative in [false, true] {
+        let finder = Finder::new().relative(relative);
+        let mut last = 0;
+        for found in finder.find_iter(text) {
+            let span = found.span();
+            assert!(span.start >= last && span.end <= text.len());
+            last = span.end;
+            let url = found.as_str().to_string();
+            assert!(!url.is_empty());
+            assert!(!url.chars().any(|c| c == ' ' || c == '\n'), "{url:?}");
+        }
+    }
+}
+
 /// Splits a fuzz input in two strings at the first NUL (the base and the
 /// reference of [`resolve`]).
 pub fn split_pair(data: &str) -> (&str, &str) {

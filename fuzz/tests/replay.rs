@@ -8,7 +8,7 @@ use std::path::Path;
 fn replay_regressions() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("regressions");
     let mut replayed = 0;
-    for target in ["parse", "resolve", "escape", "links"] {
+    for target in ["parse", "resolve", "escape", "links", "normalize", "extract"] {
         let Ok(dir) = std::fs::read_dir(root.join(target)) else { continue };
         for entry in dir.flatten() {
             let path = entry.path();
@@ -25,6 +25,8 @@ fn replay_regressions() {
                     urlspec_fuzz::resolve(b, r)
                 }
                 "escape" => urlspec_fuzz::escape(&text),
+                "normalize" => urlspec_fuzz::normalize(&text),
+                "extract" => urlspec_fuzz::extract(&text),
                 _ => urlspec_fuzz::links(&data),
             }
             replayed += 1;
@@ -40,4 +42,6 @@ fn seeds_pass() {
     urlspec_fuzz::resolve("http://a/b/c/d;p?q", "../../../g");
     urlspec_fuzz::escape("a b%c/d");
     urlspec_fuzz::links(b"<base href=http://x/><a href=g>");
+    urlspec_fuzz::normalize("HTTP://a/%7e/./b/../c?%41#f");
+    urlspec_fuzz::extract("see <URL:http://a/b-\n c> and http://x/y.");
 }
