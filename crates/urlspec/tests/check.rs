@@ -246,11 +246,17 @@ fn url010_scheme_or_userinfo_differs() {
     // RFC 1808 reads `1x` as a scheme; RFC 2396 and RFC 3986 need a letter
     // first (SPEC.md A14).
     let f = check("1x://h/", Spec::Rfc1808);
-    assert!(f.iter().any(|f| f.code == "URL010" && f.message.contains("scheme")), "{f:?}");
+    assert!(
+        f.iter().any(|f| f.code == "URL010" && f.message.contains("scheme")),
+        "{f:?}"
+    );
     // RFC 1808 keeps `?` in the net_loc, so the user is `u` there and the
     // host is `u` under RFC 3986.
     let f = check("http://u?@h/", Spec::Rfc3986);
-    assert!(f.iter().any(|f| f.code == "URL010" && f.message.contains("user")), "{f:?}");
+    assert!(
+        f.iter().any(|f| f.code == "URL010" && f.message.contains("user")),
+        "{f:?}"
+    );
     assert!(f.iter().any(|f| f.code == "URL009"), "{f:?}");
     // Negative: every spec agrees.
     let f = check("http://u@h:81/p", Spec::Rfc3986);

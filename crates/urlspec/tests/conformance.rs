@@ -8,6 +8,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+mod common;
+
+use common::specs;
 use serde::Deserialize;
 use urlspec::escape::{self, Component};
 use urlspec::resolve::{
@@ -37,23 +40,6 @@ fn files(dir: &str) -> Vec<String> {
         .collect();
     names.sort();
     names
-}
-
-fn specs(names: &[String]) -> Vec<Spec> {
-    let mut out = Vec::new();
-    for n in names {
-        match n.as_str() {
-            "all" => out.extend(Spec::ALL),
-            "seed1808" => out.extend([
-                Spec::Draft04,
-                Spec::Rfc1808,
-                Spec::Draft96,
-                Spec::Draft96Dec,
-            ]),
-            n => out.push(n.parse().unwrap_or_else(|e| panic!("{e}"))),
-        }
-    }
-    out
 }
 
 /// Collects failures; panics with all of them at the end.

@@ -3,6 +3,8 @@
 //! reflexive, symmetric and transitive; URLs made equivalent by
 //! construction normalize identically and hash alike.
 
+mod common;
+
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasher, RandomState};
 use std::path::{Path, PathBuf};
@@ -19,13 +21,7 @@ fn testdata() -> PathBuf {
 }
 
 fn specs(name: &str) -> Vec<Spec> {
-    match name {
-        "all" => Spec::ALL.to_vec(),
-        "seed1808" => {
-            vec![Spec::Draft04, Spec::Rfc1808, Spec::Draft96, Spec::Draft96Dec]
-        }
-        n => vec![n.parse().unwrap_or_else(|e| panic!("{e}"))],
-    }
+    common::specs(&[name])
 }
 
 /// `{ key = value }` with group keys expanded; later keys win.

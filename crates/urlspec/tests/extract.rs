@@ -3,6 +3,8 @@
 //! seeds (`testdata/extract/seeds-expected.tsv`), property tests and
 //! hostile inputs.
 
+mod common;
+
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
@@ -63,21 +65,7 @@ struct Case {
 }
 
 fn specs(names: &Option<Vec<String>>) -> Vec<Spec> {
-    let Some(names) = names else { return Spec::ALL.to_vec() };
-    let mut out = Vec::new();
-    for n in names {
-        match n.as_str() {
-            "all" => out.extend(Spec::ALL),
-            "seed1808" => out.extend([
-                Spec::Draft04,
-                Spec::Rfc1808,
-                Spec::Draft96,
-                Spec::Draft96Dec,
-            ]),
-            n => out.push(n.parse().unwrap_or_else(|e| panic!("{e}"))),
-        }
-    }
-    out
+    names.as_deref().map_or_else(|| Spec::ALL.to_vec(), common::specs)
 }
 
 /// What is wrong with `found` for `case`, if anything.

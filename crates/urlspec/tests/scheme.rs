@@ -1,6 +1,9 @@
 //! Runs `testdata/scheme/*.toml` (see the header of `vectors.toml` for the
 //! format) and checks the scheme views' API beyond the data.
 
+mod common;
+
+use common::specs;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -24,23 +27,6 @@ fn files(dir: &str) -> Vec<PathBuf> {
         .filter(|p| p.extension().is_some_and(|e| e == "toml"))
         .collect();
     out.sort();
-    out
-}
-
-fn specs(names: &[String]) -> Vec<Spec> {
-    let mut out = Vec::new();
-    for n in names {
-        match n.as_str() {
-            "all" => out.extend(Spec::ALL),
-            "seed1808" => out.extend([
-                Spec::Draft04,
-                Spec::Rfc1808,
-                Spec::Draft96,
-                Spec::Draft96Dec,
-            ]),
-            n => out.push(n.parse().unwrap_or_else(|e| panic!("{e}"))),
-        }
-    }
     out
 }
 
