@@ -9,7 +9,9 @@
 //! `urlspec equiv` and `urlspec normalize` share are [`EquivOptions`],
 //! mapped onto [`equiv::Options`]; `--level` has its own value parser,
 //! [`LevelParser`], and `urlspec extract` builds its [`Finder`] in
-//! [`ExtractArgs::finder`].
+//! [`ExtractArgs::finder`]. Every list of specs is [`SPECS`], the specs of
+//! this build; `urlspec diff --specs` takes several through
+//! [`SpecListParser`].
 
 use std::ffi::OsStr;
 use std::fmt::Write as _;
@@ -114,6 +116,16 @@ pub enum Command {
         after_help = CHECK_EXAMPLES
     )]
     Check(CheckArgs),
+    /// Show where the specs disagree on a URL (or a reference against a
+    /// base), and the rule behind each difference.
+    #[command(
+        about = "Show where the specs disagree on a URL or a reference \
+                 (a matrix of every spec's answer), and the rule behind \
+                 each difference; --batch finds the disagreements in a list",
+        long_about = DIFF_LONG_ABOUT,
+        after_help = DIFF_EXAMPLES
+    )]
+    Diff(DiffArgs),
     /// Find the URLs in running text, by Appendix B of the 1996 draft.
     #[command(
         about = "Find the URLs in running text (<URL:...>, <...>, quotes, \
@@ -139,10 +151,19 @@ An absent component is shown as (absent) and an empty one as \"\": `http://a/b?`
 has an empty query but no fragment. Control characters are shown as their
 Unicode control pictures (a tab as \u{2409}).
 
+Under --spec whatwg the components are the WHATWG URL Standard's, as browsers
+parse (through the url crate): the table starts with the standard's
+serialization (href); the host is lower-cased, the default port dropped, an
+empty user or password absent, and net_loc and params are always absent (the
+standard has neither). An input the standard gives no URL for, every relative
+reference among them, is invalid, with the parser's reason as its one
+violation (rule URL) and no components.
+
 With --json, each line is one object with the keys input, spec, scheme,
 net_loc, user, password, host, port, path, params, query, fragment (null when
-absent, \"\" when empty), valid and violations (each with position, a byte
-offset into input, rule and message).
+absent, \"\" when empty; under whatwg, all null when the standard gives no
+URL), valid and violations (each with position, a byte offset into input,
+rule and message).
 
 Exit status: 0 when every URL is valid, 1 when some URL is invalid (or a line
 was not UTF-8), 2 for a usage or I/O error.";
@@ -155,6 +176,9 @@ Examples:
 
   # The same text under RFC 3986: `;p` stays in the path, `~` is fine
   urlspec parse --spec rfc3986 'http://a/~u/d;p?q#f'
+
+  # As a browser parses it: `\\` is `/`, so the host is a, not b
+  urlspec parse --spec whatwg 'http://a\\@b/'
 
   # Stream a file, one URL per line; exit status 1 if any is invalid
   urlspec parse --spec rfc2396 < urls.txt
@@ -180,7 +204,10 @@ against the base http://a/b/c/d;p?q:
 
 With no base (--base ''), RFC 1630, RFC 1808 and the drafts take the
 reference as an absolute URL (RFC 1808 step 1; taken_as_absolute in --json);
-RFC 2396 and RFC 3986 report NoBase.
+RFC 2396, RFC 3986 and whatwg report NoBase. Under whatwg (the WHATWG URL
+Standard's parser with a base, through the url crate, as browsers resolve) a
+reference the standard cannot resolve against the base is InvalidReference,
+with the parser's reason.
 
 Input: the REF arguments or, when there are none, one reference per line from
 standard input (a trailing CR LF or LF is removed). With --pairs, each line of
@@ -207,8 +234,8 @@ was no base and the reference was taken as absolute). A --pairs line without a
 TAB has the whole line as base and a null reference; a line that is not UTF-8
 has both null.
 
---all-specs resolves each reference under every spec and prints one row per
-spec, `*` marking the specs whose answer differs from that of --spec; with
+--all-specs resolves each reference under every spec (whatwg last, when
+built in) and prints one row per spec, `*` marking the specs whose answer differs from that of --spec; with
 --json, one object per reference with base, reference, and one key per spec
 holding {result, same_document, error, taken_as_absolute}.
 
@@ -261,7 +288,8 @@ The base of a document is given by the innermost layer that defines one
   1. embedded   <BASE href> in the HTML itself
   2. header     Base: <URL:...> (draft04, rfc1808); Content-Base, then
                 Content-Location (draft96, draft96dec); Content-Location
-                (rfc2396, rfc3986); none under rfc1630 (see --base-headers)
+                (rfc2396, rfc3986, whatwg); none under rfc1630 (see
+                --base-headers)
   3. container  a part of a multipart/* or message/rfc822 takes its
                 container's base, recursively
   4. retrieval  the URL the document was retrieved from: the last of
@@ -345,7 +373,9 @@ documents; the others are RFC 1738's or later documents', and say so.
 
 The components come from the parse under --spec: rfc1808 (the default) keeps
 `;params` apart and `?` inside the net_loc; rfc1630 splits as its own
-productions do. A password is shown as ****. Values are decoded where the
+productions do; whatwg reads the WHATWG URL Standard's serialization of the
+URL (what a browser requests: http://a\\b/ is http://a/b/), shown first as
+href, or the URL as written when the standard gives none. A password is shown as ****. Values are decoded where the
 scheme says so (a gopher selector's %09 is a tab, shown as \u{2409}).
 
 The URLs come from the arguments or, when there are none, one per line from
@@ -357,8 +387,8 @@ With --json, each line is one object with the keys input, spec, view, fields
 or segment may repeat), default_port (null, or {port, source, in_seeds}),
 port (the port a client connects to: the one written, else the default; null
 when none), valid (no strict violation), violations (each with position, a
-byte offset into input, production and message) and lenient (an array of
-strings).
+byte offset into input, production and message; under whatwg, into the
+serialization) and lenient (an array of strings).
 
 Exit status: 0 when every URL meets RFC 1630's production for its scheme, 1
 when some URL breaks it (or a line was not UTF-8), 2 for a usage or I/O
@@ -404,6 +434,9 @@ Which escapes are decoded depends on the spec:
               escaped in a query
   rfc2396     unreserved, for http, https, ftp and file only
   rfc3986     unreserved
+  whatwg      the standard's own: its serialization (the url crate's) is
+              the normal form; --level and the port and host options do not
+              apply, and a relative reference cannot be compared
 Raw characters the spec requires escaped are escaped (a raw ~ under rfc1808
 becomes %7E). Decoding never makes a `.` or `..` segment, except under rfc3986,
 which then removes dot-segments.
@@ -568,6 +601,78 @@ Examples:
   # JSON Lines: count the findings by code
   urlspec check --json < urls.txt | jq -r '.findings[].code' | sort | uniq -c";
 
+/// The long description of `urlspec diff`.
+const DIFF_LONG_ABOUT: &str = "\
+Compare what the specs make of one input: how each splits a URL into its
+components or, with --base, how each resolves a reference against the base.
+Print a matrix with one row per spec and one column per component (scheme,
+net_loc, user, password, host, port, path, params, query, fragment, and
+whether the URL is valid under the spec), or a single result column with
+--base; then, for each column on which the specs disagree, the answers with
+the specs that give each, and the rule of the specs' rule tables that makes
+the difference, citing where each spec writes it down.
+
+A difference in the scheme, user, password, host or port is marked
+[security]: two programs that follow different specs would send the same URL
+to different places (http://a?@b/: host a, or host b with user a?).
+
+In the matrix, an absent component is (absent), an empty one \"\", and a
+component outside the spec's model is - (the WHATWG standard has no net_loc
+and no params; they are not compared). `*` marks a cell whose answer differs
+from the column's most common one; a spec that gives no URL (the WHATWG
+parser on a relative input, a resolution error) shows its error instead of
+cells. Colours mark the same cells when standard output is a terminal and
+NO_COLOR is not set.
+
+--specs picks the specs, a comma-separated list of names (in the order given)
+or all; the default, all, is every spec of this build: the seven documents
+and, when built with the whatwg feature, the WHATWG URL Standard through the
+url crate, as browsers parse.
+
+--batch reads the inputs from standard input, one per line (with --base,
+references; with --pairs, BASE<TAB>REFERENCE lines, split at the first TAB),
+streamed, and prints only those on which the specs disagree: the input, then
+the disagreeing columns. --security-only prints only the security-relevant
+ones. A summary ends the output (on standard error with --json): the inputs
+read, how many the specs disagree on, how many of those are
+security-relevant, and the most common sets of disagreeing columns. A line
+that is not UTF-8, or a --pairs line without a TAB, is reported on standard
+error and skipped.
+
+With --json, one object (with --batch, one line per disagreement) with the
+keys input, base (null without --base), specs, rows (one per spec: {spec,
+valid, error, cells}, cells mapping each column name to its value or null),
+differences (each {column, security, groups, explanations}, groups being
+[{value, specs}] in spec order; an error is the value \"error: ...\" in
+the first column) and agree.
+
+Exit status: 0 when the specs agree (with --batch: on every input; with
+--security-only: on where every input goes), 1 when they disagree (on some
+input; or a line could not be read), 2 for a usage or I/O error.";
+
+/// The `Examples:` section of `urlspec diff --help`.
+const DIFF_EXAMPLES: &str = "\
+Examples:
+  # Where does http://a?q go? RFC 1808's net_loc runs to the `/`: a?q
+  urlspec diff 'http://a?q'
+
+  # A backslash: data to the RFCs, a `/` to browsers (another host)
+  urlspec diff 'http://a\\@b/'
+
+  # SPEC.md section 5.7: the seed specs on `?y` against B0
+  urlspec diff --specs rfc1630,draft04,rfc1808,draft96 --base 'http://a/b/c/d;p?q#f' '?y'
+
+  # Every URL of a list on which RFC 3986 and browsers disagree
+  urlspec diff --batch --specs rfc3986,whatwg < urls.txt
+
+  # Only the disagreements that change where a request goes; the exit
+  # status says whether there is one
+  urlspec diff --batch --security-only < urls.txt > confusions.txt
+
+  # A TSV of BASE<TAB>REFERENCE lines, as JSON Lines; count the specs'
+  # disagreements by column
+  urlspec diff --batch --pairs --json < pairs.tsv | jq -r '.differences[].column' | sort | uniq -c";
+
 /// The long description of `urlspec extract`.
 const EXTRACT_LONG_ABOUT: &str = "\
 Find the URLs in running text (mail, news, plain-text documents) and print
@@ -650,7 +755,9 @@ fn top_after_help() -> String {
          urlspec equiv 'http://a/x+y' 'http://a/x%2By'\n  \
          urlspec normalize --spec rfc3986 < urls.txt | sort -u\n  \
          urlspec check --fail-on high < urls.txt\n  \
-         urlspec extract --no-bare --output tsv notes.txt\n\n\
+         urlspec extract --no-bare --output tsv notes.txt\n  \
+         urlspec diff 'http://a?@b/'\n  \
+         urlspec diff --batch --security-only < urls.txt\n\n\
          Specs (--spec; the default is ",
     );
     let _ = writeln!(text, "{}):", Spec::default());
@@ -658,16 +765,49 @@ fn top_after_help() -> String {
     text.push_str(
         "\nExit status: 0 all inputs valid (resolved), 1 some input invalid \
          (not resolved), 2 usage or I/O error; for equiv, 0 equivalent, 1 \
-         not, 2 not comparable.",
+         not, 2 not comparable; for diff, 0 the specs agree, 1 they \
+         disagree.",
     );
     text
 }
 
+/// The number of specs this build can parse and resolve under.
+pub const SPEC_COUNT: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < Spec::EVERY.len() {
+        if Spec::EVERY[i].is_available() {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+};
+
+/// The specs this build can parse and resolve under, oldest first:
+/// [`Spec::EVERY`] (the seven documents, then the WHATWG URL Standard),
+/// less [`Spec::Whatwg`] when the CLI is built without its `whatwg`
+/// feature. Every list of specs the command shows or runs through is this
+/// one.
+pub const SPECS: [Spec; SPEC_COUNT] = {
+    let mut specs = [Spec::Rfc1630; SPEC_COUNT];
+    let mut n = 0;
+    let mut i = 0;
+    while i < Spec::EVERY.len() {
+        if Spec::EVERY[i].is_available() {
+            specs[n] = Spec::EVERY[i];
+            n += 1;
+        }
+        i += 1;
+    }
+    specs
+};
+
 /// Every spec name with its one-line summary, one per line, oldest first.
 pub fn spec_list() -> String {
-    let width = Spec::ALL.iter().map(|s| s.name().len()).max().unwrap_or(0);
+    let width = SPECS.iter().map(|s| s.name().len()).max().unwrap_or(0);
     let mut text = String::new();
-    for spec in Spec::ALL {
+    for spec in SPECS {
         let default = if spec == Spec::default() { " (default)" } else { "" };
         let _ = writeln!(
             text,
@@ -1095,6 +1235,52 @@ impl From<FailOn> for Severity {
     }
 }
 
+/// The arguments of `urlspec diff`.
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The base URL to resolve the input against ('' for none); without
+    /// it, the input is parsed
+    #[arg(short, long, value_name = "BASE", conflicts_with = "pairs")]
+    pub base: Option<String>,
+
+    /// The specs to compare: a comma-separated list of names, or all (every
+    /// spec of this build)
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_parser = SpecListParser,
+        default_value = "all"
+    )]
+    pub specs: SpecList,
+
+    /// Print JSON instead of text (with --batch, one object per line)
+    #[arg(long)]
+    pub json: bool,
+
+    /// Read the inputs from standard input, one per line, and print only
+    /// those on which the specs disagree, then a summary
+    #[arg(long)]
+    pub batch: bool,
+
+    /// With --batch: read BASE<TAB>REFERENCE lines
+    #[arg(long, conflicts_with = "input")]
+    pub pairs: bool,
+
+    /// With --batch: print only the disagreements on the scheme, user,
+    /// password, host or port
+    #[arg(long, conflicts_with = "input")]
+    pub security_only: bool,
+
+    /// The URL to compare (with --base, the reference); put `--` before
+    /// one that starts with `-`
+    #[arg(
+        value_name = "INPUT",
+        required_unless_present = "batch",
+        conflicts_with = "batch"
+    )]
+    pub input: Option<String>,
+}
+
 /// The arguments of `urlspec extract`.
 #[derive(Debug, Args)]
 pub struct ExtractArgs {
@@ -1261,12 +1447,52 @@ impl From<Rootless> for RootlessDots {
 }
 
 /// The value parser of `--spec`: any name [`Spec::from_str`] accepts
-/// (`rfc3986`, `RFC-3986`, …), listed in `--help` with each spec's summary
-/// from [`Spec::summary`], so the list follows the library.
+/// (`rfc3986`, `RFC-3986`, `whatwg`, …) for a spec of this build
+/// ([`SPECS`]), listed in `--help` with each spec's summary from
+/// [`Spec::summary`], so the list follows the library.
 ///
 /// [`Spec::from_str`]: std::str::FromStr::from_str
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SpecParser;
+
+/// The error for `text`, which is not the name of a spec of this build,
+/// given to `arg` (named `default` when clap does not say): an unknown
+/// name lists the names; a spec this build lacks says so.
+fn spec_error(
+    cmd: &clap::Command,
+    arg: Option<&Arg>,
+    default: &str,
+    text: &str,
+    extra: &[&str],
+) -> clap::Error {
+    let arg = arg.map_or_else(|| default.to_owned(), Arg::to_string);
+    if let Ok(spec) = text.parse::<Spec>() {
+        // Known, but not built in: say how to get it.
+        let message = format!(
+            "invalid value '{text}' for '{arg}': this urlspec was built \
+             without the `{spec}` spec (cargo feature `{spec}`)\n"
+        );
+        return clap::Error::raw(ErrorKind::InvalidValue, message)
+            .with_cmd(cmd);
+    }
+    let mut err = clap::Error::new(ErrorKind::InvalidValue).with_cmd(cmd);
+    err.insert(ContextKind::InvalidArg, ContextValue::String(arg));
+    err.insert(
+        ContextKind::InvalidValue,
+        ContextValue::String(text.to_owned()),
+    );
+    let names = SPECS.iter().map(|s| s.name()).chain(extra.iter().copied());
+    err.insert(
+        ContextKind::ValidValue,
+        ContextValue::Strings(names.map(str::to_owned).collect()),
+    );
+    err
+}
+
+/// `text` as a spec of this build, if it is one.
+fn spec_of_build(text: &str) -> Option<Spec> {
+    text.parse::<Spec>().ok().filter(|s| s.is_available())
+}
 
 impl TypedValueParser for SpecParser {
     type Value = Spec;
@@ -1278,33 +1504,68 @@ impl TypedValueParser for SpecParser {
         value: &OsStr,
     ) -> Result<Spec, clap::Error> {
         let text = value.to_string_lossy();
-        text.parse::<Spec>().map_err(|_| {
-            let mut err =
-                clap::Error::new(ErrorKind::InvalidValue).with_cmd(cmd);
-            let arg = arg.map_or_else(|| "--spec".to_owned(), Arg::to_string);
-            err.insert(ContextKind::InvalidArg, ContextValue::String(arg));
-            err.insert(
-                ContextKind::InvalidValue,
-                ContextValue::String(text.into_owned()),
-            );
-            err.insert(
-                ContextKind::ValidValue,
-                ContextValue::Strings(
-                    Spec::ALL.iter().map(|s| s.name().to_owned()).collect(),
-                ),
-            );
-            err
-        })
+        spec_of_build(&text)
+            .ok_or_else(|| spec_error(cmd, arg, "--spec", &text, &[]))
     }
 
     fn possible_values(
         &self,
     ) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
         Some(Box::new(
-            Spec::ALL
+            SPECS
                 .into_iter()
                 .map(|s| PossibleValue::new(s.name()).help(s.summary())),
         ))
+    }
+}
+
+/// The specs of `urlspec diff --specs`, in the order given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpecList(pub Vec<Spec>);
+
+/// The value parser of `--specs`: a comma-separated list of spec names
+/// (each as `--spec` takes it), or `all` for every spec of this build
+/// ([`SPECS`]); at least two distinct specs. A name given twice counts
+/// once, where it first appears.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SpecListParser;
+
+impl TypedValueParser for SpecListParser {
+    type Value = SpecList;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&Arg>,
+        value: &OsStr,
+    ) -> Result<SpecList, clap::Error> {
+        let text = value.to_string_lossy();
+        let mut specs: Vec<Spec> = Vec::new();
+        for name in text.split(',').map(str::trim) {
+            let found: Vec<Spec> = if name.eq_ignore_ascii_case("all") {
+                SPECS.to_vec()
+            } else {
+                let spec = spec_of_build(name).ok_or_else(|| {
+                    spec_error(cmd, arg, "--specs", name, &["all"])
+                })?;
+                vec![spec]
+            };
+            for spec in found {
+                if !specs.contains(&spec) {
+                    specs.push(spec);
+                }
+            }
+        }
+        if specs.len() < 2 {
+            let arg = arg.map_or_else(|| "--specs".to_owned(), Arg::to_string);
+            let message = format!(
+                "invalid value '{text}' for '{arg}': a comparison needs two \
+                 specs or more (a comma-separated list, or all)\n"
+            );
+            return Err(clap::Error::raw(ErrorKind::InvalidValue, message)
+                .with_cmd(cmd));
+        }
+        Ok(SpecList(specs))
     }
 }
 
@@ -1595,10 +1856,68 @@ mod tests {
     #[test]
     fn spec_list_has_every_spec() {
         let list = spec_list();
-        for spec in Spec::ALL {
+        for spec in SPECS {
             assert!(list.contains(spec.name()));
             assert!(list.contains(spec.summary()));
         }
-        assert_eq!(list.lines().count(), Spec::ALL.len());
+        assert_eq!(list.lines().count(), SPECS.len());
+    }
+
+    #[test]
+    fn specs_are_every_spec_of_the_build() {
+        let want: Vec<Spec> =
+            Spec::EVERY.into_iter().filter(|s| s.is_available()).collect();
+        assert_eq!(SPECS.to_vec(), want);
+        assert_eq!(SPECS.contains(&Spec::Whatwg), cfg!(feature = "whatwg"));
+        let names: Vec<String> = SpecParser
+            .possible_values()
+            .unwrap()
+            .map(|v| v.get_name().to_owned())
+            .collect();
+        let want: Vec<&str> = SPECS.iter().map(|s| s.name()).collect();
+        assert_eq!(names, want);
+    }
+
+    fn diff_args(args: &[&str]) -> Result<DiffArgs, clap::Error> {
+        let cli = Cli::try_parse_from(
+            ["urlspec", "diff"].iter().chain(args).copied(),
+        )?;
+        match cli.command {
+            Command::Diff(args) => Ok(args),
+            other => panic!("not diff: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn diff_specs_list_all_or_names() {
+        let args = diff_args(&["x"]).unwrap();
+        assert_eq!(args.specs.0, SPECS);
+        assert_eq!(args.input.as_deref(), Some("x"));
+        let args =
+            diff_args(&["--specs", "RFC-3986, rfc1808,rfc3986", "x"]).unwrap();
+        assert_eq!(args.specs.0, [Spec::Rfc3986, Spec::Rfc1808]);
+        let args = diff_args(&["--specs", "rfc2396,all", "x"]).unwrap();
+        assert_eq!(args.specs.0[0], Spec::Rfc2396);
+        assert_eq!(args.specs.0.len(), SPECS.len());
+        for bad in ["rfc1808", "rfc1808,rfc1808", "rfc1808,nope", ""] {
+            assert!(diff_args(&["--specs", bad, "x"]).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn diff_needs_an_input_or_batch_but_not_both() {
+        assert!(diff_args(&[]).is_err());
+        assert!(diff_args(&["--batch", "x"]).is_err());
+        assert!(diff_args(&["--pairs"]).is_err());
+        assert!(diff_args(&["--security-only", "x"]).is_err());
+        assert!(diff_args(&["--batch", "--pairs", "--base", "h:"]).is_err());
+        let args =
+            diff_args(&["--batch", "--pairs", "--security-only"]).unwrap();
+        assert!(args.batch && args.pairs && args.security_only);
+        let args = diff_args(&["--base", "", ""]).unwrap();
+        assert_eq!(
+            (args.base.as_deref(), args.input.as_deref()),
+            (Some(""), Some(""))
+        );
     }
 }

@@ -6,8 +6,11 @@
 //! The command is a thin layer over the [`urlspec`] and [`urlspec_links`]
 //! libraries: [`cli`] holds the clap definitions, [`cmd`] one module per
 //! subcommand (`parse`, `resolve`, `links`, `scheme`, `equiv`,
-//! `normalize`, `check`, `extract`), and [`output`] the helpers they share
-//! (JSON building, caret rendering, line-by-line input).
+//! `normalize`, `check`, `diff`, `extract`), and [`output`] the helpers
+//! they share (JSON building, caret rendering, line-by-line input).
+//!
+//! The specs are the seven documents and, with the `whatwg` feature (on by
+//! default), the WHATWG URL Standard through the `url` crate.
 //!
 //! Exit status: 0 when every input is valid (`parse`, `scheme`), resolved
 //! (`resolve`, and every link for `links`), normalized (`normalize`) or
@@ -16,7 +19,9 @@
 //! not of its format, or an `extract` URL not resolved), 2 for a usage or
 //! I/O error (for `links` and `extract`, also a missing file, after the
 //! other files were read). `equiv` exits with 0 when its two URLs are
-//! equivalent, 1 when they are not, 2 when one cannot be compared.
+//! equivalent, 1 when they are not, 2 when one cannot be compared. `diff`
+//! exits with 0 when the specs agree (on every input, with `--batch`), 1
+//! when they disagree.
 //! A closed standard output (`urlspec parse … | head`) ends the command
 //! quietly with status 0.
 

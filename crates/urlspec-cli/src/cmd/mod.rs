@@ -1,6 +1,7 @@
 //! The subcommands, one module each, and what they report to `main`.
 
 pub mod check;
+pub mod diff;
 pub mod equiv;
 pub mod extract;
 pub mod links;
@@ -17,13 +18,13 @@ use crate::output::Error;
 pub enum Status {
     /// Every input was valid (`parse`, `scheme`), resolved (`resolve`,
     /// `links`), normalized (`normalize`) or free of findings at the
-    /// `--fail-on` level (`check`); the two URLs are equivalent (`equiv`):
-    /// exit status 0.
+    /// `--fail-on` level (`check`); the two URLs are equivalent (`equiv`);
+    /// the specs agree (`diff`): exit status 0.
     Valid,
     /// Some input was invalid, not resolved or not normalized, or could
     /// not be read as text (or, for `links`, as its format); some finding
     /// reaches `--fail-on` (`check`); the two URLs are not equivalent
-    /// (`equiv`): exit status 1.
+    /// (`equiv`); the specs disagree (`diff`): exit status 1.
     Invalid,
     /// Some input could not be read at all (a missing file, an I/O error),
     /// and the others were processed; a URL cannot be compared (`equiv`):
@@ -62,5 +63,6 @@ pub fn run(command: &Command) -> Result<Status, Error> {
         Command::Normalize(args) => normalize::run(args),
         Command::Check(args) => check::run(args),
         Command::Extract(args) => extract::run(args),
+        Command::Diff(args) => diff::run(args),
     }
 }

@@ -1,9 +1,17 @@
 //! `urlspec parse`: split URLs into their components and validate them.
+//!
+//! Under `--spec whatwg` the components are the WHATWG URL Standard's, from
+//! [`whatwg::parse`] (the `url` crate, as browsers parse), in the same
+//! table and JSON keys: `net_loc` and `params` are absent (the standard has
+//! neither), and an input the standard gives no URL for (a relative
+//! reference among them) is invalid, with the parser's reason as its one
+//! violation.
 
 use std::io::{self, Write};
 
 use urlspec::server::{AuthorityKind, Server};
-use urlspec::{Reference, Violation};
+use urlspec::whatwg::{self, Components, Failure};
+use urlspec::{Reference, Spec, Violation};
 
 use super::Status;
 use crate::cli::ParseArgs;
@@ -16,6 +24,23 @@ pub fn run(args: &ParseArgs) -> Result<Status, Error> {
     let mut all_valid = true;
     let mut first = true;
     let all_text = output::for_each_input(&args.urls, |input| {
+        if args.spec == Spec::Whatwg {
+            let parsed = whatwg::parse(input, None);
+            all_valid &= parsed.is_ok();
+            if args.json {
+                buf.clear();
+                write_whatwg_json(&mut buf, input, &parsed);
+                buf.push(b'\n');
+                out.write_all(&buf)?;
+            } else {
+                if !first {
+                    out.write_all(b"\n")?;
+                }
+                write_whatwg_human(&mut out, input, &parsed)?;
+            }
+            first = false;
+            return out.end_record();
+        }
         let reference = Reference::parse_with(input, args.spec);
         let violations = reference.violations();
         all_valid &= violations.is_empty();
@@ -71,6 +96,88 @@ pub fn write_json(
                 .string("message", &v.to_string());
         });
     o.finish();
+}
+
+/// The rule a WHATWG failure breaks, as the library's validator names it.
+const WHATWG_RULE: &str = "URL";
+
+/// The message of the one violation of an input the WHATWG standard gives
+/// no URL for.
+fn whatwg_message(failure: &Failure) -> String {
+    format!("not a URL for the WHATWG URL Standard: {failure}")
+}
+
+/// One JSON object (no line ending) for `--spec whatwg`, with the keys of
+/// [`write_json`]: `net_loc` and `params` are null, and so is every
+/// component when the standard gives no URL (`valid` false, one violation
+/// at position 0 with the parser's reason).
+pub fn write_whatwg_json(
+    buf: &mut Vec<u8>,
+    input: &str,
+    parsed: &Result<Components, Failure>,
+) {
+    let c = parsed.as_ref().ok();
+    let mut o = JsonObject::new(buf);
+    o.string("input", input)
+        .string("spec", Spec::Whatwg.name())
+        .optional("scheme", c.map(|c| c.scheme.as_str()))
+        .null("net_loc")
+        .optional("user", c.and_then(|c| c.user.as_deref()))
+        .optional("password", c.and_then(|c| c.password.as_deref()))
+        .optional("host", c.and_then(|c| c.host.as_deref()))
+        .optional("port", c.and_then(|c| c.port.as_deref()))
+        .optional("path", c.map(|c| c.path.as_str()))
+        .null("params")
+        .optional("query", c.and_then(|c| c.query.as_deref()))
+        .optional("fragment", c.and_then(|c| c.fragment.as_deref()))
+        .boolean("valid", parsed.is_ok())
+        .objects("violations", parsed.as_ref().err(), |o, failure| {
+            o.number("position", 0)
+                .string("rule", WHATWG_RULE)
+                .string("message", &whatwg_message(failure));
+        });
+    o.finish();
+}
+
+/// The table of [`write_human`] for `--spec whatwg`: the standard's
+/// serialization (`href`) first, then the components; or, when the
+/// standard gives no URL, the reason.
+pub fn write_whatwg_human(
+    out: &mut impl Write,
+    input: &str,
+    parsed: &Result<Components, Failure>,
+) -> io::Result<()> {
+    let shown = output::visible(input);
+    writeln!(out, "{shown}")?;
+    let spec = Spec::Whatwg;
+    match parsed {
+        Ok(c) => {
+            let rows = [
+                ("href", value(Some(&c.href))),
+                ("scheme", value(Some(&c.scheme))),
+                ("net_loc", value(None)),
+                ("user", value(c.user.as_deref())),
+                ("password", value(c.password.as_deref())),
+                ("host", value(c.host.as_deref())),
+                ("port", value(c.port.as_deref())),
+                ("path", value(Some(&c.path))),
+                ("params", value(None)),
+                ("query", value(c.query.as_deref())),
+                ("fragment", value(c.fragment.as_deref())),
+            ];
+            for (label, text) in rows {
+                writeln!(out, "  {label:LABEL_WIDTH$}  {text}")?;
+            }
+            writeln!(out, "valid under {spec}")
+        }
+        Err(failure) => {
+            writeln!(out, "invalid under {spec} (1 violation):")?;
+            writeln!(out, "  {shown}")?;
+            let caret = output::caret("  ", input, 0);
+            let message = whatwg_message(failure);
+            writeln!(out, "{caret} rule {WHATWG_RULE}: {message}")
+        }
+    }
 }
 
 /// The width of the component names in the table.
@@ -195,6 +302,82 @@ mod tests {
              fragment  (absent)\n\
              valid under rfc1808\n"
         );
+    }
+
+    #[test]
+    fn whatwg_json_has_the_same_keys() {
+        let json = |input: &str| {
+            let mut buf = Vec::new();
+            write_whatwg_json(&mut buf, input, &whatwg::parse(input, None));
+            let v: serde_json::Value = serde_json::from_slice(&buf).unwrap();
+            v
+        };
+        let v = json("HTTP://u:@A:80/./b/../c?#");
+        let r = json_value("http://a/", Spec::Rfc3986);
+        let keys = |v: &serde_json::Value| -> Vec<String> {
+            v.as_object().unwrap().keys().cloned().collect()
+        };
+        assert_eq!(keys(&v), keys(&r));
+        assert_eq!(v["spec"], "whatwg");
+        if !whatwg::available() {
+            assert_eq!(v["valid"], false);
+            return;
+        }
+        assert_eq!(v["scheme"], "http");
+        assert_eq!(v["host"], "a");
+        // The default port is dropped, and an empty password is absent.
+        assert_eq!(v["user"], "u");
+        assert!(v["port"].is_null() && v["password"].is_null());
+        assert!(v["net_loc"].is_null() && v["params"].is_null());
+        assert_eq!(v["path"], "/c");
+        assert_eq!((&v["query"], &v["fragment"]), (&"".into(), &"".into()));
+        assert_eq!(v["valid"], true);
+        let v = json("g;x");
+        assert_eq!(v["valid"], false);
+        assert!(v["path"].is_null());
+        let violation = &v["violations"][0];
+        assert_eq!(violation["position"], 0);
+        assert_eq!(violation["rule"], "URL");
+        assert!(violation["message"]
+            .as_str()
+            .unwrap()
+            .contains("relative URL without a base"));
+    }
+
+    fn json_value(input: &str, spec: Spec) -> serde_json::Value {
+        serde_json::from_str(&json(input, spec)).unwrap()
+    }
+
+    #[test]
+    fn whatwg_human_table() {
+        let human = |input: &str| {
+            let mut buf = Vec::new();
+            write_whatwg_human(&mut buf, input, &whatwg::parse(input, None))
+                .unwrap();
+            String::from_utf8(buf).unwrap()
+        };
+        if !whatwg::available() {
+            assert!(human("http://a/").contains("invalid under whatwg"));
+            return;
+        }
+        assert_eq!(
+            human("http://a\\@b/"),
+            "http://a\\@b/\n  \
+             href      http://a/@b/\n  \
+             scheme    http\n  \
+             net_loc   (absent)\n  \
+             user      (absent)\n  \
+             password  (absent)\n  \
+             host      a\n  \
+             port      (absent)\n  \
+             path      /@b/\n  \
+             params    (absent)\n  \
+             query     (absent)\n  \
+             fragment  (absent)\n\
+             valid under whatwg\n"
+        );
+        let text = human("../x");
+        assert!(text.contains("invalid under whatwg (1 violation):\n  ../x\n  ^ rule URL: not a URL"), "{text}");
     }
 
     #[test]

@@ -5,11 +5,18 @@
 //! [`fields`](SchemeView::fields), its strict
 //! [`violations`](SchemeView::violations) with carets, its
 //! [`lenient`](SchemeView::lenient) readings and its default port.
+//!
+//! Under `--spec whatwg` the text read is the WHATWG URL Standard's
+//! serialization of the input (what a browser requests: `http://a\b/` is
+//! `http://a/b/`), shown as an `href` row; an input the standard gives no
+//! URL for is read as written, in RFC 3986's syntax.
 
+use std::borrow::Cow;
 use std::io::{self, Write};
 
 use urlspec::scheme::{self, SchemeView, SchemeViolation};
-use urlspec::Reference;
+use urlspec::whatwg::{self, Failure};
+use urlspec::{Reference, Spec};
 
 use super::Status;
 use crate::cli::SchemeArgs;
@@ -23,20 +30,27 @@ pub fn run(args: &SchemeArgs) -> Result<Status, Error> {
     let mut all_valid = true;
     let mut first = true;
     let all_text = output::for_each_input(&args.urls, |input| {
-        let reference = Reference::parse_with(input, args.spec);
+        let standard = (args.spec == Spec::Whatwg)
+            .then(|| whatwg::parse(input, None).map(|c| c.href));
+        let text = match &standard {
+            Some(Ok(href)) => Cow::Borrowed(href.as_str()),
+            _ => Cow::Borrowed(input),
+        };
+        let reference = Reference::parse_with(&text, args.spec);
         let view = scheme::view(&reference);
         let violations = view.violations();
         all_valid &= violations.is_empty();
         if args.json {
             buf.clear();
-            write_json(&mut buf, &view, &violations);
+            write_json(&mut buf, input, &view, &violations);
             buf.push(b'\n');
             out.write_all(&buf)?;
         } else {
             if !first {
                 out.write_all(b"\n")?;
             }
-            write_human(&mut out, &view, &violations)?;
+            let input = Input { text: input, standard: standard.as_ref() };
+            write_human(&mut out, &input, &view, &violations)?;
         }
         first = false;
         out.end_record()
@@ -45,17 +59,29 @@ pub fn run(args: &SchemeArgs) -> Result<Status, Error> {
     Ok(Status::from_valid(all_text && all_valid))
 }
 
+/// The input as given, and under `--spec whatwg` what the standard makes
+/// of it: its serialization, which the view reads, or why there is none.
+pub struct Input<'a> {
+    /// The input.
+    pub text: &'a str,
+    /// `Some` under `--spec whatwg`.
+    pub standard: Option<&'a Result<String, Failure>>,
+}
+
 /// One JSON object (no line ending): `input`, `spec`, `view`, `fields`,
 /// `default_port`, `port`, `valid`, `violations` and `lenient`, in that
-/// order.
+/// order. `input` is as given; the view, and the positions of its
+/// violations, are of the text it read (under `--spec whatwg`, the
+/// standard's serialization).
 pub fn write_json(
     buf: &mut Vec<u8>,
+    input: &str,
     view: &SchemeView<'_>,
     violations: &[SchemeViolation],
 ) {
     let reference = view.reference();
     let mut o = JsonObject::new(buf);
-    o.string("input", reference.as_str())
+    o.string("input", input)
         .string("spec", reference.spec().name())
         .string("view", view.name())
         .objects("fields", view.fields(), |o, (name, value)| {
@@ -80,23 +106,37 @@ pub fn write_json(
     o.finish();
 }
 
-/// The input, the view's fields as a table, the default port, the strict
-/// verdict (each violation as the input with a caret under it) and the
-/// lenient readings.
+/// The input, the view's fields as a table (under `--spec whatwg`, after
+/// the standard's serialization), the default port, the strict verdict
+/// (each violation as the text read with a caret under it) and the lenient
+/// readings.
 pub fn write_human(
     out: &mut impl Write,
+    input: &Input<'_>,
     view: &SchemeView<'_>,
     violations: &[SchemeViolation],
 ) -> io::Result<()> {
-    let input = view.reference().as_str();
-    let shown = output::visible(input);
-    writeln!(out, "{shown}")?;
+    writeln!(out, "{}", output::visible(input.text))?;
+    let read = view.reference().as_str();
+    let shown = output::visible(read);
 
     let default_port = match view.default_port() {
         Some((port, source)) => format!("{port}, from {source}"),
         None => "(none)".to_owned(),
     };
-    let mut rows: Vec<(&str, String)> = vec![("view", view.name().to_owned())];
+    let mut rows: Vec<(&str, String)> = Vec::new();
+    match input.standard {
+        Some(Ok(href)) => rows.push(("href", value(href))),
+        Some(Err(failure)) => rows.push((
+            "href",
+            format!(
+                "(none: {}; read as written)",
+                output::visible(&failure.0)
+            ),
+        )),
+        None => {}
+    }
+    rows.push(("view", view.name().to_owned()));
     rows.extend(
         view.fields().into_iter().map(|(name, text)| (name, value(&text))),
     );
@@ -113,7 +153,7 @@ pub fn write_human(
     }
     for v in violations {
         writeln!(out, "  {shown}")?;
-        let caret = output::caret("  ", input, v.position);
+        let caret = output::caret("  ", read, v.position);
         writeln!(out, "{caret} {}: {}", v.production, v.message)?;
     }
 
@@ -148,7 +188,8 @@ mod tests {
         let r = Reference::parse_with(input, spec);
         let view = scheme::view(&r);
         let mut buf = Vec::new();
-        write_human(&mut buf, &view, &view.violations()).unwrap();
+        let input = Input { text: input, standard: None };
+        write_human(&mut buf, &input, &view, &view.violations()).unwrap();
         String::from_utf8(buf).unwrap()
     }
 
@@ -156,8 +197,47 @@ mod tests {
         let r = Reference::parse_with(input, spec);
         let view = scheme::view(&r);
         let mut buf = Vec::new();
-        write_json(&mut buf, &view, &view.violations());
+        write_json(&mut buf, input, &view, &view.violations());
         serde_json::from_slice(&buf).unwrap()
+    }
+
+    #[test]
+    fn whatwg_reads_the_serialization() {
+        if !whatwg::available() {
+            return;
+        }
+        let input = "HTTP://a\\b/c?d";
+        let standard = whatwg::parse(input, None).map(|c| c.href);
+        let href = standard.as_ref().unwrap();
+        assert_eq!(href, "http://a/b/c?d");
+        let r = Reference::parse_with(href, Spec::Whatwg);
+        let view = scheme::view(&r);
+        let mut buf = Vec::new();
+        let given = Input { text: input, standard: Some(&standard) };
+        write_human(&mut buf, &given, &view, &view.violations()).unwrap();
+        let text = String::from_utf8(buf).unwrap();
+        assert!(
+            text.starts_with(
+                "HTTP://a\\b/c?d\n  href            http://a/b/c?d\n  \
+                 view            http\n"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("\n  host            a\n"), "{text}");
+        let standard = whatwg::parse("../x", None).map(|c| c.href);
+        let r = Reference::parse_with("../x", Spec::Whatwg);
+        let view = scheme::view(&r);
+        let mut buf = Vec::new();
+        let given = Input { text: "../x", standard: Some(&standard) };
+        write_human(&mut buf, &given, &view, &view.violations()).unwrap();
+        let text = String::from_utf8(buf).unwrap();
+        assert!(
+            text.contains(
+                "\n  href          (none: relative URL without a base; read \
+                 as written)\n  view          generic\n"
+            ),
+            "{text}"
+        );
     }
 
     #[test]
