@@ -57,6 +57,9 @@ pub enum Column {
     Fragment,
     /// The resolved URL (with a base).
     Result,
+    /// Whether the spec gives a URL at all (a row with an error differs
+    /// here, not in every column).
+    Outcome,
 }
 
 impl Column {
@@ -88,6 +91,7 @@ impl Column {
             Column::Query => "query",
             Column::Fragment => "fragment",
             Column::Result => "result",
+            Column::Outcome => "outcome",
         }
     }
 
@@ -281,8 +285,30 @@ fn differences(
     input: &str,
 ) -> Vec<Difference> {
     let mut out = Vec::new();
+    // A spec that gives no URL differs in the outcome, once.
+    if rows.iter().any(|r| r.error.is_some()) && columns != [Column::Result] {
+        let mut groups: Vec<(Option<String>, Vec<Spec>)> = Vec::new();
+        for row in rows {
+            let outcome = match &row.error {
+                Some(e) => format!("error: {e}"),
+                None => "a URL".into(),
+            };
+            push_group(&mut groups, Some(outcome), row.spec);
+        }
+        if groups.len() > 1 {
+            let explanations = explain(Column::Outcome, &groups, input);
+            let column = Column::Outcome;
+            out.push(Difference {
+                column,
+                groups,
+                security: false,
+                explanations,
+            });
+        }
+    }
     for (i, &column) in columns.iter().enumerate() {
         let mut groups: Vec<(Option<String>, Vec<Spec>)> = Vec::new();
+        let mut effective: Vec<Option<String>> = Vec::new();
         for row in rows {
             // The WHATWG model has no net_loc and no params: nothing to
             // compare there.
@@ -291,25 +317,76 @@ fn differences(
             if row.spec == Spec::Whatwg && outside_model {
                 continue;
             }
-            // An error is an answer of its own, shown once: in the first
-            // column.
             let value = match &row.error {
-                Some(e) if i == 0 => Some(format!("error: {e}")),
+                // A resolution error is the answer of its row.
+                Some(e) if column == Column::Result => {
+                    Some(format!("error: {e}"))
+                }
                 Some(_) => continue,
                 None => row.cells[i].clone(),
             };
-            match groups.iter_mut().find(|(v, _)| *v == value) {
-                Some((_, specs)) => specs.push(row.spec),
-                None => groups.push((value, alloc::vec![row.spec])),
+            if column.is_security_relevant() || column == Column::Result {
+                let e = where_it_goes(column, row, i);
+                if !effective.contains(&e) {
+                    effective.push(e);
+                }
             }
+            push_group(&mut groups, value, row.spec);
         }
         if groups.len() > 1 {
             let explanations = explain(column, &groups, input);
-            let security = column.is_security_relevant();
+            // Security: the request would go elsewhere, once spelling that
+            // changes nothing (case, a written default port) is set aside.
+            let security = effective.len() > 1;
             out.push(Difference { column, groups, security, explanations });
         }
     }
     out
+}
+
+fn push_group(
+    groups: &mut Vec<(Option<String>, Vec<Spec>)>,
+    value: Option<String>,
+    spec: Spec,
+) {
+    match groups.iter_mut().find(|(v, _)| *v == value) {
+        Some((_, specs)) => specs.push(spec),
+        None => groups.push((value, alloc::vec![spec])),
+    }
+}
+
+/// What decides where a request goes, for a security-relevant column: the
+/// value with its case folded and a written default port dropped; for a
+/// resolved URL, its scheme, userinfo, host and port read by RFC 3986.
+fn where_it_goes(column: Column, row: &Row, i: usize) -> Option<String> {
+    let default_port = |scheme: Option<&str>| {
+        scheme.and_then(crate::scheme::default_port).map(|(p, _)| p)
+    };
+    let port_of = |port: Option<&str>, scheme: Option<&str>| {
+        port.filter(|p| {
+            !p.is_empty() && p.parse::<u16>().ok() != default_port(scheme)
+        })
+        .map(String::from)
+    };
+    if column == Column::Result {
+        let href = row.cells[0].as_deref()?;
+        let r = Reference::parse_with(href, Spec::Rfc3986);
+        let scheme = r.scheme().map(str::to_ascii_lowercase);
+        let s = r.server();
+        return Some(format!(
+            "{:?} {:?} {:?} {:?}",
+            scheme,
+            s.and_then(|s| s.userinfo()),
+            s.and_then(|s| s.host()).map(str::to_ascii_lowercase),
+            port_of(s.and_then(|s| s.port()), scheme.as_deref()),
+        ));
+    }
+    let cell = row.cells[i].as_deref();
+    match column {
+        Column::Scheme | Column::Host => cell.map(str::to_ascii_lowercase),
+        Column::Port => port_of(cell, row.cells[0].as_deref()),
+        _ => cell.map(Into::into),
+    }
 }
 
 /// One aspect of the rules: its name, whether it bears on a column for an
@@ -354,9 +431,15 @@ const ASPECTS: &[Aspect] = &[
     Aspect {
         name: "the net_loc ends at",
         bears: |c, input| {
+            // For the path and query only when a `?` stands inside what
+            // follows `//`, before its next `/`.
+            let after = input.split_once("//").map_or("", |(_, a)| a);
+            let q_in_authority = after
+                .find('?')
+                .is_some_and(|q| after.find('/').is_none_or(|s| q < s));
             in_authority(c)
                 || (matches!(c, Column::Query | Column::Path)
-                    && input.contains('?'))
+                    && q_in_authority)
         },
         value: |r| {
             if r.authority_ends.contains(b'?') {

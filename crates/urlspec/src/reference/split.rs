@@ -8,84 +8,74 @@
 //! (`?` too) and no params; RFC 2396/3986's Appendix B regular expression
 //! is exactly this order.
 
-use memchr::{memchr, memchr2, memchr3};
+use memchr::memchr;
 
+use super::table::{
+    self, AUTH, AUTH_GO, FRAGMENT, NO_PCT, PARAM, PARAMS_GO, PATH_GO, QUERY,
+    QUERY_GO, SCHEME,
+};
 use super::{Meta, NONE};
-use crate::chars::{rfc1630, ALPHA, SCHEME};
+use crate::chars::{rfc1630, ALPHA};
 use crate::escape::is_escape_at;
 use crate::spec::{SchemeRule, Spec};
 
-const SLASH: u8 = 1;
-const QUERY: u8 = 2;
-const HASH: u8 = 8;
-
-/// The delimiters the splitter looks for, as bit flags per byte.
-static DELIMS: [u8; 256] = {
-    let mut t = [0u8; 256];
-    t[b'/' as usize] = SLASH;
-    t[b'?' as usize] = QUERY;
-    t[b'#' as usize] = HASH;
-    t
-};
-
-/// The first index at or after `i` holding one of the delimiters in
-/// `mask`, or `b.len()`. A byte loop: URLs are short, and a loop beats the
-/// set-up of a vector search below a few dozen bytes.
-#[inline(always)]
-fn scan(b: &[u8], mut i: usize, mask: u8) -> usize {
-    while i < b.len() && DELIMS[usize::from(b[i])] & mask == 0 {
-        i += 1;
-    }
-    i
-}
-
 /// Splits `b` into components under `spec`.
+///
+/// Each component is one [`table::run`] over the spec's byte table, which
+/// also notes whether the component holds only bytes of its grammar class
+/// ([`Meta::fits`]).
 #[inline]
 pub(super) fn split(b: &[u8], spec: Spec) -> Meta {
     let rules = spec.rules();
+    let t = table::of(spec);
     let len = b.len();
     let start =
         if rules.scheme == SchemeRule::Ialpha { url_prefix(b) } else { 0 };
+    // A component's class flag and `NO_PCT` stay in `fits` while every
+    // byte of it has them.
+    let mut fits = u16::MAX;
 
     // P2: the scheme. Scheme characters exclude `#`, so a scheme found here
     // lies before the fragment (P1).
-    let scheme_end = scheme_end(b, start, len, rules.scheme);
+    let scheme_end = scheme_end(b, start, len, rules.scheme, t);
     let mut pos = if scheme_end == NONE { start } else { scheme_end + 1 };
 
     // P3: the net_loc, up to `/` (and `?` where the spec says so) or `#`.
     let mut net_loc_start = NONE;
     if b.len() - pos >= 2 && b[pos] == b'/' && b[pos + 1] == b'/' {
         net_loc_start = pos + 2;
-        let ends = if rules.authority_ends.contains(b'?') {
-            SLASH | QUERY
-        } else {
-            SLASH
-        };
-        pos = scan(b, net_loc_start, ends | HASH);
+        let (end, acc) = table::run(b, net_loc_start, t, AUTH_GO);
+        fits &= acc | !(AUTH | NO_PCT);
+        pos = end;
     }
     let path_start = pos;
 
-    // P5 and P4 in one pass: the first `;` (params) before the first `?`
-    // (query), all before the first `#` (P1).
-    let rest = &b[pos..];
-    let found = if rules.params {
-        memchr3(b'?', b';', b'#', rest)
-    } else {
-        memchr2(b'?', b'#', rest)
-    };
-    let mut i = found.map_or(len, |k| pos + k);
+    // P5, P4 and P1 in input order: the path ends at the first `;` (where
+    // params are a component), `?` or `#`; the params at the first `?` or
+    // `#`; the query at the first `#`.
+    let (mut i, acc) = table::run(b, pos, t, PATH_GO);
+    fits &= acc | !(table::SEGMENT | NO_PCT);
+    let path_end = i;
     let mut params_start = NONE;
     if i < len && b[i] == b';' {
         params_start = i;
-        i = memchr2(b'?', b'#', &b[i + 1..]).map_or(len, |k| i + 1 + k);
+        let (end, acc) = table::run(b, i + 1, t, PARAMS_GO);
+        fits &= acc | !(PARAM | NO_PCT);
+        i = end;
     }
-    let path_end = if params_start == NONE { i } else { params_start };
     let mut query_start = NONE;
     if i < len && b[i] == b'?' {
         query_start = i;
-        i = memchr(b'#', &b[i + 1..]).map_or(len, |k| i + 1 + k);
+        let (end, acc) = table::run(b, i + 1, t, QUERY_GO);
+        fits &= acc | !(QUERY | NO_PCT);
+        i = end;
     }
-    let fragment_start = if i < len { i } else { NONE };
+    let mut fragment_start = NONE;
+    if i < len {
+        fragment_start = i;
+        let (_, acc) = table::run(b, i + 1, t, table::ANY);
+        fits &= acc | !(FRAGMENT | NO_PCT);
+    }
     Meta {
         start,
         scheme_end,
@@ -95,23 +85,31 @@ pub(super) fn split(b: &[u8], spec: Spec) -> Meta {
         params_start,
         query_start,
         fragment_start,
+        fits,
     }
 }
 
 /// The index of the `:` that ends a scheme at `b[start..end]`, or `NONE`.
 #[inline]
-fn scheme_end(b: &[u8], start: usize, end: usize, rule: SchemeRule) -> usize {
+fn scheme_end(
+    b: &[u8],
+    start: usize,
+    end: usize,
+    rule: SchemeRule,
+    t: &[u16; 256],
+) -> usize {
     let mut i = start;
+    let scheme = |i: usize| t[usize::from(b[i])] & SCHEME != 0;
     match rule {
         SchemeRule::AnyFirst => {
-            while i < end && SCHEME.contains(b[i]) {
+            while i < end && scheme(i) {
                 i += 1;
             }
         }
         SchemeRule::LetterFirst => {
             if i < end && ALPHA.contains(b[i]) {
                 i += 1;
-                while i < end && SCHEME.contains(b[i]) {
+                while i < end && scheme(i) {
                     i += 1;
                 }
             }
@@ -144,7 +142,9 @@ fn scheme_end(b: &[u8], start: usize, end: usize, rule: SchemeRule) -> usize {
 fn url_prefix(b: &[u8]) -> usize {
     if b.len() > 4 && b[..4].eq_ignore_ascii_case(b"url:") {
         let end = memchr(b'#', b).unwrap_or(b.len());
-        if scheme_end(b, 4, end, SchemeRule::Ialpha) != NONE {
+        if scheme_end(b, 4, end, SchemeRule::Ialpha, table::of(Spec::Rfc1630))
+            != NONE
+        {
             return 4;
         }
     }

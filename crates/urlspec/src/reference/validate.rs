@@ -6,6 +6,7 @@
 
 use core::fmt;
 
+use super::table::{AUTH, NO_PCT, TAIL_CLASSES};
 use super::{Reference, NONE};
 use crate::chars::{self, CharClass};
 use crate::escape::is_escape_at;
@@ -329,6 +330,83 @@ fn names(spec: Spec) -> Names {
             fragment: "fragment",
         },
     }
+}
+
+/// `is_valid()` from what the splitter noted ([`Meta::fits`](super::Meta)),
+/// when that settles it: `Some(true)` when every check of [`check`] is
+/// sure to pass, `Some(false)` when the (exact) server check fails, `None`
+/// when only [`check`] can tell. Each test below is a sufficient condition
+/// for one part of [`check`] to report nothing.
+#[inline]
+pub(crate) fn quick(r: &Reference<'_>) -> Option<bool> {
+    let spec = r.spec();
+    let rules = spec.rules();
+    let m = r.meta();
+    // Path, params, query and fragment: every byte in its class, or `%`.
+    if spec == Spec::Whatwg || m.fits & TAIL_CLASSES != TAIL_CLASSES {
+        return None;
+    }
+    let input = r.as_str().as_bytes();
+    // Every `%` starts an escape (components end at delimiters, which are
+    // not hex digits, so no escape straddles two).
+    if m.fits & NO_PCT == 0 && !escapes_valid(input) {
+        return None;
+    }
+    let path = &input[m.path_start..m.path_end];
+    if m.scheme_end == NONE && m.net_loc_start == NONE {
+        // The first segment of a relative path: no `:` where it would read
+        // as a scheme (AS12), and a class that may be narrower than the
+        // segment class the path was classified by.
+        let first = &path[..memchr::memchr(b'/', path).unwrap_or(path.len())];
+        let g = &rules.grammar;
+        let narrower =
+            g.segment.minus(g.first_segment.with(b':')) != CharClass::EMPTY;
+        if (rules.scheme == SchemeRule::LetterFirst && first.contains(&b':'))
+            || (narrower && !first.is_empty())
+        {
+            return None;
+        }
+    }
+    let rooted = path.first() == Some(&b'/');
+    match rules.server {
+        // RFC 2396's opaque part has a class of its own.
+        ServerGrammar::Server2396
+            if m.scheme_end != NONE && m.net_loc_start == NONE && !rooted =>
+        {
+            return None
+        }
+        // `fsegment = 1*pchar`: no path starting with an empty segment.
+        ServerGrammar::OpaqueNetLoc | ServerGrammar::Server96
+            if path.starts_with(b"//") =>
+        {
+            return None
+        }
+        _ => {}
+    }
+    // RFC 1630 has no empty `search`.
+    if spec == Spec::Rfc1630 && r.query() == Some("") {
+        return None;
+    }
+    if m.net_loc_start != NONE && m.fits & AUTH == 0 {
+        if rules.server == ServerGrammar::OpaqueNetLoc {
+            return None;
+        }
+        // Not a plain registered name: the server check, which is exact.
+        return Some(r.server().is_some_and(|s| s.is_valid()));
+    }
+    Some(true)
+}
+
+/// Whether every `%` of `b` starts an escape.
+fn escapes_valid(b: &[u8]) -> bool {
+    let mut i = 0;
+    while let Some(k) = memchr::memchr(b'%', &b[i..]) {
+        if !is_escape_at(b, i + k) {
+            return false;
+        }
+        i += k + 3;
+    }
+    true
 }
 
 /// Runs every check of `r`'s spec, in input order.
