@@ -1,0 +1,589 @@
+//! Hostile documents: HTML made of unclosed tags, MIME messages nested
+//! past [`mime::MAX_DEPTH`], WARC archives cut short or lying about their
+//! lengths, compressed bodies that expand without end.
+//!
+//! Each test asserts what is read and what is reported, never how long it
+//! takes: results are exact, and memory is measured by counting the bytes
+//! allocated on the test's thread, which does not depend on the machine.
+//! Sizes keep each test under about two seconds in a debug build; where a
+//! case is smaller than the issue's figure, a comment says why, and an
+//! `#[ignore]`d test runs the full size (`cargo test --release -p
+//! urlspec-links --test hostile -- --ignored`). A test marked
+//! `#[ignore = "bug: …"]` documents a reported defect: it fails until the
+//! defect is fixed.
+
+// A counting global allocator needs an `unsafe impl GlobalAlloc`, as in
+// `crates/urlspec/tests/no_alloc.rs`.
+#![allow(unsafe_code)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use urlspec::base::Base;
+use urlspec::Spec;
+use urlspec_links::{html, mime, warc, Context, Document, Summary};
+
+// ---------------------------------------------------------------------------
+// Counting what the library allocates
+// ---------------------------------------------------------------------------
+
+/// The system allocator, plus byte counts for the current thread while it
+/// has switched tracking on.
+struct Tracking;
+
+thread_local! {
+    // `const` and `Drop`-free: reading them never allocates, so the
+    // allocator can use them without re-entering itself.
+    static ON: Cell<bool> = const { Cell::new(false) };
+    static LIVE: Cell<isize> = const { Cell::new(0) };
+    static PEAK: Cell<isize> = const { Cell::new(0) };
+}
+
+fn tracking() -> bool {
+    ON.try_with(Cell::get).unwrap_or(false)
+}
+
+fn grew(bytes: usize) {
+    if tracking() {
+        let live = LIVE.with(Cell::get) + bytes as isize;
+        LIVE.with(|c| c.set(live));
+        PEAK.with(|c| c.set(c.get().max(live)));
+    }
+}
+
+fn shrank(bytes: usize) {
+    if tracking() {
+        LIVE.with(|c| c.set(c.get() - bytes as isize));
+    }
+}
+
+// SAFETY: every method forwards its arguments unchanged to `System`, which
+// upholds the `GlobalAlloc` contract; the additions only update
+// thread-local counters, which neither allocate nor touch the memory
+// handed out.
+unsafe impl GlobalAlloc for Tracking {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        grew(layout.size());
+        // SAFETY: the caller's guarantees for `alloc` pass through as is.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        grew(layout.size());
+        // SAFETY: as for `alloc`.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn realloc(
+        &self,
+        ptr: *mut u8,
+        layout: Layout,
+        new_size: usize,
+    ) -> *mut u8 {
+        shrank(layout.size());
+        grew(new_size);
+        // SAFETY: `ptr` came from `System` through this allocator, and the
+        // caller's guarantees for `realloc` pass through as is.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        shrank(layout.size());
+        // SAFETY: `ptr` came from `System` through this allocator.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Tracking = Tracking;
+
+/// Runs `f`; returns its result and the most bytes it had allocated at
+/// once on this thread.
+fn peak<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    LIVE.with(|c| c.set(0));
+    PEAK.with(|c| c.set(0));
+    ON.with(|c| c.set(true));
+    let out = f();
+    ON.with(|c| c.set(false));
+    (out, usize::try_from(PEAK.with(Cell::get)).unwrap_or(0))
+}
+
+const MB: usize = 1 << 20;
+
+fn ctx() -> Context {
+    Context::new(Spec::Rfc1808)
+}
+
+fn base(ctx: &Context) -> Base {
+    ctx.establish().retrieval(&["http://h/d/"])
+}
+
+// ---------------------------------------------------------------------------
+// HTML: unclosed tags
+// ---------------------------------------------------------------------------
+
+/// An element that is opened and never closed, with a link.
+const UNCLOSED: &str = "<div><a href=\"x\">";
+
+/// `bytes` of [`UNCLOSED`] repeated: elements nested as deep as there are
+/// repetitions.
+fn unclosed_tags(bytes: usize) -> Vec<u8> {
+    UNCLOSED.repeat(bytes / UNCLOSED.len()).into_bytes()
+}
+
+/// Reads `page` and checks that every link was found, resolved and placed.
+fn read_unclosed(page: &[u8]) -> usize {
+    let ctx = ctx();
+    let (doc, bytes) = peak(|| html::document(page, "p", &base(&ctx), &ctx));
+    let n = page.len() / UNCLOSED.len();
+    assert!(doc.problems.is_empty(), "{:?}", doc.problems);
+    assert_eq!(doc.links.len(), n);
+    let value_at = UNCLOSED.find('x').unwrap();
+    for (i, link) in doc.links.iter().enumerate() {
+        assert_eq!(link.offset, i * UNCLOSED.len() + value_at);
+        assert_eq!(link.url.as_deref(), Ok("http://h/d/x"));
+    }
+    bytes
+}
+
+#[test]
+fn html_of_unclosed_tags_is_read_to_the_end() {
+    // 256 KiB, not 100 MB: lol_html reads these tags at about 0.3 MB a
+    // second in a debug build. The 100 MB case is the ignored test below.
+    let page = unclosed_tags(256 * 1024);
+    let bytes = read_unclosed(&page);
+    // Memory grows with the links found (one `Link` each, with its
+    // strings) and with the open elements, by a constant factor.
+    assert!(bytes <= 64 * page.len(), "{bytes} bytes for {}", page.len());
+}
+
+#[test]
+fn html_memory_grows_with_the_open_elements() {
+    // No link at all: what remains is lol_html's stack of open elements
+    // (for selector matching), one entry of 130 to 160 bytes per unclosed
+    // tag, and no memory limit is set. Linear in the input, with a large
+    // factor: 26 bytes per byte of `<div>`, 52 of `<p><b><i>` (100 MB of
+    // `<div>` peak at 2.2 GB resident in a release build).
+    let ctx = ctx();
+    for unit in ["<div>", "<p><b><i>", "<table><td>"] {
+        let page = unit.repeat(256 * 1024 / unit.len());
+        let (doc, bytes) =
+            peak(|| html::document(page.as_bytes(), "p", &base(&ctx), &ctx));
+        assert!(doc.links.is_empty() && doc.problems.is_empty());
+        assert!(bytes <= 128 * page.len(), "{unit}: {bytes} bytes");
+    }
+}
+
+#[test]
+#[ignore = "full size: 100 MB of unclosed tags, 6 million links; about 20 s \
+            and 2 GB resident in a release build"]
+fn html_of_100_mb_of_unclosed_tags() {
+    let page = unclosed_tags(100 * MB);
+    let bytes = read_unclosed(&page);
+    eprintln!("peak allocated: {} MB for {} MB", bytes / MB, page.len() / MB);
+}
+
+#[test]
+fn html_tags_and_values_that_never_end() {
+    let ctx = ctx();
+    let base = base(&ctx);
+    // An attribute value that never closes, a tag that never closes (with
+    // a hundred thousand attributes), a comment, a script and a CDATA
+    // section that never end: no link, no panic, the document is named.
+    let value = format!("<a href=\"{}", "x".repeat(8 * MB));
+    let tag = "<a href=x ".repeat(MB / 10);
+    let comment = format!("<!--{}", "<a href=x>".repeat(MB / 10));
+    let script = format!("<script>{}", "<a href=x>".repeat(MB / 10));
+    let cdata = format!("<svg><![CDATA[{}", "<a href=x>".repeat(MB / 10));
+    for page in [value, tag, comment, script, cdata] {
+        let doc = html::document(page.as_bytes(), "p", &base, &ctx);
+        assert!(doc.links.is_empty(), "{}", &page[..20]);
+        assert_eq!(doc.name, "p");
+    }
+    // Invalid UTF-8 and NUL bytes between tags: the links are still read.
+    let mut page = Vec::new();
+    for _ in 0..10_000 {
+        page.extend_from_slice(b"\xff\xfe\0<a href=\"g\xff\">\xc3");
+    }
+    let doc = html::document(&page, "p", &base, &ctx);
+    assert_eq!(doc.links.len(), 10_000);
+    assert!(doc.links[0].url.as_deref().unwrap().starts_with("http://h/d/g"));
+}
+
+// ---------------------------------------------------------------------------
+// MIME: nesting
+// ---------------------------------------------------------------------------
+
+/// A message of `depth` nested `multipart/mixed` parts, each closed, with
+/// an HTML part at the bottom and one beside the first multipart.
+fn nested_multipart(depth: usize) -> String {
+    let mut message = String::new();
+    for i in 0..depth {
+        message.push_str(&format!(
+            "Content-Type: multipart/mixed; boundary=\"b{i}\"\r\n\r\n--b{i}\r\n"
+        ));
+        if i == 0 {
+            // A shallow HTML part, read whatever the depth below.
+            message.push_str(
+                "Content-Type: text/html\r\n\r\n\
+                 <a href=\"http://top/\">t</a>\r\n--b0\r\n",
+            );
+        }
+    }
+    message.push_str(
+        "Content-Type: text/html\r\n\r\n<a href=\"http://bottom/\">b</a>",
+    );
+    for i in (0..depth).rev() {
+        message.push_str(&format!("\r\n--b{i}--\r\n"));
+    }
+    message
+}
+
+/// `depth` `message/rfc822` parts, each the body of the one before, with
+/// an HTML part at the bottom.
+fn nested_rfc822(depth: usize) -> String {
+    let mut message = "Content-Type: message/rfc822\r\n\r\n".repeat(depth);
+    message.push_str(
+        "Content-Type: text/html\r\n\r\n<a href=\"http://x/\">x</a>",
+    );
+    message
+}
+
+/// The documents of `message` and the walk's result.
+fn mime_documents(message: &[u8]) -> (Vec<Document>, Result<(), String>) {
+    let mut docs = Vec::new();
+    let result = mime::documents(message, "m", &ctx(), &mut |d| docs.push(d));
+    (docs, result)
+}
+
+fn urls(docs: &[Document]) -> Vec<String> {
+    docs.iter()
+        .flat_map(|d| d.links.iter())
+        .map(|l| l.url.clone().unwrap_or_default())
+        .collect()
+}
+
+#[test]
+fn mime_nesting_up_to_the_limit_is_read() {
+    // 63 nested multiparts (the first is the message itself) and the HTML
+    // part at the bottom: MAX_DEPTH parts deep.
+    let message = nested_multipart(mime::MAX_DEPTH - 1);
+    let (docs, result) = mime_documents(message.as_bytes());
+    assert_eq!(result, Ok(()));
+    assert_eq!(urls(&docs), ["http://top/", "http://bottom/"]);
+}
+
+fn too_deep() -> Result<(), String> {
+    Err(format!(
+        "m: parts nested more than {} levels deep were not read",
+        mime::MAX_DEPTH
+    ))
+}
+
+#[test]
+fn mime_nesting_past_the_limit_is_a_clear_error() {
+    // One level too many, and a hundred thousand too many (7 MB; the walk
+    // stops at the limit, and the parts above it are still read).
+    for depth in [mime::MAX_DEPTH, 100_000] {
+        let message = nested_multipart(depth);
+        let (docs, result) = mime_documents(message.as_bytes());
+        assert_eq!(result, too_deep(), "depth {depth}");
+        assert_eq!(urls(&docs), ["http://top/"], "depth {depth}");
+    }
+    // `message/rfc822` inside `message/rfc822`: the same limit. (1,000
+    // levels: see the ignored test below for what 100,000 do.)
+    let message = nested_rfc822(mime::MAX_DEPTH - 1);
+    let (docs, result) = mime_documents(message.as_bytes());
+    assert_eq!((urls(&docs), result), (vec!["http://x/".to_owned()], Ok(())));
+    let message = nested_rfc822(1_000);
+    let (docs, result) = mime_documents(message.as_bytes());
+    assert_eq!((docs.len(), result), (0, too_deep()));
+}
+
+/// Set in the child process of the stack-overflow test.
+const CHILD: &str = "URLSPEC_HOSTILE_CHILD";
+
+#[test]
+#[ignore = "bug: 100,000 nested message/rfc822 parts (3 MB) overflow the \
+            stack and abort the process: mail-parser nests one `Message` \
+            per level, and dropping it recurses once per level \
+            (urlspec-links mime.rs `documents`; MAX_DEPTH bounds only the \
+            walk)"]
+fn mime_nested_rfc822_does_not_overflow_the_stack() {
+    // A stack overflow aborts the whole process, so the message is read by
+    // this test binary run again, for `nested_rfc822_child` only.
+    let exe = std::env::current_exe().unwrap();
+    let out = std::process::Command::new(exe)
+        .args(["--exact", "nested_rfc822_child", "--ignored", "--nocapture"])
+        .env(CHILD, "1")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+#[ignore = "the child process of mime_nested_rfc822_does_not_overflow_the_stack"]
+fn nested_rfc822_child() {
+    if std::env::var_os(CHILD).is_none() {
+        return;
+    }
+    // The stack of a main thread (8 MiB), which the message overflows in
+    // debug and release builds alike.
+    let reader = std::thread::Builder::new()
+        .stack_size(8 * MB)
+        .spawn(|| {
+            let message = nested_rfc822(100_000);
+            mime_documents(message.as_bytes()).1
+        })
+        .unwrap();
+    assert_eq!(reader.join().unwrap(), too_deep());
+}
+
+#[test]
+fn mime_garbage_is_read_without_harm() {
+    // Megabytes of bytes that are no message: either no message at all
+    // (said once), or one with no HTML part and no header link.
+    let not_a_message = Err("m: not a MIME message (no header found)".into());
+    for (data, want) in [
+        (vec![b':'; MB], not_a_message.clone()),
+        (Vec::new(), not_a_message),
+        (vec![b'\n'; MB], Ok(())),
+        (vec![0xff; MB], Ok(())),
+        (vec![0; MB], Ok(())),
+        (b"a: b\r\n".repeat(MB / 6), Ok(())),
+    ] {
+        let (docs, result) = mime_documents(&data);
+        assert!(docs.is_empty());
+        assert_eq!(result, want, "{:?}", &data[..data.len().min(6)]);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// WARC: truncated records, lying lengths, compressed bodies
+// ---------------------------------------------------------------------------
+
+const PAYLOAD: &[u8] =
+    b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<a href=\"g\">g</a>";
+
+/// A WARC `response` record for `http://h/d/` holding `payload`, with the
+/// `Content-Length` given.
+fn record(content_length: &str, payload: &[u8]) -> Vec<u8> {
+    let mut r = format!(
+        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://h/d/\r\n\
+         Content-Length: {content_length}\r\n\r\n"
+    )
+    .into_bytes();
+    r.extend_from_slice(payload);
+    r.extend_from_slice(b"\r\n\r\n");
+    r
+}
+
+fn good_record() -> Vec<u8> {
+    record(&PAYLOAD.len().to_string(), PAYLOAD)
+}
+
+/// The documents of an archive and the read's result.
+fn warc_documents(data: &[u8]) -> (Vec<Document>, Result<(), String>) {
+    let mut docs = Vec::new();
+    let mut summary = Summary::default();
+    let result =
+        warc::documents(data, &ctx(), &mut summary, &mut |d| docs.push(d));
+    (docs, result)
+}
+
+#[test]
+fn warc_truncated_in_a_body_is_a_clear_error() {
+    let one = good_record();
+    let header_end =
+        one.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4;
+    // Cut anywhere after the header: the body is short.
+    for cut in [header_end, header_end + 10, one.len() - 4, one.len() - 1] {
+        let (docs, result) = warc_documents(&one[..cut]);
+        assert!(docs.is_empty(), "cut at {cut}");
+        assert_eq!(
+            result,
+            Err("WARC record 1: Unexpected end of body.".into()),
+            "cut at {cut}"
+        );
+    }
+    // The second record cut short: the first one's document was handed on.
+    let mut two = one.clone();
+    two.extend_from_slice(&one[..one.len() - 10]);
+    let (docs, result) = warc_documents(&two);
+    assert_eq!(urls(&docs), ["http://h/d/g"]);
+    assert_eq!(result, Err("WARC record 2: Unexpected end of body.".into()));
+}
+
+#[test]
+#[ignore = "bug: a WARC record cut inside its header ends the archive \
+            silently (warc 0.4 RawRecordIter::next returns None at EOF even \
+            with a partial header; warc.rs documents reports Ok)"]
+fn warc_truncated_in_a_header_is_a_clear_error() {
+    let one = good_record();
+    for cut in [5, 20, 60] {
+        let (docs, result) = warc_documents(&one[..cut]);
+        assert!(docs.is_empty());
+        assert!(result.is_err(), "cut at {cut}: {result:?}");
+    }
+    let mut two = one.clone();
+    two.extend_from_slice(&one[..40]);
+    let (docs, result) = warc_documents(&two);
+    assert_eq!(urls(&docs), ["http://h/d/g"]);
+    assert!(result.is_err(), "{result:?}");
+}
+
+#[test]
+fn warc_lengths_that_lie_allocate_nothing_of_their_size() {
+    // A Content-Length of 100 GB over a record of a few bytes: an error,
+    // and no buffer of that size.
+    let data = record("99999999999", PAYLOAD);
+    let ((docs, result), bytes) = peak(|| warc_documents(&data));
+    assert!(docs.is_empty());
+    assert_eq!(result, Err("WARC record 1: Unexpected end of body.".into()));
+    assert!(bytes < 8 * MB, "{bytes} bytes allocated");
+    // Lengths that are no number: a header error.
+    for len in ["-1", "1e3", "0x10", ""] {
+        let (docs, result) = warc_documents(&record(len, PAYLOAD));
+        assert!(docs.is_empty());
+        assert_eq!(
+            result,
+            Err("WARC record 1: Error parsing headers.".into())
+        );
+    }
+    // A length shorter than the body: the reader over-reads and says so.
+    let (_, result) = warc_documents(&record("3", PAYLOAD));
+    assert!(result.is_err(), "{result:?}");
+}
+
+#[test]
+#[ignore = "bug: a Content-Length near usize::MAX overflows `expected_body_len \
+            + 4` in warc 0.4 (warc_reader.rs:129): a panic in debug builds, \
+            a wrapped length in release"]
+fn warc_length_at_the_top_of_usize_is_an_error() {
+    for len in [usize::MAX, usize::MAX - 3] {
+        let data = record(&len.to_string(), PAYLOAD);
+        let (docs, result) = warc_documents(&data);
+        assert!(docs.is_empty());
+        assert!(result.is_err(), "{len}: {result:?}");
+    }
+}
+
+/// Deflate output, packed from the least significant bit.
+struct Bits {
+    out: Vec<u8>,
+    acc: u32,
+    n: u32,
+}
+
+impl Bits {
+    fn put(&mut self, value: u32, count: u32) {
+        self.acc |= value << self.n;
+        self.n += count;
+        while self.n >= 8 {
+            self.out.push(self.acc as u8);
+            self.acc >>= 8;
+            self.n -= 8;
+        }
+    }
+
+    /// A Huffman code, most significant bit first.
+    fn code(&mut self, code: u32, len: u32) {
+        self.put(code.reverse_bits() >> (32 - len), len);
+    }
+
+    /// A stored block holding `data`.
+    fn stored(&mut self, data: &[u8], last: bool) {
+        self.put(u32::from(last), 1);
+        self.put(0, 2);
+        self.put(0, (8 - self.n) % 8);
+        let len = u16::try_from(data.len()).unwrap();
+        self.out.extend_from_slice(&len.to_le_bytes());
+        self.out.extend_from_slice(&(!len).to_le_bytes());
+        self.out.extend_from_slice(data);
+    }
+}
+
+/// A gzip member that expands to `prefix`, then `'a'` and `matches * 258`
+/// more `'a'`, then `suffix`, built by hand: the run of `a` is one
+/// fixed-code block of matches of length 258 at distance 1, 13 bits each.
+/// The trailer (CRC-32 and size) is filled in when `trailer` is set; a
+/// reader capped below the expanded size never reaches it.
+fn gzip_bomb(
+    prefix: &[u8],
+    matches: usize,
+    suffix: &[u8],
+    trailer: bool,
+) -> Vec<u8> {
+    let mut bits = Bits { out: Vec::new(), acc: 0, n: 0 };
+    bits.stored(prefix, false);
+    bits.put(0, 1); // not the last block
+    bits.put(1, 2); // fixed Huffman codes
+    bits.code(0x30 + u32::from(b'a'), 8); // the literal `a`
+    for _ in 0..matches {
+        bits.code(0b1100_0101, 8); // length code 285: 258 bytes
+        bits.code(0, 5); // distance code 0: 1 byte back
+    }
+    bits.code(0, 7); // end of block
+    bits.stored(suffix, true);
+    let mut gz = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff];
+    gz.extend_from_slice(&bits.out);
+    let mut crc = flate2::Crc::new();
+    if trailer {
+        crc.update(prefix);
+        crc.update(&vec![b'a'; 1 + matches * 258]);
+        crc.update(suffix);
+    }
+    gz.extend_from_slice(&crc.sum().to_le_bytes());
+    gz.extend_from_slice(&crc.amount().to_le_bytes());
+    gz
+}
+
+/// The links of a WARC record whose HTML payload is `body`, gzip-encoded;
+/// and the most bytes allocated at once reading it.
+fn gzip_links(body: &[u8]) -> (Vec<String>, usize) {
+    let mut payload = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\
+                        Content-Encoding: gzip\r\n\r\n"
+        .to_vec();
+    payload.extend_from_slice(body);
+    let data = record(&payload.len().to_string(), &payload);
+    let ((docs, _), bytes) = peak(|| warc_documents(&data));
+    (urls(&docs), bytes)
+}
+
+#[test]
+fn warc_compressed_body_is_capped() {
+    let first = b"<a href=\"first\">f</a>";
+    let last = b"<a href=\"last\">l</a>";
+    // A megabyte of `a` between two links: both are read.
+    let (found, _) = gzip_links(&gzip_bomb(first, MB / 258, last, true));
+    assert_eq!(found, ["http://h/d/first", "http://h/d/last"]);
+    // 100 MB of `a` (0.7 MB compressed): the body is cut at the 64 MiB cap,
+    // so the last link is not read, and memory stays near the cap.
+    let (found, bytes) =
+        gzip_links(&gzip_bomb(first, 100 * MB / 258, last, false));
+    assert_eq!(found, ["http://h/d/first"]);
+    assert!(bytes <= 4 * 64 * MB, "{} MB allocated", bytes / MB);
+}
+
+#[test]
+fn warc_reads_from_a_stream_of_many_records() {
+    // 2,000 records through the streaming reader: each document is handed
+    // on as it is read.
+    let mut data = Vec::new();
+    for _ in 0..2_000 {
+        data.extend_from_slice(&good_record());
+    }
+    let reader = warc::reader(std::io::Cursor::new(data)).unwrap();
+    let mut summary = Summary::default();
+    let mut n = 0;
+    let result = warc::documents(reader, &ctx(), &mut summary, &mut |d| {
+        assert_eq!(d.links.len(), 1);
+        n += 1;
+    });
+    assert_eq!((result, n), (Ok(()), 2_000));
+}
