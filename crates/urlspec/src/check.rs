@@ -361,15 +361,35 @@ fn escaped_delimiters(r: &Reference<'_>, out: &mut Vec<Finding>) {
     }
 }
 
+/// Where the password is: the server's, or, where the spec's grammar
+/// gives the authority no password (an RFC 2396 `reg_name`, an opaque
+/// net_loc), what RFC 3986's split would call one: a secret is a secret
+/// whatever the grammar calls it.
+pub(crate) fn password_span(r: &Reference<'_>) -> Option<Range<usize>> {
+    let input = r.as_str();
+    let net_loc = r.span(Part::NetLoc)?;
+    let pw = match r.server().and_then(|s| s.password()) {
+        Some(pw) => span_of(input, pw),
+        None => {
+            let s = crate::server::Server::parse(
+                &input[net_loc.clone()],
+                Spec::Rfc3986,
+            );
+            let pw = s.password()?;
+            let at = pw.as_ptr() as usize
+                - input[net_loc.clone()].as_ptr() as usize;
+            net_loc.start + at..net_loc.start + at + pw.len()
+        }
+    };
+    (!pw.is_empty()).then_some(pw)
+}
+
 fn password(r: &Reference<'_>, out: &mut Vec<Finding>) {
-    let Some(pw) = r.server().and_then(|s| s.password()) else { return };
-    if pw.is_empty() {
-        return;
-    }
+    let Some(pw) = password_span(r) else { return };
     out.push(Finding::new(
         "URL003",
         Severity::Medium,
-        span_of(r.as_str(), pw),
+        pw,
         "the URL holds a password: \"the use of URLs containing passwords \
          that should be secret is clearly unwise\""
             .to_string(),
@@ -398,10 +418,14 @@ fn backslash(r: &Reference<'_>, out: &mut Vec<Finding>) {
     let input = r.as_str();
     let net_loc = r.span(Part::NetLoc);
     let path = r.span(Part::Path).unwrap_or(0..0);
-    for (i, _) in input.match_indices('\\') {
-        let near_host = net_loc.as_ref().is_some_and(|n| n.contains(&i))
-            || (r.has_scheme() && net_loc.is_none() && i < path.start + 2);
-        let (severity, message) = if near_host {
+    let near_host = |i: usize| {
+        net_loc.as_ref().is_some_and(|n| n.contains(&i))
+            || (r.has_scheme() && net_loc.is_none() && i < path.start + 2)
+    };
+    // One finding per run of backslashes in the same place, so a hostile
+    // input costs findings in proportion to its runs, not its bytes.
+    for run in runs(input, |c| c == '\\') {
+        let (severity, message) = if near_host(run.start) {
             (
                 Severity::High,
                 "a backslash where the host is: WHATWG-style parsers read it \
@@ -414,12 +438,37 @@ fn backslash(r: &Reference<'_>, out: &mut Vec<Finding>) {
                  parsers",
             )
         };
-        out.push(Finding::new(
-            "URL005",
-            severity,
-            i..i + 1,
-            message.to_string(),
-        ));
+        let message = with_count(message, run.len());
+        out.push(Finding::new("URL005", severity, run, message));
+    }
+}
+
+/// The runs of one repeated character `c` for which `pick(c)` holds.
+fn runs(input: &str, pick: impl Fn(char) -> bool) -> Vec<Range<usize>> {
+    let mut out: Vec<Range<usize>> = Vec::new();
+    let mut last: Option<char> = None;
+    for (i, c) in input.char_indices() {
+        if !pick(c) {
+            last = None;
+            continue;
+        }
+        match out.last_mut() {
+            Some(run) if last == Some(c) && run.end == i => {
+                run.end = i + c.len_utf8()
+            }
+            _ => out.push(i..i + c.len_utf8()),
+        }
+        last = Some(c);
+    }
+    out
+}
+
+/// `message`, with how many characters the run has when more than one.
+fn with_count(message: &str, bytes: usize) -> String {
+    if bytes > 1 {
+        alloc::format!("{message} ({bytes} in a row)")
+    } else {
+        message.to_string()
     }
 }
 
@@ -442,25 +491,26 @@ fn several_at(r: &Reference<'_>, out: &mut Vec<Finding>) {
 }
 
 fn whitespace(r: &Reference<'_>, out: &mut Vec<Finding>) {
-    for (i, c) in r.as_str().char_indices() {
-        if !(c.is_whitespace() || c.is_control()) {
-            continue;
-        }
+    let input = r.as_str();
+    for run in runs(input, |c| c.is_whitespace() || c.is_control()) {
+        let c = input[run.clone()].chars().next().unwrap_or(' ');
         let severity = if matches!(c, '\t' | '\r' | '\n') {
             Severity::High
         } else {
             Severity::Medium
         };
-        out.push(Finding::new(
-            "URL007",
-            severity,
-            i..i + c.len_utf8(),
-            alloc::format!(
-                "a raw {c:?}: never legal unescaped; WHATWG-style parsers \
-                 drop tabs and line breaks and trim spaces, so parsers \
-                 disagree on what the URL is"
-            ),
-        ));
+        let message = alloc::format!(
+            "a raw {c:?}: never legal unescaped; WHATWG-style parsers drop \
+             tabs and line breaks and trim spaces, so parsers disagree on \
+             what the URL is"
+        );
+        let count = run.len() / c.len_utf8();
+        let message = if count > 1 {
+            alloc::format!("{message} ({count} in a row)")
+        } else {
+            message
+        };
+        out.push(Finding::new("URL007", severity, run, message));
     }
 }
 
@@ -534,6 +584,10 @@ fn host_differs(r: &Reference<'_>, out: &mut Vec<Finding>) {
         for (i, (value, specs)) in answers.iter().enumerate() {
             message.push_str(if i == 0 { " " } else { "; " });
             match value {
+                // Never quote a password (R96-8.4).
+                Some(_) if d.column == Column::Password => {
+                    message.push_str("`****` under ")
+                }
                 Some(v) => message.push_str(&alloc::format!("`{v}` under ")),
                 None => message.push_str(&alloc::format!("no {what} under ")),
             }
@@ -781,8 +835,7 @@ impl<'r, 'a> Redacted<'r, 'a> {
         if self.reveal {
             return None;
         }
-        let pw = self.r.server().and_then(|s| s.password())?;
-        (!pw.is_empty()).then(|| span_of(self.r.as_str(), pw))
+        password_span(self.r)
     }
 
     fn redact(&self, s: &str) -> String {

@@ -225,7 +225,7 @@ impl Options {
 ///     .unwrap_err();
 /// assert_eq!((e.position, e.found.as_str()), (16, "%as"));
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct NotComparable {
     /// The URL.
     pub input: String,
@@ -236,6 +236,24 @@ pub struct NotComparable {
     pub found: String,
 }
 
+impl NotComparable {
+    /// The input with its password hidden, for messages (R96-8.4).
+    fn shown(&self) -> String {
+        let r = Reference::parse_with(&self.input, Spec::Rfc3986);
+        crate::check::Redacted::new(&r).to_string()
+    }
+}
+
+impl fmt::Debug for NotComparable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("NotComparable")
+            .field("input", &self.shown())
+            .field("position", &self.position)
+            .field("found", &self.found)
+            .finish()
+    }
+}
+
 impl fmt::Display for NotComparable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if !self.found.starts_with('%') {
@@ -243,7 +261,8 @@ impl fmt::Display for NotComparable {
             return write!(
                 f,
                 "`{}` is not a URL for the WHATWG URL Standard: {}",
-                self.input, self.found
+                self.shown(),
+                self.found
             );
         }
         write!(
@@ -251,7 +270,9 @@ impl fmt::Display for NotComparable {
             "`{}` is not a legal URL and cannot be compared: `{}` at byte {} \
              is not an escape (`%` must be followed by two hex digits; RFC \
              1630, Example 3)",
-            self.input, self.found, self.position
+            self.shown(),
+            self.found,
+            self.position
         )
     }
 }

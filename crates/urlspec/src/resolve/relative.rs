@@ -128,7 +128,11 @@ fn climbs(
     if dir.starts_with('/') != target_path.starts_with('/') || common < floor {
         return;
     }
-    for keep in (floor..=common).rev() {
+    // The deepest common ancestor gives the shortest form; one level above
+    // it covers the forms a spec's own rules reject there. Going higher
+    // only adds `../` and segments back, and would make the search
+    // quadratic in the depth of the path.
+    for keep in (floor.max(common.saturating_sub(1))..=common).rev() {
         let mut cand = "../".repeat(dir_segs.len() - keep);
         cand.push_str(&target_segs[keep..].join("/"));
         cand.push_str(after);
