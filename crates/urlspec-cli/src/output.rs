@@ -283,6 +283,18 @@ pub fn char_column(text: &str, position: usize) -> usize {
         .count()
 }
 
+/// How many violations or findings the human output shows with the input
+/// and a caret each; the rest are counted (`--json` lists them all), so the
+/// output stays linear in the input however many there are.
+pub const MAX_SHOWN: usize = 20;
+
+/// The line that counts the violations or findings not shown.
+pub fn more_line(total: usize, what: &str) -> Option<String> {
+    (total > MAX_SHOWN).then(|| {
+        format!("  … and {} more {what} (--json lists them all)", total - MAX_SHOWN)
+    })
+}
+
 /// A caret under byte `position` of `text` (printed on the line above,
 /// after `indent`): spaces up to its character column, then `^`.
 pub fn caret(indent: &str, text: &str, position: usize) -> String {

@@ -19,6 +19,27 @@ use crate::{html, Context, Document};
 /// How deep `multipart/*` and `message/*` may nest before the walk stops.
 pub const MAX_DEPTH: usize = 64;
 
+/// How many `message/rfc822` parts a message may hold in all.
+pub const MAX_MESSAGES: usize = 1000;
+
+/// How often `needle` (lower case) occurs in `hay`, ignoring ASCII case.
+fn count_ignoring_case(hay: &[u8], needle: &[u8]) -> usize {
+    let first = needle[0];
+    let mut n = 0;
+    let mut i = 0;
+    while i + needle.len() <= hay.len() {
+        if hay[i].to_ascii_lowercase() == first
+            && hay[i..i + needle.len()].eq_ignore_ascii_case(needle)
+        {
+            n += 1;
+            i += needle.len();
+        } else {
+            i += 1;
+        }
+    }
+    n
+}
+
 /// Headers that set a base rather than hold a link.
 const BASE_HEADERS: &[&str] = &["base", "content-base", "content-location"];
 
@@ -42,6 +63,17 @@ pub fn documents(
     ctx: &Context,
     sink: &mut dyn FnMut(Document),
 ) -> Result<(), String> {
+    // mail-parser nests one `Message` per `message/*` part and frees them
+    // recursively: a hostile message of many thousands overflows the stack
+    // before any depth limit of ours could apply. No real message has this
+    // many.
+    let nested = count_ignoring_case(data, b"message/rfc822")
+        + count_ignoring_case(data, b"message/global");
+    if nested > MAX_MESSAGES {
+        return Err(format!(
+            "{name}: more than {MAX_MESSAGES} message/rfc822 parts; not read"
+        ));
+    }
     let msg = MessageParser::default().parse(data).ok_or_else(|| {
         format!("{name}: not a MIME message (no header found)")
     })?;

@@ -11,8 +11,11 @@
 //! Records are read one at a time, so memory stays bounded by the largest
 //! record, whatever the size of the archive.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::io::{self, BufRead, BufReader, Read};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::rc::Rc;
 
 use flate2::read::{MultiGzDecoder, ZlibDecoder};
 use warc::{WarcHeader, WarcReader};
@@ -56,7 +59,35 @@ pub fn documents<R: BufRead>(
     }
     // Each redirect's target, mapped to the URL that redirected to it.
     let mut redirected_from: HashMap<String, String> = HashMap::new();
-    for (n, item) in WarcReader::new(input).iter_raw_records().enumerate() {
+    // The bytes the reader has consumed, and how many of them belonged to
+    // whole records: the `warc` reader ends quietly at a record cut inside
+    // its header, and this tells that apart from the end of the archive.
+    let consumed = Rc::new(Cell::new(0u64));
+    let tracked = Tracked { inner: input, consumed: Rc::clone(&consumed) };
+    let mut records = WarcReader::new(tracked).iter_raw_records();
+    let mut whole = 0u64;
+    for n in 0.. {
+        // warc 0.4 adds 4 to the declared Content-Length without checking,
+        // which panics in a debug build for a length at the top of `usize`:
+        // an error here, as in a release build.
+        let next = catch_unwind(AssertUnwindSafe(|| records.next()));
+        let item = match next {
+            Ok(Some(item)) => item,
+            Ok(None) if consumed.get() > whole => {
+                return Err(format!(
+                    "WARC record {}: cut inside its header",
+                    n + 1
+                ));
+            }
+            Ok(None) => break,
+            Err(_) => {
+                return Err(format!(
+                    "WARC record {}: Content-Length out of range",
+                    n + 1
+                ))
+            }
+        };
+        whole = consumed.get();
         let (header, body) = match item {
             Ok(record) => record,
             // A record that is well-formed but breaks the standard: skip it.
@@ -118,6 +149,31 @@ pub fn documents<R: BufRead>(
         sink(doc);
     }
     Ok(())
+}
+
+/// A reader that counts the bytes consumed through it.
+struct Tracked<R> {
+    inner: R,
+    consumed: Rc<Cell<u64>>,
+}
+
+impl<R: BufRead> Read for Tracked<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.consumed.set(self.consumed.get() + n as u64);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for Tracked<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amt: usize) {
+        self.consumed.set(self.consumed.get() + amt as u64);
+        self.inner.consume(amt);
+    }
 }
 
 /// The URLs that led to `target`, oldest first, `target` last.

@@ -69,7 +69,7 @@ pub fn write_human(
             writeln!(out, "  {n} findings under {spec} (highest: {max})")?;
         }
     }
-    for f in findings {
+    for f in findings.iter().take(output::MAX_SHOWN) {
         let name = f.rule().name;
         let (start, end) = (f.span.start, f.span.end);
         writeln!(out, "  {} {} {name} at {start}..{end}", f.code, f.severity)?;
@@ -77,6 +77,9 @@ pub fn write_human(
         writeln!(out, "{}", output::carets("    ", input, f.span.clone()))?;
         writeln!(out, "    {}", output::visible(&f.message))?;
         writeln!(out, "    source: {}", f.source)?;
+    }
+    if let Some(more) = output::more_line(findings.len(), "findings") {
+        writeln!(out, "{more}")?;
     }
     Ok(())
 }

@@ -231,10 +231,13 @@ pub fn write_human(
         1 => writeln!(out, "invalid under {spec} (1 violation):")?,
         n => writeln!(out, "invalid under {spec} ({n} violations):")?,
     }
-    for v in violations {
+    for v in violations.iter().take(output::MAX_SHOWN) {
         writeln!(out, "  {shown}")?;
         let caret = output::caret("  ", input, v.position);
         writeln!(out, "{caret} rule {}: {v}", v.rule)?;
+    }
+    if let Some(more) = output::more_line(violations.len(), "violations") {
+        writeln!(out, "{more}")?;
     }
     Ok(())
 }

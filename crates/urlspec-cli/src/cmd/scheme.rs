@@ -151,10 +151,13 @@ pub fn write_human(
         1 => writeln!(out, "strict RFC 1630: 1 violation:")?,
         n => writeln!(out, "strict RFC 1630: {n} violations:")?,
     }
-    for v in violations {
+    for v in violations.iter().take(output::MAX_SHOWN) {
         writeln!(out, "  {shown}")?;
         let caret = output::caret("  ", read, v.position);
         writeln!(out, "{caret} {}: {}", v.production, v.message)?;
+    }
+    if let Some(more) = output::more_line(violations.len(), "violations") {
+        writeln!(out, "{more}")?;
     }
 
     let lenient = view.lenient();
