@@ -569,6 +569,7 @@ fn rewrite_escapes(r: &Reference<'_>, spec: Spec, level: Level) -> String {
         escape_raw: decoding,
     };
     let mut out = String::with_capacity(r.as_str().len() + 8);
+    push_prefix(&mut out, r);
     if let Some(s) = scheme {
         rw(Comp::Other).without_decoding().apply(&mut out, s);
         out.push(':');
@@ -620,6 +621,18 @@ fn rewrite_escapes(r: &Reference<'_>, spec: Spec, level: Level) -> String {
 }
 
 /// Pushes `s` with its ASCII letters in lower case, escapes excepted.
+/// RFC 1630's `url:` prefix is no part of the URL and is dropped, except
+/// before a scheme that is itself `url`: without it, `url:` would be read
+/// as the prefix again and the normal form would not be normal (found by
+/// fuzzing).
+fn push_prefix(out: &mut String, r: &Reference<'_>) {
+    let scheme_is_url =
+        r.scheme().is_some_and(|s| s.eq_ignore_ascii_case("url"));
+    if r.prefix().is_some() && scheme_is_url {
+        out.push_str("url:");
+    }
+}
+
 fn push_lower(out: &mut String, s: &str) {
     let b = s.as_bytes();
     let mut i = 0;
@@ -647,6 +660,7 @@ fn structure(
     let rules = spec.rules();
     let scheme = r.scheme();
     let mut out = String::with_capacity(r.as_str().len() + 1);
+    push_prefix(&mut out, r);
     if let Some(s) = scheme {
         push_lower(&mut out, s);
         out.push(':');

@@ -456,3 +456,16 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn rfc1630_url_prefix_before_a_scheme_named_url_is_kept() {
+    // Found by fuzzing: `url:` before a scheme that is itself `url` must
+    // stay, or the normal form reads as a prefix and is not normal.
+    let opts = Options::default();
+    let once = normalize("uRl:uRl:uRl:AuRl:x", Spec::Rfc1630, &opts).unwrap();
+    let twice = normalize(&once, Spec::Rfc1630, &opts).unwrap();
+    assert_eq!(once, twice);
+    // Elsewhere the prefix, no part of the URL, is dropped.
+    let plain = normalize("URL:HTTP://a/b", Spec::Rfc1630, &opts).unwrap();
+    assert_eq!(plain, "http://a/b");
+}
