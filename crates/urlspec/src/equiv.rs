@@ -552,6 +552,12 @@ impl Rewrite {
     fn without_decoding(self) -> Rewrite {
         Rewrite { decode: CharClass::EMPTY, ..self }
     }
+
+    /// Neither decoding nor escaping raw characters (hex digits are still
+    /// upper-cased).
+    fn verbatim(self) -> Rewrite {
+        Rewrite { decode: CharClass::EMPTY, escape_raw: false, ..self }
+    }
 }
 
 /// Phase 1: each component's escapes, per the spec's sets. Decoding never
@@ -591,8 +597,11 @@ fn rewrite_escapes(r: &Reference<'_>, spec: Spec, level: Level) -> String {
         }
         let start = out.len();
         match seg.find(':') {
+            // Neither decoding nor escaping may turn the text before the
+            // colon into a scheme: RFC 1630's `ialpha` admits escapes, so
+            // `U<SUB>-:` escaped becomes the scheme `U%1A-` (fuzzing).
             Some(c) if k == 0 && guard_first => {
-                path_rw.without_decoding().apply(&mut out, &seg[..c]);
+                path_rw.verbatim().apply(&mut out, &seg[..c]);
                 path_rw.apply(&mut out, &seg[c..]);
             }
             _ => path_rw.apply(&mut out, seg),
