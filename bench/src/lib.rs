@@ -5,19 +5,24 @@
 //!
 //! * [`PARSERS`] over the URL corpora [`CORPORA`];
 //! * [`RESOLVERS`] over the `BASE<TAB>REFERENCE` corpora [`PAIR_CORPORA`];
-//! * [`HOSTILE`] over the one pathological pair of [`hostile_pair`].
+//! * [`HOSTILE`] over the one pathological pair of [`hostile_pair`];
+//! * [`ESCAPES`], escaping and unescaping against the `percent-encoding`
+//!   crate, over the URL corpora.
 //!
 //! The corpora are read at run time from `shared/data/urls/` beside the
 //! workspace (see its `README.md`), or from the directory named by the
 //! `URLSPEC_DATA` environment variable. They are never copied into the
 //! repository.
 
+use std::borrow::Cow;
 use std::env;
 use std::fs;
 use std::hint::black_box;
 use std::io;
 use std::path::PathBuf;
+use std::sync::LazyLock;
 
+use urlspec::escape::{self, Component};
 use urlspec::resolve::Resolver;
 use urlspec::{Reference, Spec};
 
@@ -522,3 +527,175 @@ pub const HOSTILE: &[Resolution] = &[
         run: |pairs| resolve_all(pairs, url_join),
     },
 ];
+
+// ---------------------------------------------------------------------------
+// Escaping
+// ---------------------------------------------------------------------------
+
+/// What an escape case feeds its contenders, made from a URL corpus
+/// outside any timed loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EscapeInput {
+    /// The URLs as they are (for unescaping: those whose every `%` starts
+    /// an escape, which both contenders then decode alike). Escaping them
+    /// as query data changes few; unescaping them changes fewer still.
+    Urls,
+    /// The URLs escaped as path-segment data: every one holds escapes.
+    Escaped,
+}
+
+/// One escaping or unescaping contender.
+pub struct Escaper {
+    /// The name in bench ids and in the table.
+    pub name: &'static str,
+    /// Runs over every input, returning the total length of the outputs.
+    pub run: fn(&[&str]) -> usize,
+    /// One input's output as bytes, for checking that the contenders of a
+    /// case agree (not timed).
+    pub one: fn(&str) -> Vec<u8>,
+}
+
+/// One escape case: an input and its contenders, `percent-encoding` first
+/// (the baseline of the ratios).
+pub struct EscapeCase {
+    /// The case's name in bench ids and in the table.
+    pub name: &'static str,
+    /// What the contenders are fed.
+    pub input: EscapeInput,
+    /// The contenders, the baseline first.
+    pub contenders: &'static [Escaper],
+}
+
+impl EscapeCase {
+    /// The inputs of the case made from `urls`.
+    pub fn inputs(&self, urls: &[&str]) -> Vec<String> {
+        match self.input {
+            EscapeInput::Urls if self.name.starts_with("unescape") => urls
+                .iter()
+                .filter(|u| escape::unescape(u).is_ok())
+                .map(|&u| u.to_owned())
+                .collect(),
+            EscapeInput::Urls => urls.iter().map(|&u| u.to_owned()).collect(),
+            EscapeInput::Escaped => urls
+                .iter()
+                .map(|u| {
+                    escape::escape(u, Component::PathSegment, Spec::Rfc3986)
+                        .into_owned()
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The baseline of the escape ratios.
+pub const PERCENT_ENCODING: &str = "percent-encoding";
+
+/// The escape cases, each over every corpus of [`CORPORA`]: RFC 3986 data
+/// characters for a query and for a path segment (the `percent-encoding`
+/// set is built from the same class, so both give the same text), and
+/// decoding to bytes.
+pub const ESCAPES: &[EscapeCase] = &[
+    EscapeCase {
+        name: "escape-query",
+        input: EscapeInput::Urls,
+        contenders: &[
+            Escaper {
+                name: PERCENT_ENCODING,
+                run: |xs| sum(xs, |x| pe_escape(x, &QUERY_SET).len()),
+                one: |x| pe_escape(x, &QUERY_SET).as_bytes().to_vec(),
+            },
+            Escaper {
+                name: "urlspec",
+                run: |xs| sum(xs, |x| us_escape(x, Component::Query).len()),
+                one: |x| us_escape(x, Component::Query).as_bytes().to_vec(),
+            },
+        ],
+    },
+    EscapeCase {
+        name: "escape-segment",
+        input: EscapeInput::Urls,
+        contenders: &[
+            Escaper {
+                name: PERCENT_ENCODING,
+                run: |xs| sum(xs, |x| pe_escape(x, &SEGMENT_SET).len()),
+                one: |x| pe_escape(x, &SEGMENT_SET).as_bytes().to_vec(),
+            },
+            Escaper {
+                name: "urlspec",
+                run: |xs| {
+                    sum(xs, |x| us_escape(x, Component::PathSegment).len())
+                },
+                one: |x| {
+                    us_escape(x, Component::PathSegment).as_bytes().to_vec()
+                },
+            },
+        ],
+    },
+    EscapeCase {
+        name: "unescape",
+        input: EscapeInput::Urls,
+        contenders: UNESCAPERS,
+    },
+    EscapeCase {
+        name: "unescape-escaped",
+        input: EscapeInput::Escaped,
+        contenders: UNESCAPERS,
+    },
+];
+
+const UNESCAPERS: &[Escaper] = &[
+    Escaper {
+        name: PERCENT_ENCODING,
+        run: |xs| sum(xs, |x| pe_unescape(x).len()),
+        one: |x| pe_unescape(x).into_owned(),
+    },
+    Escaper {
+        name: "urlspec",
+        run: |xs| sum(xs, |x| us_unescape(x).len()),
+        one: |x| us_unescape(x).into_owned(),
+    },
+];
+
+/// Runs `f` over every input (monomorphized per contender, so the call is
+/// inlined) and sums the results.
+fn sum(xs: &[&str], f: impl Fn(&str) -> usize) -> usize {
+    xs.iter().map(|&x| black_box(f(black_box(x)))).sum()
+}
+
+/// The bytes outside `component`'s RFC 3986 data characters, as a
+/// `percent-encoding` set (which escapes non-ASCII bytes itself).
+fn ascii_set(component: Component) -> percent_encoding::AsciiSet {
+    let keep = component.data_chars(Spec::Rfc3986);
+    (0u8..128)
+        .filter(|&b| !keep.contains(b))
+        .fold(percent_encoding::AsciiSet::EMPTY, |set, b| set.add(b))
+}
+
+static QUERY_SET: LazyLock<percent_encoding::AsciiSet> =
+    LazyLock::new(|| ascii_set(Component::Query));
+static SEGMENT_SET: LazyLock<percent_encoding::AsciiSet> =
+    LazyLock::new(|| ascii_set(Component::PathSegment));
+
+/// `percent_encoding::utf8_percent_encode(x, set)` into a `Cow` (borrowed
+/// when nothing changes).
+fn pe_escape<'a>(
+    x: &'a str,
+    set: &'static percent_encoding::AsciiSet,
+) -> Cow<'a, str> {
+    percent_encoding::utf8_percent_encode(x, set).into()
+}
+
+/// `urlspec::escape::escape(x, component, Spec::Rfc3986)`.
+fn us_escape(x: &str, component: Component) -> Cow<'_, str> {
+    escape::escape(x, component, Spec::Rfc3986)
+}
+
+/// `percent_encoding::percent_decode_str(x)` into a `Cow<[u8]>`.
+fn pe_unescape(x: &str) -> Cow<'_, [u8]> {
+    percent_encoding::percent_decode_str(x).into()
+}
+
+/// `urlspec::escape::unescape(x)` (its inputs are valid).
+fn us_unescape(x: &str) -> Cow<'_, [u8]> {
+    escape::unescape(x).unwrap_or(Cow::Borrowed(b""))
+}

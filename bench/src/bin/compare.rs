@@ -10,7 +10,11 @@
 //!   examples;
 //! * `hostile`: the time per call of resolving one reference of 1,000,000
 //!   `../` against `http://a/b/c/d` (see [`HOSTILE`]) and its ratio to
-//!   merely copying the reference.
+//!   merely copying the reference;
+//! * `escape`: for each case of [`ESCAPES`] and each URL corpus, the time
+//!   per input of urlspec's escaping or unescaping and its ratio to the
+//!   `percent-encoding` crate's (after checking that both give the same
+//!   output for every input).
 //!
 //! ```text
 //! cargo run --release -p urlspec-bench --bin compare \
@@ -23,8 +27,15 @@
 //! all alike; the tables give the median over `--rounds` (default 7)
 //! rounds and the spread (max − min) / median. `--only NAME` (repeatable)
 //! keeps the contenders whose name contains NAME, plus the baselines.
-//! `--section parse|resolve|hostile` (repeatable) runs only those
-//! sections; all three by default (about 1.5 minutes).
+//! `--section parse|resolve|hostile|escape` (repeatable) runs only those
+//! sections; all four by default (about 2.5 minutes).
+//!
+//! `--pass SECTION:CORPUS:NAME` instead runs one pass of one contender
+//! over one corpus and exits, for counting instructions under callgrind
+//! (BENCHMARKS.md): SECTION is `parse`, `resolve` or an escape case
+//! (`escape-query`, `unescape`, …), CORPUS a corpus name without its
+//! extension, NAME a contender, or `-` for none (the cost of loading the
+//! corpus, to subtract). It prints the number of items on standard error.
 
 use std::env;
 use std::hint::black_box;
@@ -33,9 +44,10 @@ use std::time::{Duration, Instant};
 
 use urlspec_bench::{
     differences, hostile_pair, hostile_reference, resolver, Corpus,
-    Difference, Pair, PairCorpus, Parser, Resolution, Work, BASELINE, COPY,
-    CORPORA, DIFFERENTIAL, FLOOR, HOSTILE, HOSTILE_BASE, HOSTILE_DOTDOTS,
-    PAIR_CORPORA, PARSERS, RESOLVERS, RESOLVE_BASELINE,
+    Difference, EscapeCase, Pair, PairCorpus, Parser, Resolution, Work,
+    BASELINE, COPY, CORPORA, DIFFERENTIAL, ESCAPES, FLOOR, HOSTILE,
+    HOSTILE_BASE, HOSTILE_DOTDOTS, PAIR_CORPORA, PARSERS, PERCENT_ENCODING,
+    RESOLVERS, RESOLVE_BASELINE,
 };
 
 /// A part of the report.
@@ -44,9 +56,12 @@ enum Section {
     Parse,
     Resolve,
     Hostile,
+    Escape,
 }
 
 struct Options {
+    /// `--pass`: one pass of one contender, then exit.
+    pass: Option<String>,
     rounds: usize,
     round: Duration,
     /// Only the contenders whose name contains one of these (plus the
@@ -69,10 +84,13 @@ impl Options {
 }
 
 const USAGE: &str = "usage: compare [--rounds N] [--round-ms MS] \
-                     [--only NAME]... [--section parse|resolve|hostile]...";
+                     [--only NAME]... \
+                     [--section parse|resolve|hostile|escape]... \
+                     | --pass SECTION:CORPUS:NAME";
 
 fn options() -> Result<Options, String> {
     let mut opts = Options {
+        pass: None,
         rounds: 7,
         round: Duration::from_millis(200),
         only: Vec::new(),
@@ -101,8 +119,12 @@ fn options() -> Result<Options, String> {
                     "parse" => Section::Parse,
                     "resolve" => Section::Resolve,
                     "hostile" => Section::Hostile,
+                    "escape" => Section::Escape,
                     _ => return Err(format!("unknown section: {s}\n{USAGE}")),
                 });
+            }
+            "--pass" => {
+                opts.pass = Some(args.next().ok_or("--pass needs a value")?)
             }
             "-h" | "--help" => return Err(USAGE.to_owned()),
             _ => return Err(format!("unknown argument: {arg}\n{USAGE}")),
@@ -371,6 +393,132 @@ fn compare_hostile(opts: &Options) {
     println!();
 }
 
+fn compare_escape(corpus: &Corpus, case: &EscapeCase, opts: &Options) {
+    let urls = corpus.urls();
+    let inputs = case.inputs(&urls);
+    let inputs: Vec<&str> = inputs.iter().map(String::as_str).collect();
+    let bytes: usize = inputs.iter().map(|x| x.len()).sum();
+    let contenders: Vec<_> = case
+        .contenders
+        .iter()
+        .filter(|e| opts.selected(e.name, &[PERCENT_ENCODING]))
+        .collect();
+    // Not timed: the contenders must agree on every input.
+    let base = &case.contenders[0];
+    let changed =
+        inputs.iter().filter(|x| (base.one)(x) != x.as_bytes()).count();
+    for e in &contenders[1..] {
+        let differ =
+            inputs.iter().filter(|x| (e.one)(x) != (base.one)(x)).count();
+        if differ > 0 {
+            println!(
+                "**{} differs from {} on {differ} inputs**",
+                e.name, base.name
+            );
+        }
+    }
+    println!(
+        "### {} {}: {} inputs, {} bytes, {} changed",
+        case.name,
+        corpus.short_name(),
+        inputs.len(),
+        bytes,
+        changed,
+    );
+    let runs: Vec<fn(&[&str]) -> usize> =
+        contenders.iter().map(|e| e.run).collect();
+    let stats = measure(&runs, &inputs, opts);
+    let baseline = stats[0].0;
+    println!(
+        "| {:<18} | {:>8} | {:>7} | {:>9} | {:>9} |",
+        "contender", "ns/item", "spread", "MB/s", "×p-e"
+    );
+    println!(
+        "|{:-<20}|{:->10}|{:->9}|{:->11}|{:->11}|",
+        "", ":", ":", ":", ":"
+    );
+    for (e, &(ns, spread)) in contenders.iter().zip(&stats) {
+        let mb_per_s = bytes as f64 / (ns * inputs.len() as f64) * 1e3;
+        println!(
+            "| {:<18} | {:>8.2} | {:>6.1}% | {:>9.0} | {:>9.2} |",
+            e.name,
+            ns,
+            spread * 100.0,
+            mb_per_s,
+            ns / baseline,
+        );
+    }
+    println!();
+}
+
+/// `--pass SECTION:CORPUS:NAME`: loads the corpus, runs contender NAME
+/// once over it (none for `-`) and says how many items there were.
+fn one_pass(what: &str) -> Result<(), String> {
+    let usage = || format!("--pass: expected SECTION:CORPUS:NAME, got {what}");
+    let mut parts = what.splitn(3, ':');
+    let (Some(section), Some(corpus), Some(name)) =
+        (parts.next(), parts.next(), parts.next())
+    else {
+        return Err(usage());
+    };
+    let unknown = |kind: &str, x: &str| format!("--pass: unknown {kind} {x}");
+    let items = match section {
+        "resolve" => {
+            let file = PAIR_CORPORA
+                .into_iter()
+                .find(|f| f.strip_suffix(".tsv") == Some(corpus))
+                .ok_or_else(|| unknown("pair corpus", corpus))?;
+            let corpus = PairCorpus::load(file).map_err(|e| e.to_string())?;
+            let pairs = corpus.pairs();
+            if name != "-" {
+                let r = RESOLVERS
+                    .iter()
+                    .find(|r| r.name == name)
+                    .ok_or_else(|| unknown("resolver", name))?;
+                black_box((r.run)(&pairs));
+            }
+            pairs.len()
+        }
+        _ => {
+            let file = CORPORA
+                .into_iter()
+                .find(|f| f.strip_suffix(".txt") == Some(corpus))
+                .ok_or_else(|| unknown("corpus", corpus))?;
+            let corpus = Corpus::load(file).map_err(|e| e.to_string())?;
+            let urls = corpus.urls();
+            if section == "parse" {
+                if name != "-" {
+                    let p = PARSERS
+                        .iter()
+                        .find(|p| p.name == name)
+                        .ok_or_else(|| unknown("parser", name))?;
+                    black_box((p.run)(&urls));
+                }
+                urls.len()
+            } else {
+                let case = ESCAPES
+                    .iter()
+                    .find(|c| c.name == section)
+                    .ok_or_else(|| unknown("section", section))?;
+                let inputs = case.inputs(&urls);
+                let inputs: Vec<&str> =
+                    inputs.iter().map(String::as_str).collect();
+                if name != "-" {
+                    let e = case
+                        .contenders
+                        .iter()
+                        .find(|e| e.name == name)
+                        .ok_or_else(|| unknown("contender", name))?;
+                    black_box((e.run)(&inputs));
+                }
+                inputs.len()
+            }
+        }
+    };
+    eprintln!("items {items}");
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let opts = match options() {
         Ok(opts) => opts,
@@ -379,6 +527,15 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(what) = &opts.pass {
+        return match one_pass(what) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("compare: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     if cfg!(debug_assertions) {
         eprintln!("compare: warning: debug build; use --release");
     }
@@ -422,6 +579,23 @@ fn main() -> ExitCode {
         println!("## hostile: ns/call, ratio over copying the reference\n");
         compare_hostile(&opts);
         found += 1;
+    }
+    if opts.runs(Section::Escape) {
+        println!(
+            "## escape: ns/input, ratio over the percent-encoding crate \
+             (RFC 3986 data characters; unescaping to bytes)\n"
+        );
+        for name in CORPORA {
+            match Corpus::load(name) {
+                Ok(corpus) => {
+                    for case in ESCAPES {
+                        compare_escape(&corpus, case, &opts);
+                    }
+                    found += 1;
+                }
+                Err(e) => eprintln!("compare: skipping corpus: {e}"),
+            }
+        }
     }
     if found == 0 {
         eprintln!("compare: no corpus found");

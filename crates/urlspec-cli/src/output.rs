@@ -291,7 +291,10 @@ pub const MAX_SHOWN: usize = 20;
 /// The line that counts the violations or findings not shown.
 pub fn more_line(total: usize, what: &str) -> Option<String> {
     (total > MAX_SHOWN).then(|| {
-        format!("  … and {} more {what} (--json lists them all)", total - MAX_SHOWN)
+        format!(
+            "  … and {} more {what} (--json lists them all)",
+            total - MAX_SHOWN
+        )
     })
 }
 

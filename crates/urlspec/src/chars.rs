@@ -103,6 +103,11 @@ impl CharClass {
         byte < 128 && word >> (byte & 63) & 1 == 1
     }
 
+    /// The class as a bitmap: bit `b` is set when byte `b` is in it.
+    pub(crate) const fn bits(self) -> u128 {
+        self.bits
+    }
+
     /// Whether every byte of `bytes` is in the class.
     pub fn contains_all(self, bytes: &[u8]) -> bool {
         bytes.iter().all(|&b| self.contains(b))

@@ -158,9 +158,9 @@ impl FromStr for Component {
 /// assert_eq!(escape("a/b", Component::PathSegment, Spec::Rfc3986), "a%2Fb");
 /// ```
 pub fn escape(data: &str, component: Component, spec: Spec) -> Cow<'_, str> {
-    match escape_bytes(data.as_bytes(), component, spec) {
-        Cow::Borrowed(_) => Cow::Borrowed(data),
-        Cow::Owned(s) => Cow::Owned(s),
+    match escape_with(data.as_bytes(), component.data_chars(spec), false) {
+        None => Cow::Borrowed(data),
+        Some(s) => Cow::Owned(s),
     }
 }
 
@@ -176,7 +176,11 @@ pub fn escape_bytes(
     component: Component,
     spec: Spec,
 ) -> Cow<'_, str> {
-    escape_with(data, component.data_chars(spec), false)
+    match escape_with(data, component.data_chars(spec), false) {
+        // Nothing to escape: every byte is in a class, so ASCII.
+        None => Cow::Borrowed(core::str::from_utf8(data).unwrap_or_default()),
+        Some(s) => Cow::Owned(s),
+    }
 }
 
 /// Escapes what `text` may not hold as `component` under `spec`, leaving
@@ -199,35 +203,60 @@ pub fn escape_unsafe(
     spec: Spec,
 ) -> Cow<'_, str> {
     match escape_with(text.as_bytes(), component.grammar_chars(spec), true) {
-        Cow::Borrowed(_) => Cow::Borrowed(text),
-        Cow::Owned(s) => Cow::Owned(s),
+        None => Cow::Borrowed(text),
+        Some(s) => Cow::Owned(s),
     }
 }
 
+/// The escaped form of `data`, or `None` when every byte stays (and so no
+/// allocation is made): a byte stays when it is in `keep`, or, with
+/// `keep_escapes`, when it starts a valid escape (whose hex digits are in
+/// every class). Runs of bytes that stay are copied whole.
 fn escape_with(
     data: &[u8],
     keep: CharClass,
     keep_escapes: bool,
-) -> Cow<'_, str> {
-    let stays = |i: usize| {
-        let b = data[i];
-        keep.contains(b)
-            || (keep_escapes && b == b'%' && is_escape_at(data, i))
-    };
-    let Some(first) = (0..data.len()).find(|&i| !stays(i)) else {
-        // Every byte is ASCII (no class holds anything else).
-        return Cow::Borrowed(core::str::from_utf8(data).unwrap_or_default());
-    };
-    let mut out = String::with_capacity(data.len() + 8);
-    out.push_str(core::str::from_utf8(&data[..first]).unwrap_or_default());
-    for (i, &b) in data.iter().enumerate().skip(first) {
-        if stays(i) {
-            out.push(b as char);
-        } else {
-            push_escape(&mut out, b);
+) -> Option<String> {
+    // The class as a bitmap over all 256 bytes, tested with one load and
+    // one bit test per byte.
+    let bits = keep.bits();
+    let map = [bits as u64, (bits >> 64) as u64, 0, 0];
+    let stays = |b: u8| map[usize::from(b >> 6)] & (1 << (b & 63)) != 0;
+    // The index of the first byte at or after `from` that must be escaped.
+    let next = |from: usize| {
+        let mut i = from;
+        while i < data.len() {
+            let b = data[i];
+            if stays(b) {
+                i += 1;
+            } else if keep_escapes && b == b'%' && is_escape_at(data, i) {
+                i += 3;
+            } else {
+                return i;
+            }
         }
+        data.len()
+    };
+    let mut i = next(0);
+    if i == data.len() {
+        return None;
     }
-    Cow::Owned(out)
+    // Every byte written is a class byte (ASCII), `%` or a hex digit, so
+    // the bytes are UTF-8 and the conversion at the end cannot fail.
+    let mut out = Vec::with_capacity(data.len() + data.len() / 2 + 3);
+    out.extend_from_slice(&data[..i]);
+    while i < data.len() {
+        let b = data[i];
+        out.extend_from_slice(&[
+            b'%',
+            UPPER_HEX[usize::from(b >> 4)],
+            UPPER_HEX[usize::from(b & 15)],
+        ]);
+        let end = next(i + 1);
+        out.extend_from_slice(&data[i + 1..end]);
+        i = end;
+    }
+    Some(String::from_utf8(out).unwrap_or_default())
 }
 
 fn push_escape(out: &mut String, b: u8) {
@@ -406,17 +435,23 @@ fn decode(
     lenient: bool,
 ) -> Result<Cow<'_, [u8]>, usize> {
     let bytes = text.as_bytes();
-    let first = if plus {
-        memchr::memchr2(b'%', b'+', bytes)
-    } else {
-        memchr::memchr(b'%', bytes)
+    // The next byte that decoding changes, at or after `from`.
+    let next = |from: usize| {
+        let rest = &bytes[from..];
+        let k = if plus {
+            memchr::memchr2(b'%', b'+', rest)
+        } else {
+            memchr::memchr(b'%', rest)
+        };
+        k.map_or(bytes.len(), |k| from + k)
     };
-    let Some(first) = first else {
+    let mut i = next(0);
+    if i == bytes.len() {
         return Ok(Cow::Borrowed(bytes));
-    };
+    }
     let mut out = Vec::with_capacity(bytes.len());
-    out.extend_from_slice(&bytes[..first]);
-    let mut i = first;
+    out.extend_from_slice(&bytes[..i]);
+    // Between the bytes that change, runs are copied whole.
     while i < bytes.len() {
         match bytes[i] {
             b'%' if is_escape_at(bytes, i) => {
@@ -424,13 +459,20 @@ fn decode(
                     hex_value(bytes[i + 1]) << 4 | hex_value(bytes[i + 2]),
                 );
                 i += 3;
-                continue;
             }
             b'%' if !lenient => return Err(i),
-            b'+' if plus => out.push(b' '),
-            b => out.push(b),
+            b'+' if plus => {
+                out.push(b' ');
+                i += 1;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
         }
-        i += 1;
+        let end = next(i);
+        out.extend_from_slice(&bytes[i..end]);
+        i = end;
     }
     Ok(Cow::Owned(out))
 }
@@ -497,6 +539,67 @@ mod tests {
         }
         assert!(matches!(unescape("abc").unwrap(), Cow::Borrowed(_)));
         assert!(matches!(unescape_str("abc").unwrap(), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn escaping_agrees_with_a_byte_at_a_time_version() {
+        let naive = |data: &[u8], keep: CharClass, keep_escapes: bool| {
+            let mut out = String::new();
+            let mut i = 0;
+            while i < data.len() {
+                if keep.contains(data[i]) {
+                    out.push(char::from(data[i]));
+                } else if keep_escapes && is_escape_at(data, i) {
+                    out.push_str(
+                        core::str::from_utf8(&data[i..i + 3]).unwrap(),
+                    );
+                    i += 2;
+                } else {
+                    push_escape(&mut out, data[i]);
+                }
+                i += 1;
+            }
+            out
+        };
+        for text in crate::reference::tests::samples() {
+            let data = text.as_bytes();
+            for spec in Spec::ALL {
+                for c in Component::ALL {
+                    for (keep, keep_escapes) in [
+                        (c.data_chars(spec), false),
+                        (c.grammar_chars(spec), true),
+                    ] {
+                        let want = naive(data, keep, keep_escapes);
+                        let got = escape_with(data, keep, keep_escapes);
+                        assert_eq!(
+                            got.as_deref().unwrap_or(&text),
+                            want,
+                            "{text:?}"
+                        );
+                        assert_eq!(got.is_none(), want == text, "{text:?}");
+                    }
+                }
+            }
+            let plain: Vec<u8> = {
+                let mut out = Vec::new();
+                let mut i = 0;
+                while i < data.len() {
+                    if is_escape_at(data, i) {
+                        out.push(
+                            hex_value(data[i + 1]) << 4
+                                | hex_value(data[i + 2]),
+                        );
+                        i += 3;
+                    } else {
+                        out.push(data[i]);
+                        i += 1;
+                    }
+                }
+                out
+            };
+            let lenient = decode(&text, false, true).unwrap();
+            assert_eq!(&*lenient, &plain[..], "{text:?}");
+        }
     }
 
     #[test]

@@ -45,24 +45,23 @@ pub fn is_hostname(b: &[u8], trailing_dot: bool) -> bool {
         Some((b'.', rest)) if trailing_dot => rest,
         _ => b,
     };
-    if b.is_empty() {
-        return false;
-    }
-    let mut labels = b.split(|&c| c == b'.').peekable();
-    while let Some(label) = labels.next() {
-        let (Some(&first), Some(&last)) = (label.first(), label.last()) else {
-            return false;
-        };
-        let inner_ok =
-            label.iter().all(|&c| ALPHANUM.contains(c) || c == b'-');
-        if !inner_ok || !ALPHANUM.contains(first) || !ALPHANUM.contains(last) {
-            return false;
+    // One pass: every byte alphanumeric, `-` or `.`; no label empty or
+    // starting or ending with `-` (the byte before the first counts as a
+    // `.`); then the last label must start with a letter.
+    let mut prev = b'.';
+    let mut last_label = 0;
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'.' if prev == b'.' || prev == b'-' => return false,
+            b'.' => last_label = i + 1,
+            b'-' if prev == b'.' => return false,
+            b'-' => {}
+            _ if ALPHANUM.contains(c) => {}
+            _ => return false,
         }
-        if labels.peek().is_none() && !ALPHA.contains(first) {
-            return false;
-        }
+        prev = c;
     }
-    true
+    prev != b'.' && prev != b'-' && ALPHA.contains(b[last_label])
 }
 
 /// RFC 1630 `hostname ialpha [ . hostname ]`: a letter, then `xalpha`s

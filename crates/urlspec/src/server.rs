@@ -203,6 +203,39 @@ impl<'a> Server<'a> {
         server
     }
 
+    /// [`parse_at`](Self::parse_at) of an RFC 3986 authority that the
+    /// splitter found to be all `reg-name` characters, none of them `%`:
+    /// no `@`, `:` or `[`, so the whole authority is the host, an IPv4
+    /// address or else a registered name.
+    pub(crate) fn plain_reg_name(
+        input: &'a str,
+        start: usize,
+        end: usize,
+        spec: Spec,
+        scheme: Option<&str>,
+    ) -> Server<'a> {
+        let h = &input.as_bytes()[start..end];
+        let host_kind = if host::is_ipv4_3986(h) {
+            HostKind::Ipv4
+        } else {
+            HostKind::RegName
+        };
+        Server {
+            input,
+            start,
+            end,
+            at: NONE,
+            user_colon: NONE,
+            port_colon: NONE,
+            spec,
+            kind: AuthorityKind::Server,
+            host_kind,
+            scheme_is_login: scheme.is_none_or(takes_login),
+            scheme_is_file: scheme
+                .is_some_and(|s| s.eq_ignore_ascii_case("file")),
+        }
+    }
+
     fn user_span(&self) -> Span {
         if self.at == NONE || self.kind == AuthorityKind::RegName {
             return None;

@@ -294,6 +294,22 @@ impl<'a> Reference<'a> {
     /// ```
     pub fn server(&self) -> Option<Server<'a>> {
         let m = &self.meta;
+        let plain = table::AUTH | table::NO_PCT;
+        if m.net_loc_start != NONE
+            && m.fits & plain == plain
+            && self.spec.rules().server
+                == crate::spec::ServerGrammar::Authority3986
+        {
+            // The splitter saw a plain registered name (or IPv4 address):
+            // nothing to search for.
+            return Some(Server::plain_reg_name(
+                self.input,
+                m.net_loc_start,
+                m.path_start,
+                self.spec,
+                self.scheme(),
+            ));
+        }
         (m.net_loc_start != NONE).then(|| {
             Server::parse_at(
                 self.input,
@@ -317,6 +333,10 @@ impl<'a> Reference<'a> {
     /// ```
     pub fn violations(&self) -> Vec<Violation> {
         let mut out = Vec::new();
+        // Most references are valid: say so without the full check.
+        if validate::quick(self) == Some(true) {
+            return out;
+        }
         validate::check(self, &mut |v| {
             out.push(v);
             true
@@ -326,10 +346,18 @@ impl<'a> Reference<'a> {
 
     /// Whether the reference is valid under its spec (stops at the first
     /// violation; allocates nothing).
+    #[inline]
     pub fn is_valid(&self) -> bool {
-        if let Some(valid) = validate::quick(self) {
-            return valid;
+        match validate::quick(self) {
+            Some(valid) => valid,
+            None => self.check_valid(),
         }
+    }
+
+    /// [`is_valid`](Self::is_valid) by the full check, for the cases the
+    /// splitter's summary does not settle.
+    #[inline(never)]
+    fn check_valid(&self) -> bool {
         let mut valid = true;
         validate::check(self, &mut |_| {
             valid = false;
@@ -473,5 +501,175 @@ impl fmt::Display for ReferenceBuf {
 impl From<Reference<'_>> for ReferenceBuf {
     fn from(r: Reference<'_>) -> ReferenceBuf {
         r.to_owned()
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::chars::{rfc1630, ALPHA, SCHEME};
+    use crate::escape::is_escape_at;
+    use crate::spec::SchemeRule;
+
+    /// Every string of up to three tokens of an alphabet chosen for the
+    /// splitter's and the validity check's corner cases, then longer
+    /// strings built from them (so that word and eight-byte boundaries
+    /// fall everywhere).
+    pub(crate) fn samples() -> Vec<String> {
+        const TOKENS: [&str; 26] = [
+            "a", "B1", "/", "//", "?", "#", ";", ":", "@", ".", "..", "%",
+            "%4", "%41", "[", "]", "~", " ", "é", "+", "http:", "url:",
+            "x.y-z:", "[::1]", "1.2.3.4", ":80",
+        ];
+        let mut out = vec![String::new()];
+        for a in TOKENS {
+            out.push(a.to_owned());
+            for b in TOKENS {
+                out.push(format!("{a}{b}"));
+                for c in [
+                    "/",
+                    "?",
+                    "#",
+                    "abcdefghij",
+                    "%2F",
+                    ":",
+                    ".flake8",
+                    "//.x/y",
+                ] {
+                    out.push(format!("{a}{b}{c}"));
+                }
+            }
+        }
+        let long: Vec<String> = out
+            .iter()
+            .step_by(7)
+            .zip(out.iter().skip(3).step_by(11))
+            .map(|(x, y)| format!("https://www.example{x}.com/some/pa{y}th/x"))
+            .collect();
+        out.extend(long);
+        out
+    }
+
+    /// The splitter as first written, with plain byte loops: the oracle.
+    fn split_by_loops(b: &[u8], spec: Spec) -> [usize; 8] {
+        let rules = spec.rules();
+        let len = b.len();
+        let scheme_end = |start: usize, end: usize, rule: SchemeRule| {
+            let mut i = start;
+            let ok = |c: u8| match rule {
+                SchemeRule::Ialpha => rfc1630::XALPHA.contains(c),
+                _ => SCHEME.contains(c),
+            };
+            if rule == SchemeRule::AnyFirst
+                || (i < end && ALPHA.contains(b[i]))
+            {
+                if rule != SchemeRule::AnyFirst {
+                    i += 1;
+                }
+                while i < end {
+                    if ok(b[i]) {
+                        i += 1;
+                    } else if rule == SchemeRule::Ialpha
+                        && is_escape_at(&b[..end], i)
+                    {
+                        i += 3;
+                    } else {
+                        break;
+                    }
+                }
+            }
+            if i > start && i < end && b[i] == b':' {
+                i
+            } else {
+                NONE
+            }
+        };
+        let mut start = 0;
+        if rules.scheme == SchemeRule::Ialpha
+            && len > 4
+            && b[..4].eq_ignore_ascii_case(b"url:")
+        {
+            let end = b.iter().position(|&c| c == b'#').unwrap_or(len);
+            if scheme_end(4, end, SchemeRule::Ialpha) != NONE {
+                start = 4;
+            }
+        }
+        let s = scheme_end(start, len, rules.scheme);
+        let mut pos = if s == NONE { start } else { s + 1 };
+        let mut net_loc_start = NONE;
+        let find = |from: usize, set: &[u8]| {
+            b[from..]
+                .iter()
+                .position(|c| set.contains(c))
+                .map_or(len, |k| from + k)
+        };
+        if b[pos..].starts_with(b"//") {
+            net_loc_start = pos + 2;
+            let ends: &[u8] = if rules.authority_ends.contains(b'?') {
+                b"/?#"
+            } else {
+                b"/#"
+            };
+            pos = find(net_loc_start, ends);
+        }
+        let path_start = pos;
+        let mut i = find(pos, if rules.params { b"?;#" } else { b"?#" });
+        let mut params_start = NONE;
+        if i < len && b[i] == b';' {
+            params_start = i;
+            i = find(i + 1, b"?#");
+        }
+        let path_end = if params_start == NONE { i } else { params_start };
+        let mut query_start = NONE;
+        if i < len && b[i] == b'?' {
+            query_start = i;
+            i = find(i + 1, b"#");
+        }
+        let fragment_start = if i < len { i } else { NONE };
+        [
+            start,
+            s,
+            net_loc_start,
+            path_start,
+            path_end,
+            params_start,
+            query_start,
+            fragment_start,
+        ]
+    }
+
+    #[test]
+    fn splitter_agrees_with_byte_loops() {
+        for input in samples() {
+            for spec in Spec::EVERY {
+                let m = Reference::parse_with(&input, spec).meta;
+                let got = [
+                    m.start,
+                    m.scheme_end,
+                    m.net_loc_start,
+                    m.path_start,
+                    m.path_end,
+                    m.params_start,
+                    m.query_start,
+                    m.fragment_start,
+                ];
+                let want = split_by_loops(input.as_bytes(), spec);
+                assert_eq!(got, want, "{spec} {input:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn quick_validity_agrees_with_the_full_check() {
+        for input in samples() {
+            for spec in Spec::ALL {
+                let r = Reference::parse_with(&input, spec);
+                assert_eq!(
+                    r.is_valid(),
+                    r.violations().is_empty(),
+                    "{spec} {input:?}"
+                );
+            }
+        }
     }
 }

@@ -11,40 +11,100 @@
 use memchr::memchr;
 
 use super::table::{
-    self, AUTH, AUTH_GO, FRAGMENT, NO_PCT, PARAM, PARAMS_GO, PATH_GO, QUERY,
-    QUERY_GO, SCHEME,
+    self, AUTH, FRAGMENT, NO_PCT, PARAM, PARAMS_GO, PATH_GO, QUERY, QUERY_GO,
+    SCHEME,
 };
 use super::{Meta, NONE};
-use crate::chars::{rfc1630, ALPHA};
+use crate::chars::{rfc1630, CharClass, ALPHA};
 use crate::escape::is_escape_at;
 use crate::spec::{SchemeRule, Spec};
 
 /// Splits `b` into components under `spec`.
 ///
-/// Each component is one [`table::run`] over the spec's byte table, which
-/// also notes whether the component holds only bytes of its grammar class
-/// ([`Meta::fits`]).
+/// One copy of the splitter per spec, in which the spec's rules and byte
+/// table are constants: the rule tests fold away and the table is
+/// addressed directly. A caller with a constant spec calls its copy.
 #[inline]
 pub(super) fn split(b: &[u8], spec: Spec) -> Meta {
-    let rules = spec.rules();
+    match spec {
+        Spec::Rfc1630 => split_as::<0>(b),
+        Spec::Draft04 => split_as::<1>(b),
+        Spec::Rfc1808 => split_as::<2>(b),
+        Spec::Draft96 => split_as::<3>(b),
+        Spec::Draft96Dec => split_as::<4>(b),
+        Spec::Rfc2396 => split_as::<5>(b),
+        Spec::Rfc3986 => split_as::<6>(b),
+        Spec::Whatwg => split_as::<7>(b),
+    }
+}
+
+/// The rules `split_with` reads, as constants of `Spec::EVERY[S]` (read
+/// at compile time: the rule statics may live in another codegen unit,
+/// where the optimizer cannot see their values).
+struct Shape<const S: usize>;
+
+impl<const S: usize> Shape<S> {
+    const SPEC: Spec = Spec::EVERY[S];
+    const SCHEME: SchemeRule = Self::SPEC.rules().scheme;
+    const AUTH_STOPS: [u8; 3] = auth_stops(Self::SPEC.rules().authority_ends);
+}
+
+/// The bytes that end a net_loc: `#` and the spec's `authority_ends` (at
+/// most two), padded by repeating `#`.
+const fn auth_stops(ends: CharClass) -> [u8; 3] {
+    let mut stops = [b'#'; 3];
+    let mut n = 0;
+    let mut c = 0u8;
+    while c < 128 {
+        if ends.contains(c) {
+            assert!(n < 2, "authority_ends has more than two bytes");
+            stops[n] = c;
+            n += 1;
+        }
+        c += 1;
+    }
+    stops
+}
+
+/// [`split_with`] for `Spec::EVERY[S]`.
+fn split_as<const S: usize>(b: &[u8]) -> Meta {
+    split_with(b, Shape::<S>::SPEC, Shape::<S>::SCHEME, Shape::<S>::AUTH_STOPS)
+}
+
+/// Splits `b` under `spec`, whose scheme rule is `rule` and whose net_loc
+/// ends at `auth_stops`. The net_loc is found by [`table::find`] and
+/// classified by [`table::classes`]; every other component is one
+/// [`table::run`] over the spec's byte table. Either way the splitter
+/// notes whether the component holds only bytes of its grammar class
+/// ([`Meta::fits`]).
+#[inline(always)]
+fn split_with(
+    b: &[u8],
+    spec: Spec,
+    rule: SchemeRule,
+    auth_stops: [u8; 3],
+) -> Meta {
     let t = table::of(spec);
     let len = b.len();
-    let start =
-        if rules.scheme == SchemeRule::Ialpha { url_prefix(b) } else { 0 };
+    let start = if rule == SchemeRule::Ialpha { url_prefix(b) } else { 0 };
     // A component's class flag and `NO_PCT` stay in `fits` while every
     // byte of it has them.
     let mut fits = u16::MAX;
 
     // P2: the scheme. Scheme characters exclude `#`, so a scheme found here
     // lies before the fragment (P1).
-    let scheme_end = scheme_end(b, start, len, rules.scheme, t);
+    let scheme_end = scheme_end(b, start, len, rule, t);
     let mut pos = if scheme_end == NONE { start } else { scheme_end + 1 };
 
     // P3: the net_loc, up to `/` (and `?` where the spec says so) or `#`.
     let mut net_loc_start = NONE;
     if b.len() - pos >= 2 && b[pos] == b'/' && b[pos + 1] == b'/' {
         net_loc_start = pos + 2;
-        let (end, acc) = table::run(b, net_loc_start, t, AUTH_GO);
+        // Not a `run`: a net_loc always ends at a stop, and finding it by
+        // words leaves no loop exit that depends on where it is (this
+        // splitter's costliest mispredicted branch otherwise).
+        let end = table::find(b, net_loc_start, auth_stops);
+        let acc = table::classes(&b[net_loc_start..end], t);
         fits &= acc | !(AUTH | NO_PCT);
         pos = end;
     }
@@ -73,7 +133,7 @@ pub(super) fn split(b: &[u8], spec: Spec) -> Meta {
     let mut fragment_start = NONE;
     if i < len {
         fragment_start = i;
-        let (_, acc) = table::run(b, i + 1, t, table::ANY);
+        let acc = table::classes(&b[i + 1..], t);
         fits &= acc | !(FRAGMENT | NO_PCT);
     }
     Meta {
@@ -90,7 +150,7 @@ pub(super) fn split(b: &[u8], spec: Spec) -> Meta {
 }
 
 /// The index of the `:` that ends a scheme at `b[start..end]`, or `NONE`.
-#[inline]
+#[inline(always)]
 fn scheme_end(
     b: &[u8],
     start: usize,
@@ -98,35 +158,34 @@ fn scheme_end(
     rule: SchemeRule,
     t: &[u16; 256],
 ) -> usize {
-    let mut i = start;
-    let scheme = |i: usize| t[usize::from(b[i])] & SCHEME != 0;
-    match rule {
-        SchemeRule::AnyFirst => {
+    if rule != SchemeRule::Ialpha {
+        let b = &b[..end];
+        // The common case first: a lowercase scheme in the first word.
+        if let Some(p) = lowercase_scheme(&b[start..]) {
+            return start + p;
+        }
+        let scheme = |i: usize| t[usize::from(b[i])] & SCHEME != 0;
+        let mut i = start;
+        if rule == SchemeRule::AnyFirst
+            || (i < end && t[usize::from(b[i])] & table::ALPHA != 0)
+        {
             while i < end && scheme(i) {
                 i += 1;
             }
         }
-        SchemeRule::LetterFirst => {
-            if i < end && ALPHA.contains(b[i]) {
+        return if i > start && i < end && b[i] == b':' { i } else { NONE };
+    }
+    // RFC 1630: `ialpha alpha [ xalphas ]`, `xalpha` including escapes.
+    let mut i = start;
+    if i < end && ALPHA.contains(b[i]) {
+        i += 1;
+        while i < end {
+            if rfc1630::XALPHA.contains(b[i]) {
                 i += 1;
-                while i < end && scheme(i) {
-                    i += 1;
-                }
-            }
-        }
-        SchemeRule::Ialpha => {
-            // `ialpha alpha [ xalphas ]`, `xalpha` including escapes.
-            if i < end && ALPHA.contains(b[i]) {
-                i += 1;
-                while i < end {
-                    if rfc1630::XALPHA.contains(b[i]) {
-                        i += 1;
-                    } else if is_escape_at(&b[..end], i) {
-                        i += 3;
-                    } else {
-                        break;
-                    }
-                }
+            } else if is_escape_at(&b[..end], i) {
+                i += 3;
+            } else {
+                break;
             }
         }
     }
@@ -135,6 +194,36 @@ fn scheme_end(
     } else {
         NONE
     }
+}
+
+/// The common case of [`scheme_end`] without a loop: a scheme of
+/// lowercase letters followed by `:` within the first eight bytes of `b`
+/// (at least eight long), found a word at a time, so that its length does
+/// not cost a mispredicted loop exit. Gives the index of the `:`; `None`
+/// leaves the answer to the general search. Lowercase letters are scheme
+/// characters under every rule this serves, the first one included.
+#[inline(always)]
+fn lowercase_scheme(b: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let word = b.first_chunk::<8>()?;
+    let x = u64::from_le_bytes(*word);
+    // The first `:`: the lowest byte of `x ^ ":::::::"` that is zero (the
+    // classic test is exact for the lowest one).
+    let colon = x ^ (ONES * u64::from(b':'));
+    let zero = colon.wrapping_sub(ONES) & !colon & HIGH;
+    let p = (zero.trailing_zeros() / 8) as usize;
+    // Lowercase letters: with the high bit forced on, subtracting `a`
+    // (`{`) from a byte borrows from no other byte and leaves the high bit
+    // set exactly when the byte is at least `a` (`{`); `!x` drops the
+    // bytes that are not ASCII.
+    let y = x | HIGH;
+    let lower = (y - ONES * u64::from(b'a'))
+        & !(y - ONES * u64::from(b'{'))
+        & !x
+        & HIGH;
+    let below = HIGH & ((1u64 << (8 * p.min(7))) - 1);
+    (1..8).contains(&p).then_some(p).filter(|_| lower & below == below)
 }
 
 /// The length of an RFC 1630 `url:` prefix (`prefixedurl u r l : url`),

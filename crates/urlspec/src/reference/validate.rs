@@ -333,66 +333,93 @@ fn names(spec: Spec) -> Names {
 }
 
 /// `is_valid()` from what the splitter noted ([`Meta::fits`](super::Meta)),
-/// when that settles it: `Some(true)` when every check of [`check`] is
-/// sure to pass, `Some(false)` when the (exact) server check fails, `None`
-/// when only [`check`] can tell. Each test below is a sufficient condition
-/// for one part of [`check`] to report nothing.
+/// when that settles it; `None` when only [`check`] can tell.
+///
+/// Each test below mirrors one part of [`check`]. The class flags of the
+/// path, params, query and fragment are exactly the classes [`check`]
+/// applies to them (the cases where they are not are left to [`check`]),
+/// and a byte outside its class that is not `%` is always reported, so a
+/// missing flag settles the answer either way.
 #[inline]
 pub(crate) fn quick(r: &Reference<'_>) -> Option<bool> {
+    // The common case in one test: an absolute URL with a `//` net_loc
+    // that is a plain registered name (or RFC 1808's opaque net_loc), every
+    // component in its class and no `%`, under a spec whose other checks
+    // (below) cannot apply to such a URL unless its path starts with `//`.
+    const PLAIN: u16 = AUTH | TAIL_CLASSES | NO_PCT;
+    let m = r.meta();
+    if m.fits & PLAIN == PLAIN
+        && m.scheme_end != NONE
+        && m.net_loc_start != NONE
+        && matches!(r.spec(), Spec::Rfc1808 | Spec::Draft04 | Spec::Rfc3986)
+        && r.as_str().as_bytes().get(m.path_start + 1) != Some(&b'/')
+    {
+        return Some(true);
+    }
+    quick_rest(r)
+}
+
+/// [`quick`] for every other reference.
+#[inline(never)]
+fn quick_rest(r: &Reference<'_>) -> Option<bool> {
     let spec = r.spec();
     let rules = spec.rules();
     let m = r.meta();
-    // Path, params, query and fragment: every byte in its class, or `%`.
-    if spec == Spec::Whatwg || m.fits & TAIL_CLASSES != TAIL_CLASSES {
+    let input = r.as_str().as_bytes();
+    let path = &input[m.path_start..m.path_end];
+    let rooted = path.first() == Some(&b'/');
+    let opaque_2396 = rules.server == ServerGrammar::Server2396
+        && m.scheme_end != NONE
+        && m.net_loc_start == NONE
+        && !rooted;
+    let relative_first = m.scheme_end == NONE && m.net_loc_start == NONE;
+    let g = &rules.grammar;
+    if spec == Spec::Whatwg
+        || opaque_2396
+        || (relative_first && g.first_segment.with(b':') != g.segment)
+    {
+        // Classes of their own: RFC 2396's opaque part, and a first
+        // segment of a relative path whose class differs from the path's
+        // (no spec has one today).
         return None;
     }
-    let input = r.as_str().as_bytes();
+    if m.fits & TAIL_CLASSES != TAIL_CLASSES {
+        return Some(false);
+    }
     // Every `%` starts an escape (components end at delimiters, which are
     // not hex digits, so no escape straddles two).
     if m.fits & NO_PCT == 0 && !escapes_valid(input) {
         return None;
     }
-    let path = &input[m.path_start..m.path_end];
-    if m.scheme_end == NONE && m.net_loc_start == NONE {
-        // The first segment of a relative path: no `:` where it would read
-        // as a scheme (AS12), and a class that may be narrower than the
-        // segment class the path was classified by.
+    // The first segment of a relative path: no `:` where it would read as
+    // a scheme (AS12).
+    if relative_first && rules.scheme == SchemeRule::LetterFirst {
         let first = &path[..memchr::memchr(b'/', path).unwrap_or(path.len())];
-        let g = &rules.grammar;
-        let narrower =
-            g.segment.minus(g.first_segment.with(b':')) != CharClass::EMPTY;
-        if (rules.scheme == SchemeRule::LetterFirst && first.contains(&b':'))
-            || (narrower && !first.is_empty())
-        {
-            return None;
+        if first.contains(&b':') {
+            return Some(false);
         }
     }
-    let rooted = path.first() == Some(&b'/');
-    match rules.server {
-        // RFC 2396's opaque part has a class of its own.
-        ServerGrammar::Server2396
-            if m.scheme_end != NONE && m.net_loc_start == NONE && !rooted =>
-        {
-            return None
-        }
-        // `fsegment = 1*pchar`: no path starting with an empty segment.
+    // `fsegment = 1*pchar`: no path starting with an empty segment.
+    if matches!(
+        rules.server,
         ServerGrammar::OpaqueNetLoc | ServerGrammar::Server96
-            if path.starts_with(b"//") =>
-        {
-            return None
-        }
-        _ => {}
+    ) && path.starts_with(b"//")
+    {
+        return Some(false);
     }
     // RFC 1630 has no empty `search`.
-    if spec == Spec::Rfc1630 && r.query() == Some("") {
-        return None;
+    if spec == Spec::Rfc1630 && m.query_start != NONE && r.query() == Some("")
+    {
+        return Some(false);
     }
     if m.net_loc_start != NONE && m.fits & AUTH == 0 {
-        if rules.server == ServerGrammar::OpaqueNetLoc {
-            return None;
-        }
-        // Not a plain registered name: the server check, which is exact.
-        return Some(r.server().is_some_and(|s| s.is_valid()));
+        // RFC 1808's opaque net_loc has its class checked; another
+        // authority that is not a plain registered name gets the server
+        // check, which is exact.
+        return Some(
+            rules.server != ServerGrammar::OpaqueNetLoc
+                && r.server().is_some_and(|s| s.is_valid()),
+        );
     }
     Some(true)
 }

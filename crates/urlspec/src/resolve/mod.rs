@@ -39,7 +39,7 @@ use core::fmt;
 pub use path::DotDotAboveRoot;
 pub use relative::{make_relative, make_relative_with};
 
-use crate::reference::Reference;
+use crate::reference::{Reference, NONE};
 use crate::spec::{Algorithm, Spec};
 
 /// How RFC 1630's rule .4 removes dot segments (SPEC.md A11).
@@ -262,6 +262,60 @@ mod tests {
     }
 
     #[test]
+    fn plans_agree_with_the_steps() {
+        // The shortcut of `resolve` (a `Plan`) against the algorithm's
+        // steps, on every sample reference and bases of every shape.
+        let bases = [
+            "http://a/b/c/d;p?q",
+            "http://a/b/c/d;p?q#f",
+            "http://a",
+            "http://a/",
+            "http://a/b/./c/",
+            "http://a/b/../c",
+            "http://a//b//c",
+            "ftp://u:p@h:21/x/y?z#w",
+            "file:///a/b",
+            "mailto:a@b",
+            "a:b",
+            "foo:a/b/c",
+            "foo:",
+            "g:h/../i",
+            "//a/b",
+            "/a/b",
+            "http://[::1]:8/x/y?z",
+            "HTTP://A/B",
+            "http://a/b;p",
+            "http://a/b;?#",
+            "http://a/b?",
+            "http://a/b/c;p?q#",
+        ];
+        let options = [
+            Options::default(),
+            Options::default().same_scheme_is_relative(true),
+            Options::default().rootless_dots(RootlessDots::KeepRootless),
+        ];
+        let specs = [Spec::Rfc3986, Spec::Rfc1808, Spec::Draft04];
+        for (base, opts, spec) in bases.into_iter().flat_map(|b| {
+            options.into_iter().flat_map(move |o| specs.map(|s| (b, o, s)))
+        }) {
+            {
+                let resolver = Resolver::with_options(base, spec, opts);
+                for r in crate::reference::tests::samples() {
+                    let parsed = Reference::parse_with(&r, spec);
+                    let mut href = String::new();
+                    let want = resolver
+                        .resolve_general(&parsed, &mut href)
+                        .map(|o| (href, o.same_document, o.taken_as_absolute));
+                    let got = resolver.resolve(&r).map(|x| {
+                        (x.href, x.same_document, x.taken_as_absolute)
+                    });
+                    assert_eq!(got, want, "{spec} {base:?} {r:?} {opts:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn rfc1630_slash_fallback_keeps_the_contexts_scheme() {
         // No run of one slash in the context: RFC 1808's steps, but on the
         // RFC 1630 reading of the context, whose scheme `JJ'` RFC 1808
@@ -383,12 +437,24 @@ impl<'b> Resolver<'b> {
         self.spec
     }
 
-    /// Resolves `reference` into a new string.
+    /// Resolves `reference` into a new string, allocated once: with its
+    /// exact length in the common cases (see [`Plan`]), else with room for
+    /// base and reference together.
     pub fn resolve(&self, reference: &str) -> Result<Resolved, ResolveError> {
+        let r = Reference::parse_with(reference, self.spec);
+        if let Some(plan) = self.plan(&r) {
+            let mut href = String::with_capacity(plan.len());
+            plan.write(&mut href);
+            return Ok(Resolved {
+                href,
+                same_document: plan.same_document,
+                taken_as_absolute: false,
+            });
+        }
         let cap =
             reference.len() + self.base.map_or(0, |b| b.as_str().len()) + 1;
         let mut href = String::with_capacity(cap);
-        let o = self.resolve_into(reference, &mut href)?;
+        let o = self.resolve_general(&r, &mut href)?;
         Ok(Resolved {
             href,
             same_document: o.same_document,
@@ -415,6 +481,38 @@ impl<'b> Resolver<'b> {
     /// Resolves an already parsed reference (it must be parsed under the
     /// resolver's spec).
     pub fn resolve_parsed(
+        &self,
+        r: &Reference<'_>,
+        out: &mut String,
+    ) -> Result<Outcome, ResolveError> {
+        if let Some(plan) = self.plan(r) {
+            out.reserve(plan.len());
+            plan.write(out);
+            return Ok(Outcome {
+                same_document: plan.same_document,
+                taken_as_absolute: false,
+            });
+        }
+        self.resolve_general(r, out)
+    }
+
+    /// The result as slices of base and reference, when the spec's
+    /// algorithm has such a shortcut and the case is a common one.
+    fn plan<'p>(&'p self, r: &Reference<'p>) -> Option<Plan<'p>> {
+        let base = self.base.as_ref()?;
+        if self.options.strict {
+            return None;
+        }
+        let opts = &self.options;
+        match self.spec.rules().algorithm {
+            Algorithm::Rfc3986 => rfc3986::plan(base, r, opts),
+            Algorithm::Rfc1808 => rfc1808::plan(base, r, self.spec, opts),
+            _ => None,
+        }
+    }
+
+    /// Every case, step by step.
+    fn resolve_general(
         &self,
         r: &Reference<'_>,
         out: &mut String,
@@ -491,6 +589,72 @@ fn whatwg_resolve(
         base_href.is_ok_and(|b| b[..strip(&b)] == href[..strip(&href)]);
     out.push_str(&href);
     Ok(Outcome { same_document, taken_as_absolute: false })
+}
+
+/// A resolution result as the concatenation of three slices of the base
+/// and the reference, so that it can be written with its exact length
+/// known in advance, in three copies.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Plan<'a> {
+    pub(crate) parts: [&'a str; 3],
+    /// [`Outcome::same_document`].
+    pub(crate) same_document: bool,
+}
+
+impl<'a> Plan<'a> {
+    /// A plan whose `same_document` is RFC 2396/3986's: the result without
+    /// its fragment is the base without its fragment. The last part must be
+    /// a suffix of `r`, which holds `r`'s fragment.
+    pub(crate) fn compared(
+        parts: [&'a str; 3],
+        base: &Reference<'_>,
+        r: &Reference<'_>,
+    ) -> Plan<'a> {
+        let [head, mid, tail] = parts;
+        // Lengths first, from the offsets: they differ for nearly every
+        // reference.
+        let without = |r: &Reference<'_>| match r.meta().fragment_start {
+            NONE => r.as_str().len(),
+            f => f,
+        };
+        let fragment = r.as_str().len() - without(r);
+        let tail = &tail[..tail.len() - fragment];
+        let n = without(base);
+        let same_document = head.len() + mid.len() + tail.len() == n && {
+            let b = &base.as_str()[..n];
+            b.starts_with(head)
+                && b[head.len()..].starts_with(mid)
+                && b[head.len() + mid.len()..] == *tail
+        };
+        Plan { parts, same_document }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.parts.iter().map(|p| p.len()).sum()
+    }
+
+    pub(crate) fn write(&self, out: &mut String) {
+        for p in self.parts {
+            out.push_str(p);
+        }
+    }
+}
+
+/// The base's directory for the plans of RFC 1808 and RFC 3986: the end of
+/// its path up to and including its last `/`, when that directory is
+/// rooted and has no dot segment (or the base has a net_loc and an empty
+/// path, whose directory is the root); `NONE` otherwise.
+pub(crate) fn clean_directory(base: &Reference<'_>) -> usize {
+    let m = base.meta();
+    let path = base.path();
+    if path.is_empty() {
+        return if m.net_loc_start == NONE { NONE } else { m.path_start };
+    }
+    let dir = path::directory(path).as_bytes();
+    if dir.first() != Some(&b'/') || path::has_dot_segment(dir) {
+        return NONE;
+    }
+    m.path_start + dir.len()
 }
 
 /// Whether both references have a scheme and the two are equal, ignoring

@@ -11,9 +11,99 @@ use alloc::string::String;
 /// rightmost `/`, or `""` when it has none (RFC 1808 S6, RFC 2396 6a, RFC
 /// 3986 §5.2.3).
 pub(crate) fn directory(path: &str) -> &str {
-    match memchr::memrchr(b'/', path.as_bytes()) {
+    // Paths are short: a plain loop beats the set-up of a vector search.
+    match path.bytes().rposition(|c| c == b'/') {
         Some(i) => &path[..=i],
         None => "",
+    }
+}
+
+/// The length of the leading run of `./` and `../` of a relative path,
+/// and how many `../` it holds; `None` as soon as there are more than
+/// `max_up` of them.
+pub(crate) fn leading_dots(
+    path: &[u8],
+    max_up: usize,
+) -> Option<(usize, usize)> {
+    let (mut k, mut up) = (0, 0);
+    loop {
+        if path[k..].starts_with(b"../") {
+            if up == max_up {
+                return None;
+            }
+            k += 3;
+            up += 1;
+        } else if path[k..].starts_with(b"./") {
+            k += 2;
+        } else {
+            return Some((k, up));
+        }
+    }
+}
+
+/// The length of `dir` (rooted, ending in `/`) less its last `up`
+/// segments: the `/`-terminated prefix that `up` times `../` leaves.
+/// `None` when fewer than `up` segments are there to take.
+pub(crate) fn pop_segments(dir: &[u8], up: usize) -> Option<usize> {
+    let mut cut = dir.len();
+    for _ in 0..up {
+        if cut <= 1 {
+            return None;
+        }
+        cut = dir[..cut - 1].iter().rposition(|&c| c == b'/')? + 1;
+    }
+    Some(cut)
+}
+
+/// Whether `path` has a segment that is `.` or `..`.
+///
+/// Eight bytes at a time (the last eight overlapping), a word of flags
+/// marks each `.` that starts a segment (after `/` or at the start); only
+/// those few are looked at, so a path of ordinary names costs a few
+/// operations per word.
+pub(crate) fn has_dot_segment(path: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    // The high bit of each byte of `v` that is zero, exactly.
+    let zeros = |v: u64| !(((v & LOW) + LOW) | v | LOW);
+    let dot_segment_at = |i: usize| {
+        let rest = &path[i + 1..];
+        let rest = rest.strip_prefix(b".").unwrap_or(rest);
+        rest.first().is_none_or(|&c| c == b'/')
+    };
+    let n = path.len();
+    if n < 8 {
+        return (0..n).any(|i| {
+            path[i] == b'.'
+                && (i == 0 || path[i - 1] == b'/')
+                && dot_segment_at(i)
+        });
+    }
+    let mut w = 0;
+    loop {
+        // The last word overlaps the one before: its flags repeat some.
+        let at = w.min(n - 8);
+        let Some(word) = path[at..].first_chunk::<8>() else { return false };
+        let x = u64::from_le_bytes(*word);
+        // Each byte's predecessor, the one before the path counting as `/`.
+        let prev = if at == 0 { b'/' } else { path[at - 1] };
+        let before = x << 8 | u64::from(prev);
+        // A byte of the OR is zero where the byte is `.` and the one
+        // before it `/`.
+        let mut starts = zeros(
+            (x ^ (ONES * u64::from(b'.')))
+                | (before ^ (ONES * u64::from(b'/'))),
+        );
+        while starts != 0 {
+            if dot_segment_at(at + (starts.trailing_zeros() / 8) as usize) {
+                return true;
+            }
+            starts &= starts - 1;
+        }
+        if at + 8 == n {
+            return false;
+        }
+        w += 8;
     }
 }
 
@@ -270,6 +360,31 @@ mod tests {
         let mut out = String::new();
         remove_dot_segments(s, &mut out);
         out
+    }
+
+    #[test]
+    fn dot_segments_are_found() {
+        for p in [".", "..", "./a", "../a", "a/.", "a/..", "/./", "a/../b"] {
+            assert!(has_dot_segment(p.as_bytes()), "{p}");
+        }
+        for p in ["", "a.b", ".a", "..a", "a./b", "/...", "a/.b/..c", "/"] {
+            assert!(!has_dot_segment(p.as_bytes()), "{p}");
+        }
+        // Across and at the ends of eight-byte words.
+        for n in 0..20 {
+            let name = "x".repeat(n);
+            for (p, dot) in [
+                (format!("{name}/./y"), true),
+                (format!("{name}/../y"), true),
+                (format!("{name}/.."), true),
+                (format!("{name}/."), true),
+                (format!("{name}/.y"), false),
+                (format!("{name}.../y"), false),
+                (format!("{name}./y"), n == 0),
+            ] {
+                assert_eq!(has_dot_segment(p.as_bytes()), dot, "{p}");
+            }
+        }
     }
 
     #[test]

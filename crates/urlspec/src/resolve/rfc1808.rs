@@ -24,9 +24,14 @@
 
 use alloc::string::String;
 
-use super::path::{self, DotDotAboveRoot, Merged};
-use super::{push_prefix, strip_same_scheme, Options, Outcome, ResolveError};
-use crate::reference::Reference;
+use super::path::{
+    self, has_dot_segment, leading_dots, pop_segments, DotDotAboveRoot, Merged,
+};
+use super::{
+    clean_directory, push_prefix, strip_same_scheme, without_fragment,
+    Options, Outcome, Plan, ResolveError,
+};
+use crate::reference::{Reference, NONE};
 use crate::spec::Spec;
 
 fn nonempty(s: Option<&str>) -> Option<&str> {
@@ -65,6 +70,93 @@ pub(super) fn resolve(
     }
     steps_3_to_7(base, r, spec.rules().dotdot_cancels_dotdot, out);
     Ok(Outcome { same_document: same_document(r), taken_as_absolute: false })
+}
+
+/// [`resolve`] as three slices of base and reference, for the common cases
+/// where recombination drops nothing (no empty `;`, `?` or `#` component)
+/// and step 6 has nothing to remove but the reference's leading `./` and
+/// `../` (each `../` then takes one segment off a clean base directory,
+/// never climbing above it). `None` for every other case.
+pub(super) fn plan<'a>(
+    base: &Reference<'a>,
+    r: &Reference<'a>,
+    spec: Spec,
+    opts: &Options,
+) -> Option<Plan<'a>> {
+    let empty = |c: Option<&str>| c == Some("");
+    if opts.loophole(spec)
+        || empty(r.params())
+        || empty(r.query())
+        || empty(r.fragment())
+    {
+        return None;
+    }
+    let (b, rs) = (base.as_str(), r.as_str());
+    let plan = |parts| Some(Plan { parts, same_document: same_document(r) });
+    if r.has_scheme() {
+        // Step 2b.
+        return Some(Plan { parts: ["", "", rs], same_document: false });
+    }
+    let bm = base.meta();
+    let base_scheme = b.get(..bm.scheme_end.checked_add(1)?)?;
+    if rs.is_empty() {
+        // Step 2a: the entire base.
+        return Some(Plan { parts: ["", "", b], same_document: true });
+    }
+    match r.net_loc() {
+        Some("") => return None,
+        // Step 3.
+        Some(_) => return plan([base_scheme, "", rs]),
+        None => {}
+    }
+    let path = r.path().as_bytes();
+    if path.first() == Some(&b'/') {
+        // Step 4.
+        return plan([&b[..bm.path_start], "", rs]);
+    }
+    if path.is_empty() {
+        // Step 5: the base path; the reference's params, or the base's and
+        // the reference's query or the base's.
+        if empty(base.params()) || empty(base.query()) {
+            return None;
+        }
+        if r.params().is_some() {
+            return plan([&b[..bm.path_end], "", rs]);
+        }
+        if r.query().is_some() {
+            let params_end = match base.params() {
+                Some(p) => bm.params_start + 1 + p.len(),
+                None => bm.path_end,
+            };
+            return plan([&b[..params_end], "", rs]);
+        }
+        return plan([without_fragment(base), "", rs]);
+    }
+    // Step 6. A `../` for each segment of the directory at most (one
+    // more would stay, as RFC 1808 keeps a `..` above the root): the
+    // directory's length bounds their number, so a long run of `../` is
+    // left to the steps without being read twice.
+    let dir_end = clean_directory(base);
+    if dir_end == NONE {
+        return None;
+    }
+    let (k, up) = leading_dots(path, dir_end - bm.path_start)?;
+    if has_dot_segment(&path[k..]) {
+        return None;
+    }
+    let tail = &rs[k..];
+    if dir_end == bm.path_start {
+        // A net_loc and an empty path: the root (SPEC.md A18), above which
+        // a `..` would stay.
+        return if up == 0 {
+            plan([&b[..bm.path_start], "/", tail])
+        } else {
+            None
+        };
+    }
+    let dir = &b.as_bytes()[bm.path_start..dir_end];
+    let cut = pop_segments(dir, up)?;
+    plan([&b[..bm.path_start + cut], "", tail])
 }
 
 /// The seed documents' flag: the reference without its fragment is empty

@@ -22,12 +22,14 @@
 
 use alloc::string::String;
 
-use super::path::{self, remove_dot_segments};
-use super::{
-    push_opt, push_prefix, same_scheme, without_fragment, Options, Outcome,
-    ResolveError, RootlessDots,
+use super::path::{
+    self, has_dot_segment, leading_dots, pop_segments, remove_dot_segments,
 };
-use crate::reference::Reference;
+use super::{
+    clean_directory, push_opt, push_prefix, same_scheme, without_fragment,
+    Options, Outcome, Plan, ResolveError, RootlessDots,
+};
+use crate::reference::{Reference, NONE};
 use crate::spec::Spec;
 
 pub(super) fn resolve(
@@ -71,6 +73,79 @@ pub(super) fn resolve(
     let same_document = out[start..] == *without_fragment(base);
     push_opt(out, '#', r.fragment());
     Ok(Outcome { same_document, taken_as_absolute: false })
+}
+
+/// [`resolve`] as three slices of base and reference, for the cases where
+/// `remove_dot_segments` has nothing to remove but the reference's leading
+/// `./` and `../` (each `../` then takes one segment off the base's
+/// directory): the result is then a prefix of the base followed by a
+/// suffix of the reference. `None` for every other case.
+pub(super) fn plan<'a>(
+    base: &Reference<'a>,
+    r: &Reference<'a>,
+    opts: &Options,
+) -> Option<Plan<'a>> {
+    let (b, rs) = (base.as_str(), r.as_str());
+    let bm = base.meta();
+    let m = r.meta();
+    let plan = |parts| Some(Plan::compared(parts, base, r));
+    let scheme_defined = r.has_scheme()
+        && !(opts.loophole(Spec::Rfc3986) && same_scheme(base, r));
+    let path = r.path().as_bytes();
+    if scheme_defined {
+        // The reference is the result, path and all.
+        return if has_dot_segment(path) { None } else { plan(["", "", rs]) };
+    }
+    // The reference after its scheme, if any (with the loophole on, a
+    // scheme equal to the base's is dropped).
+    let after_scheme =
+        if r.has_scheme() { &rs[m.scheme_end + 1..] } else { rs };
+    let base_scheme = b.get(..bm.scheme_end.checked_add(1)?)?;
+    if m.net_loc_start != NONE {
+        return if has_dot_segment(path) {
+            None
+        } else {
+            plan([base_scheme, "", after_scheme])
+        };
+    }
+    // From the reference's path on.
+    let tail = &rs[m.path_start..];
+    if path.is_empty() {
+        // The base path, and the reference's query or else the base's.
+        let upto = if m.query_start != NONE {
+            bm.path_end
+        } else {
+            without_fragment(base).len()
+        };
+        return plan([&b[..upto], "", tail]);
+    }
+    if path[0] == b'/' {
+        return if has_dot_segment(path) {
+            None
+        } else {
+            plan([&b[..bm.path_start], "", tail])
+        };
+    }
+    // A relative path: its leading `./` and `../`, then the rest, which
+    // must have no dot segment, against a clean directory.
+    let (k, up) = leading_dots(path, usize::MAX)?;
+    if has_dot_segment(&path[k..]) {
+        return None;
+    }
+    let dir_end = clean_directory(base);
+    if dir_end == NONE {
+        return None;
+    }
+    let tail = &tail[k..];
+    if dir_end == bm.path_start {
+        // A base with an authority and an empty path has the root as its
+        // directory (5.2.3).
+        return plan([&b[..bm.path_start], "/", tail]);
+    }
+    // Each `../` takes the last segment off the directory, never the root.
+    let dir = &b.as_bytes()[bm.path_start..dir_end];
+    let cut = pop_segments(dir, up).unwrap_or(1);
+    plan([&b[..bm.path_start + cut], "", tail])
 }
 
 /// `remove_dot_segments` with the rootless option.
