@@ -556,7 +556,12 @@ impl fmt::Debug for Server<'_> {
         f.debug_struct("Server")
             .field("kind", &self.kind)
             .field("user", &self.user())
-            .field("password", &self.password())
+            .field(
+                "password",
+                &self
+                    .password()
+                    .map(|p| if p.is_empty() { "" } else { "****" }),
+            )
             .field("host", &self.host())
             .field("host_kind", &self.host_kind)
             .field("port", &self.port())

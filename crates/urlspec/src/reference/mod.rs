@@ -429,17 +429,17 @@ pub enum Part {
     Fragment,
 }
 
+/// The components, with any password shown as `****` (R96-8.4: logs are
+/// where secrets leak). `Display` stays the exact input.
+///
+/// ```
+/// let r = urlspec::Reference::parse("ftp://user:secret@h/f");
+/// assert!(!format!("{r:?}").contains("secret"));
+/// assert_eq!(r.to_string(), "ftp://user:secret@h/f");
+/// ```
 impl fmt::Debug for Reference<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Reference")
-            .field("spec", &self.spec)
-            .field("scheme", &self.scheme())
-            .field("net_loc", &self.net_loc())
-            .field("path", &self.path())
-            .field("params", &self.params())
-            .field("query", &self.query())
-            .field("fragment", &self.fragment())
-            .finish()
+        fmt::Debug::fmt(&crate::check::Redacted::new(self), f)
     }
 }
 
