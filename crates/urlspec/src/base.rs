@@ -43,7 +43,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use crate::reference::Reference;
-use crate::resolve::Resolver;
+use crate::resolve::{without_fragment, Resolver};
 use crate::spec::Spec;
 
 /// Where a base came from.
@@ -247,7 +247,7 @@ impl Establish {
             Some(last) => {
                 // A base never carries a fragment (RFC 3986 §5.1).
                 let r = Reference::parse_with(last.as_ref(), self.spec);
-                let url = without_fragment(last.as_ref(), &r);
+                let url = without_fragment(&r);
                 Base {
                     url: Some(url.into()),
                     source: Source::Retrieval {
@@ -345,7 +345,7 @@ impl Establish {
     ) -> Option<String> {
         let r = Reference::parse_with(value, self.spec);
         if r.has_scheme() {
-            return Some(without_fragment(value, &r).into());
+            return Some(without_fragment(&r).into());
         }
         if must_be_absolute && self.options.strict {
             notes.push(format!(
@@ -367,20 +367,13 @@ impl Establish {
                     ));
                 }
                 let r = Reference::parse_with(&resolved.href, self.spec);
-                Some(without_fragment(&resolved.href, &r).into())
+                Some(without_fragment(&r).into())
             }
             Err(e) => {
                 notes.push(format!("{what} {value:?} ignored: {e}"));
                 None
             }
         }
-    }
-}
-
-fn without_fragment<'a>(s: &'a str, r: &Reference<'_>) -> &'a str {
-    match r.fragment() {
-        Some(f) => &s[..s.len() - f.len() - 1],
-        None => s,
     }
 }
 

@@ -464,9 +464,9 @@ fn runs(input: &str, pick: impl Fn(char) -> bool) -> Vec<Range<usize>> {
 }
 
 /// `message`, with how many characters the run has when more than one.
-fn with_count(message: &str, bytes: usize) -> String {
-    if bytes > 1 {
-        alloc::format!("{message} ({bytes} in a row)")
+fn with_count(message: &str, count: usize) -> String {
+    if count > 1 {
+        alloc::format!("{message} ({count} in a row)")
     } else {
         message.to_string()
     }
@@ -504,12 +504,7 @@ fn whitespace(r: &Reference<'_>, out: &mut Vec<Finding>) {
              tabs and line breaks and trim spaces, so parsers disagree on \
              what the URL is"
         );
-        let count = run.len() / c.len_utf8();
-        let message = if count > 1 {
-            alloc::format!("{message} ({count} in a row)")
-        } else {
-            message
-        };
+        let message = with_count(&message, run.len() / c.len_utf8());
         out.push(Finding::new("URL007", severity, run, message));
     }
 }
