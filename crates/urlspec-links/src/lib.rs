@@ -124,6 +124,27 @@ impl Document {
     }
 }
 
+/// Where a document's base came from, as the `base_source` field of
+/// `urlspec links` TSV and JSON output names it: `embedded`,
+/// `header:NAME` (the header that gave it), `retrieval` or `none`.
+pub fn base_source(base: &Base) -> String {
+    match base.source() {
+        base::Source::Header { name } => format!("header:{name}"),
+        other => other.layer().to_owned(),
+    }
+}
+
+/// The redirect chain behind a retrieval base (the URLs requested, in
+/// order, the last one retrieving the document), as the `base_chain` field
+/// of `urlspec links --output json` gives it: `None` unless the base is a
+/// retrieval URL reached through at least one redirect.
+pub fn base_chain(base: &Base) -> Option<&[String]> {
+    match base.source() {
+        base::Source::Retrieval { chain } if chain.len() > 1 => Some(chain),
+        _ => None,
+    }
+}
+
 /// Resolves `reference` against `base` for a link: a relative reference
 /// with no base is unresolved (it is not taken as absolute, as RFC 1808
 /// step 1 would for a lone URL).

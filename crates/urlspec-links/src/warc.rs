@@ -11,14 +11,14 @@
 //! Records are read one at a time, so memory stays bounded by the largest
 //! record, whatever the size of the archive.
 
-use std::cell::Cell;
 use std::collections::HashMap;
 use std::io::{self, BufRead, BufReader, Read};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
 
 use flate2::read::{MultiGzDecoder, ZlibDecoder};
-use warc::{WarcHeader, WarcReader};
+use warc::{RawRecordHeader, RawRecordIter, WarcHeader, WarcReader};
 
 use crate::{html, Context, Document, Summary};
 
@@ -30,13 +30,56 @@ const MAX_BODY: u64 = 64 << 20;
 /// Wraps `input` so that a gzip-compressed archive (one gzip member per
 /// record, or one for the whole file) is read decompressed.
 pub fn reader<R: Read + 'static>(input: R) -> io::Result<Box<dyn BufRead>> {
+    Ok(Box::new(decompress(input)?))
+}
+
+/// [`reader`] without the box: the result is `Send` when `input` is, so
+/// it can be held by a value that moves between threads.
+pub fn decompress<R: Read>(input: R) -> io::Result<Decompressed<R>> {
     let mut input = BufReader::with_capacity(1 << 16, input);
     let gzip = input.fill_buf()?.starts_with(b"\x1f\x8b");
     Ok(if gzip {
-        Box::new(BufReader::with_capacity(1 << 16, MultiGzDecoder::new(input)))
+        Decompressed::Gzip(Box::new(BufReader::with_capacity(
+            1 << 16,
+            MultiGzDecoder::new(input),
+        )))
     } else {
-        Box::new(input)
+        Decompressed::Plain(input)
     })
+}
+
+/// An archive's bytes, decompressed when they were gzip-compressed: see
+/// [`decompress`].
+pub enum Decompressed<R: Read> {
+    /// Not compressed.
+    Plain(BufReader<R>),
+    /// gzip, one member per record or one for the whole file.
+    Gzip(Box<BufReader<MultiGzDecoder<BufReader<R>>>>),
+}
+
+impl<R: Read> Read for Decompressed<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Decompressed::Plain(r) => r.read(buf),
+            Decompressed::Gzip(r) => r.read(buf),
+        }
+    }
+}
+
+impl<R: Read> BufRead for Decompressed<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        match self {
+            Decompressed::Plain(r) => r.fill_buf(),
+            Decompressed::Gzip(r) => r.fill_buf(),
+        }
+    }
+
+    fn consume(&mut self, amt: usize) {
+        match self {
+            Decompressed::Plain(r) => r.consume(amt),
+            Decompressed::Gzip(r) => r.consume(amt),
+        }
+    }
 }
 
 /// Reads every record of a WARC archive from `input` (already decompressed:
@@ -44,62 +87,175 @@ pub fn reader<R: Read + 'static>(input: R) -> io::Result<Box<dyn BufRead>> {
 /// skipped records in `summary`. `Err` when the archive cannot be read on; documents found
 /// before that were already handed on.
 pub fn documents<R: BufRead>(
-    mut input: R,
+    input: R,
     ctx: &Context,
     summary: &mut Summary,
     sink: &mut dyn FnMut(Document),
 ) -> Result<(), String> {
-    // The `warc` reader looks for a blank CR LF line before anything else:
-    // an input that is not an archive would be read whole into memory and
-    // taken for an empty one.
-    let head = input.fill_buf().map_err(|e| format!("WARC: {e}"))?;
-    let n = head.len().min(5);
-    if head[..n] != b"WARC/"[..n] {
-        return Err("not a WARC archive (it does not start with WARC/)".into());
+    let mut docs = Documents::new(input, ctx.clone());
+    let mut outcome = Ok(());
+    for doc in &mut docs {
+        match doc {
+            Ok(doc) => sink(doc),
+            Err(e) => outcome = Err(e),
+        }
     }
-    // Each redirect's target, mapped to the URL that redirected to it.
-    let mut redirected_from: HashMap<String, String> = HashMap::new();
-    // The bytes the reader has consumed, and how many of them belonged to
-    // whole records: the `warc` reader ends quietly at a record cut inside
-    // its header, and this tells that apart from the end of the archive.
-    let consumed = Rc::new(Cell::new(0u64));
-    let tracked = Tracked { inner: input, consumed: Rc::clone(&consumed) };
-    let mut records = WarcReader::new(tracked).iter_raw_records();
-    let mut whole = 0u64;
-    for n in 0.. {
-        // warc 0.4 adds 4 to the declared Content-Length without checking,
-        // which panics in a debug build for a length at the top of `usize`:
-        // an error here, as in a release build.
-        let next = catch_unwind(AssertUnwindSafe(|| records.next()));
-        let item = match next {
-            Ok(Some(item)) => item,
-            Ok(None) if consumed.get() > whole => {
-                return Err(format!(
-                    "WARC record {}: cut inside its header",
-                    n + 1
-                ));
+    summary.skipped_records += docs.skipped_records();
+    outcome
+}
+
+/// The HTML documents of a WARC archive, pulled one at a time: the
+/// iterator form of [`documents`], for callers that cannot hand over a
+/// sink (a Python iterator, a Spark partition).
+///
+/// Each item is a document, or the reason the archive cannot be read on
+/// (after which the iterator ends). Only the current record is held in
+/// memory.
+///
+/// ```
+/// use urlspec::Spec;
+/// use urlspec_links::{warc::Documents, Context};
+///
+/// let html = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<a href=x>";
+/// let archive = format!(
+///     "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://h/d/\r\n\
+///      WARC-Record-ID: <urn:uuid:1>\r\nWARC-Date: 2024-01-01T00:00:00Z\r\n\
+///      Content-Length: {}\r\n\r\n{html}\r\n\r\n",
+///     html.len()
+/// );
+/// let mut docs = Documents::new(archive.as_bytes(), Context::new(Spec::Rfc3986));
+/// let doc = docs.next().unwrap().unwrap();
+/// assert_eq!(doc.links[0].url.as_deref(), Ok("http://h/d/x"));
+/// assert!(docs.next().is_none());
+/// assert_eq!(docs.skipped_records(), 0);
+/// ```
+pub struct Documents<R> {
+    ctx: Context,
+    state: State<R>,
+    /// Each redirect's target, mapped to the URL that redirected to it.
+    redirected_from: HashMap<String, String>,
+    /// The bytes the reader has consumed, and how many of them belonged to
+    /// whole records: the `warc` reader ends quietly at a record cut inside
+    /// its header, and this tells that apart from the end of the archive.
+    consumed: Arc<AtomicU64>,
+    whole: u64,
+    /// Records read so far.
+    n: usize,
+    skipped_records: usize,
+}
+
+enum State<R> {
+    /// Not looked at yet.
+    Start(R),
+    Reading(RawRecordIter<Tracked<R>>),
+    Done,
+}
+
+impl<R: BufRead> Documents<R> {
+    /// The documents of the archive `input` (already decompressed: see
+    /// [`reader`]), read under `ctx`.
+    pub fn new(input: R, ctx: Context) -> Documents<R> {
+        Documents {
+            ctx,
+            state: State::Start(input),
+            redirected_from: HashMap::new(),
+            consumed: Arc::new(AtomicU64::new(0)),
+            whole: 0,
+            n: 0,
+            skipped_records: 0,
+        }
+    }
+
+    /// Records read so far that were not HTML responses, and so skipped
+    /// (redirects included).
+    pub fn skipped_records(&self) -> usize {
+        self.skipped_records
+    }
+
+    /// The context the archive is read under.
+    pub fn context(&self) -> &Context {
+        &self.ctx
+    }
+
+    fn start(&mut self, mut input: R) -> Result<(), String> {
+        // The `warc` reader looks for a blank CR LF line before anything
+        // else: an input that is not an archive would be read whole into
+        // memory and taken for an empty one.
+        let head = input.fill_buf().map_err(|e| format!("WARC: {e}"))?;
+        let n = head.len().min(5);
+        if head[..n] != b"WARC/"[..n] {
+            return Err(
+                "not a WARC archive (it does not start with WARC/)".into()
+            );
+        }
+        let tracked =
+            Tracked { inner: input, consumed: Arc::clone(&self.consumed) };
+        self.state =
+            State::Reading(WarcReader::new(tracked).iter_raw_records());
+        Ok(())
+    }
+
+    /// The next HTML document, `Ok(None)` at the end of the archive.
+    fn read_next(&mut self) -> Result<Option<Document>, String> {
+        loop {
+            match std::mem::replace(&mut self.state, State::Done) {
+                State::Start(input) => self.start(input)?,
+                State::Done => return Ok(None),
+                reading @ State::Reading(_) => self.state = reading,
             }
-            Ok(None) => break,
-            Err(_) => {
-                return Err(format!(
-                    "WARC record {}: Content-Length out of range",
-                    n + 1
-                ))
+            let State::Reading(records) = &mut self.state else {
+                return Ok(None);
+            };
+            let n = self.n;
+            self.n += 1;
+            // warc 0.4 adds 4 to the declared Content-Length without
+            // checking, which panics in a debug build for a length at the
+            // top of `usize`: an error here, as in a release build.
+            let next = catch_unwind(AssertUnwindSafe(|| records.next()));
+            let item = match next {
+                Ok(Some(item)) => item,
+                Ok(None) if self.consumed.load(Relaxed) > self.whole => {
+                    return Err(format!(
+                        "WARC record {}: cut inside its header",
+                        n + 1
+                    ));
+                }
+                Ok(None) => return Ok(None),
+                Err(_) => {
+                    return Err(format!(
+                        "WARC record {}: Content-Length out of range",
+                        n + 1
+                    ))
+                }
+            };
+            self.whole = self.consumed.load(Relaxed);
+            let (header, body) = match item {
+                Ok(record) => record,
+                // A record that is well-formed but breaks the standard:
+                // skip it.
+                Err(
+                    warc::Error::MissingHeader(_)
+                    | warc::Error::MalformedHeader(..),
+                ) => {
+                    self.skipped_records += 1;
+                    continue;
+                }
+                Err(e) => return Err(format!("WARC record {}: {e}", n + 1)),
+            };
+            if let Some(doc) = self.record(&header, &body) {
+                return Ok(Some(doc));
             }
-        };
-        whole = consumed.get();
-        let (header, body) = match item {
-            Ok(record) => record,
-            // A record that is well-formed but breaks the standard: skip it.
-            Err(
-                warc::Error::MissingHeader(_)
-                | warc::Error::MalformedHeader(..),
-            ) => {
-                summary.skipped_records += 1;
-                continue;
-            }
-            Err(e) => return Err(format!("WARC record {}: {e}", n + 1)),
-        };
+            self.skipped_records += 1;
+        }
+    }
+
+    /// The document of one record, `None` when the record is skipped.
+    fn record(
+        &mut self,
+        header: &RawRecordHeader,
+        body: &[u8],
+    ) -> Option<Document> {
+        let ctx = &self.ctx;
         let field = |h: WarcHeader| {
             header.as_ref().get(&h).map(|v| String::from_utf8_lossy(v))
         };
@@ -108,13 +264,9 @@ pub fn documents<R: BufRead>(
         let target = field(WarcHeader::TargetURI)
             .map(|t| t.trim().trim_matches(['<', '>']).to_string());
         let (Some(target), true) = (target, is_response) else {
-            summary.skipped_records += 1;
-            continue;
+            return None;
         };
-        let Some(response) = Response::parse(&body) else {
-            summary.skipped_records += 1;
-            continue;
-        };
+        let response = Response::parse(body)?;
         if (300..400).contains(&response.status) {
             if let Some(location) = response.header("location") {
                 if let Ok(next) = crate::resolve(
@@ -122,45 +274,55 @@ pub fn documents<R: BufRead>(
                     ctx.spec,
                     location,
                 ) {
-                    redirected_from.insert(next, target.clone());
+                    self.redirected_from.insert(next, target.clone());
                 }
             }
-            summary.skipped_records += 1;
-            continue;
+            return None;
         }
         if !response.is_html() {
-            summary.skipped_records += 1;
-            continue;
+            return None;
         }
-        let chain = chain_to(&target, &redirected_from);
+        let chain = chain_to(&target, &self.redirected_from);
         let est = ctx.establish();
         let retrieval = est.retrieval(&chain);
         let headers =
             response.headers.iter().map(|(n, v)| (n.as_str(), v.as_str()));
         let base = est.headers(&retrieval, headers);
-        let doc = match response.body(&body) {
+        Some(match response.body(body) {
             Ok(payload) => html::document(&payload, &target, &base, ctx),
             Err(e) => {
                 let mut d = Document::new(target.clone(), base);
                 d.problems.push(e);
                 d
             }
-        };
-        sink(doc);
+        })
     }
-    Ok(())
+}
+
+impl<R: BufRead> Iterator for Documents<R> {
+    type Item = Result<Document, String>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self.read_next() {
+            Ok(doc) => doc.map(Ok),
+            Err(e) => {
+                self.state = State::Done;
+                Some(Err(e))
+            }
+        }
+    }
 }
 
 /// A reader that counts the bytes consumed through it.
 struct Tracked<R> {
     inner: R,
-    consumed: Rc<Cell<u64>>,
+    consumed: Arc<AtomicU64>,
 }
 
 impl<R: BufRead> Read for Tracked<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
-        self.consumed.set(self.consumed.get() + n as u64);
+        self.consumed.fetch_add(n as u64, Relaxed);
         Ok(n)
     }
 }
@@ -171,7 +333,7 @@ impl<R: BufRead> BufRead for Tracked<R> {
     }
 
     fn consume(&mut self, amt: usize) {
-        self.consumed.set(self.consumed.get() + amt as u64);
+        self.consumed.fetch_add(amt as u64, Relaxed);
         self.inner.consume(amt);
     }
 }

@@ -1,0 +1,466 @@
+//! `urlspec.links`: the links of HTML pages, MIME messages and WARC
+//! archives, pulled one at a time from a Python iterator.
+//!
+//! A WARC archive is read record by record through
+//! [`urlspec_links::warc::Documents`], so memory stays bounded by the
+//! largest record; HTML and MIME inputs are read whole, as their parsers
+//! need (and as `urlspec links` does).
+
+use std::collections::{BTreeMap, VecDeque};
+use std::io::{self, Cursor, Read};
+use std::sync::{Arc, Mutex, TryLockError};
+
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
+
+use urlspec_links::warc::{self, Decompressed, Documents};
+use urlspec_links::{html, mime, Context, Document, Format, Summary};
+
+use crate::{error, spec_of};
+
+/// How many bytes are read to detect an input's format (as the CLI).
+const HEAD: u64 = 1024;
+
+/// One link: the fields of one `urlspec links --output json` line.
+#[pyclass(frozen, module = "urlspec", name = "Link")]
+pub struct Link {
+    doc: Arc<DocInfo>,
+    element: String,
+    attribute: String,
+    reference: String,
+    url: Result<String, String>,
+    offset: usize,
+}
+
+/// What every link of a document shares.
+struct DocInfo {
+    name: Py<PyString>,
+    base: Option<Py<PyString>>,
+    base_source: Py<PyString>,
+    base_chain: Option<Vec<String>>,
+}
+
+#[pymethods]
+impl Link {
+    /// The document: the file name (`name`), a MIME part path, or the
+    /// WARC record's `WARC-Target-URI`.
+    #[getter]
+    fn document(&self, py: Python<'_>) -> Py<PyString> {
+        self.doc.name.clone_ref(py)
+    }
+
+    /// The element (`a`, `img`, …) or `header` for a message header.
+    #[getter]
+    fn element(&self) -> &str {
+        &self.element
+    }
+
+    /// The attribute (`href`, `srcset`, …) or the header's name.
+    #[getter]
+    fn attribute(&self) -> &str {
+        &self.attribute
+    }
+
+    /// The reference as written, after HTML entity decoding.
+    #[getter]
+    fn reference(&self) -> &str {
+        &self.reference
+    }
+
+    /// The absolute URL; `None` when it could not be resolved.
+    #[getter]
+    fn url(&self) -> Option<&str> {
+        self.url.as_deref().ok()
+    }
+
+    /// The base the reference was resolved against; `None` when none.
+    #[getter]
+    fn base(&self, py: Python<'_>) -> Option<Py<PyString>> {
+        self.doc.base.as_ref().map(|b| b.clone_ref(py))
+    }
+
+    /// Where the base came from: `embedded`, `header:NAME`, `retrieval`
+    /// or `none`.
+    #[getter]
+    fn base_source(&self, py: Python<'_>) -> Py<PyString> {
+        self.doc.base_source.clone_ref(py)
+    }
+
+    /// Why the reference could not be resolved; `None` when it was.
+    #[getter]
+    fn error(&self) -> Option<&str> {
+        self.url.as_ref().err().map(String::as_str)
+    }
+
+    /// The byte offset of the reference in the document.
+    #[getter]
+    fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// The URLs requested, in order, when the base is a retrieval URL
+    /// reached through redirects; else `None`.
+    #[getter]
+    fn base_chain(&self) -> Option<Vec<String>> {
+        self.doc.base_chain.clone()
+    }
+
+    /// The link as a dict equal to the `urlspec links --output json` line.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("document", self.document(py))?;
+        d.set_item("element", &self.element)?;
+        d.set_item("attribute", &self.attribute)?;
+        d.set_item("reference", &self.reference)?;
+        d.set_item("url", self.url())?;
+        d.set_item("base", self.base(py))?;
+        d.set_item("base_source", self.base_source(py))?;
+        d.set_item("error", self.error())?;
+        d.set_item("offset", self.offset)?;
+        d.set_item("base_chain", self.base_chain())?;
+        Ok(d)
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!(
+            "urlspec.Link(document={:?}, element={:?}, attribute={:?}, reference={:?}, url={:?})",
+            self.doc.name.bind(py).to_string(),
+            self.element,
+            self.attribute,
+            self.reference,
+            self.url()
+        )
+    }
+}
+
+/// A Python binary file-like object as a Rust reader (calls `.read(n)`).
+struct PyReader {
+    file: Py<PyAny>,
+}
+
+impl Read for PyReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        Python::attach(|py| {
+            let chunk = self
+                .file
+                .bind(py)
+                .call_method1("read", (buf.len(),))
+                .map_err(|e| io::Error::other(e.to_string()))?;
+            let mut copy = |data: &[u8]| {
+                let n = data.len().min(buf.len());
+                buf[..n].copy_from_slice(&data[..n]);
+                n
+            };
+            if let Ok(b) = chunk.cast::<PyBytes>() {
+                return Ok(copy(b.as_bytes()));
+            }
+            if let Ok(b) = chunk.cast::<PyByteArray>() {
+                return Ok(copy(&b.to_vec()));
+            }
+            if chunk.is_none() {
+                // A non-blocking stream with nothing ready: nothing more.
+                return Ok(0);
+            }
+            match chunk.extract::<Vec<u8>>() {
+                Ok(v) => Ok(copy(&v)),
+                Err(_) => Err(io::Error::other(format!(
+                    "read() returned {}, not bytes (open the file in binary mode, \"rb\")",
+                    chunk.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+                ))),
+            }
+        })
+    }
+}
+
+type Input = Box<dyn Read + Send>;
+
+/// Where the documents come from.
+enum Source {
+    Warc(Box<Documents<Decompressed<Input>>>),
+    Ready(VecDeque<Document>),
+}
+
+struct State {
+    source: Source,
+    /// The links of the current document still to hand out.
+    current: Option<(Arc<DocInfo>, std::vec::IntoIter<urlspec_links::Link>)>,
+    summary: Summary,
+    /// Documents read only in part, with why.
+    problems: Vec<(String, String)>,
+    /// Why the input could not be read on, once known.
+    failure: Option<String>,
+    exhausted: bool,
+}
+
+/// The links of one input, in document order: an iterator of `Link`.
+#[pyclass(frozen, module = "urlspec", name = "Links")]
+pub struct Links {
+    state: Mutex<State>,
+}
+
+impl State {
+    fn next_document(&mut self) -> Option<Document> {
+        match &mut self.source {
+            Source::Ready(docs) => docs.pop_front(),
+            Source::Warc(docs) => match docs.next()? {
+                Ok(doc) => Some(doc),
+                Err(e) => {
+                    self.failure = Some(e);
+                    None
+                }
+            },
+        }
+    }
+
+    fn skipped_records(&self) -> usize {
+        match &self.source {
+            Source::Warc(docs) => docs.skipped_records(),
+            Source::Ready(_) => 0,
+        }
+    }
+}
+
+#[pymethods]
+impl Links {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Link>> {
+        let mut state = match self.state.try_lock() {
+            Ok(s) => s,
+            Err(TryLockError::WouldBlock) => {
+                return Err(PyRuntimeError::new_err(
+                    "urlspec.Links is already being iterated in another thread",
+                ))
+            }
+            Err(TryLockError::Poisoned(p)) => p.into_inner(),
+        };
+        loop {
+            if let Some((doc, links)) = &mut state.current {
+                if let Some(l) = links.next() {
+                    return Ok(Some(Link {
+                        doc: Arc::clone(doc),
+                        element: l.element,
+                        attribute: l.attribute,
+                        reference: l.reference,
+                        url: l.url,
+                        offset: l.offset,
+                    }));
+                }
+                state.current = None;
+            }
+            if state.exhausted {
+                return Ok(None);
+            }
+            let Some(doc) = state.next_document() else {
+                state.exhausted = true;
+                state.summary.skipped_records = state.skipped_records();
+                if let Some(failure) = state.failure.clone() {
+                    return Err(error(
+                        py,
+                        "LinksError",
+                        failure.clone(),
+                        None,
+                        None,
+                        Some(failure),
+                    ));
+                }
+                return Ok(None);
+            };
+            state.summary.add(&doc);
+            for p in &doc.problems {
+                state.problems.push((doc.name.clone(), p.clone()));
+            }
+            let info = DocInfo {
+                name: PyString::new(py, &doc.name).unbind(),
+                base: doc.base.url().map(|u| PyString::new(py, u).unbind()),
+                base_source: PyString::new(
+                    py,
+                    &urlspec_links::base_source(&doc.base),
+                )
+                .unbind(),
+                base_chain: urlspec_links::base_chain(&doc.base)
+                    .map(<[String]>::to_vec),
+            };
+            state.current = Some((Arc::new(info), doc.links.into_iter()));
+        }
+    }
+
+    /// Whether every link has been handed out.
+    #[getter]
+    fn exhausted(&self) -> bool {
+        self.state.lock().map(|s| s.exhausted).unwrap_or(true)
+    }
+
+    /// The counts so far (final once the iterator is exhausted):
+    /// documents, links, unresolved, by_base_source, skipped_records,
+    /// unreadable (documents read only in part) and problems.
+    #[getter]
+    fn summary<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let state = match self.state.try_lock() {
+            Ok(s) => s,
+            Err(TryLockError::Poisoned(p)) => p.into_inner(),
+            Err(TryLockError::WouldBlock) => {
+                return Err(PyRuntimeError::new_err(
+                    "urlspec.Links is being iterated in another thread",
+                ))
+            }
+        };
+        let s = &state.summary;
+        let d = PyDict::new(py);
+        d.set_item("documents", s.documents)?;
+        d.set_item("links", s.links)?;
+        d.set_item("unresolved", s.unresolved)?;
+        let mut by: BTreeMap<&str, usize> =
+            ["embedded", "header", "retrieval", "none"]
+                .into_iter()
+                .map(|k| (k, 0))
+                .collect();
+        for (k, v) in &s.by_base_source {
+            by.insert(k, *v);
+        }
+        d.set_item("by_base_source", by)?;
+        let skipped = if state.exhausted {
+            s.skipped_records
+        } else {
+            state.skipped_records()
+        };
+        d.set_item("skipped_records", skipped)?;
+        let unreadable = state
+            .problems
+            .iter()
+            .map(|(d, _)| d)
+            .collect::<std::collections::BTreeSet<_>>()
+            .len()
+            + usize::from(state.failure.is_some());
+        d.set_item("unreadable", unreadable)?;
+        d.set_item("problems", PyList::new(py, &state.problems)?)?;
+        Ok(d)
+    }
+}
+
+/// Reads the first [`HEAD`] bytes of `input` for format detection and
+/// gives them back in front of the rest.
+fn head(mut input: Input) -> io::Result<(Vec<u8>, Input)> {
+    let mut head = Vec::with_capacity(HEAD as usize);
+    (&mut input).take(HEAD).read_to_end(&mut head)?;
+    let rest: Input = Box::new(Cursor::new(head.clone()).chain(input));
+    Ok((head, rest))
+}
+
+/// Every link of `source`: see `urlspec.links` in `__init__.py`.
+#[pyfunction]
+#[pyo3(signature = (source, url = None, redirects = Vec::new(), spec = "rfc1808", format = "auto", name = None))]
+pub fn links(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    url: Option<String>,
+    redirects: Vec<String>,
+    spec: &str,
+    format: &str,
+    name: Option<String>,
+) -> PyResult<Links> {
+    let spec = spec_of(py, spec)?;
+    let ctx = Context {
+        spec,
+        base: urlspec::base::Options::default(),
+        retrieval: url.into_iter().chain(redirects).collect(),
+    };
+    let name = name.unwrap_or_else(|| "-".to_owned());
+    let input: Input = if let Ok(b) = source.cast::<PyBytes>() {
+        Box::new(Cursor::new(b.as_bytes().to_vec()))
+    } else if let Ok(b) = source.cast::<PyByteArray>() {
+        Box::new(Cursor::new(b.to_vec()))
+    } else if source.hasattr("read")? {
+        Box::new(PyReader { file: source.clone().unbind() })
+    } else if source.is_instance_of::<PyString>() {
+        return Err(error(
+            py,
+            "Error",
+            "links() reads bytes or a binary file object, not str: pass \
+             text.encode() or open(path, \"rb\")"
+                .into(),
+            None,
+            None,
+            None,
+        ));
+    } else {
+        return Err(error(
+            py,
+            "Error",
+            format!(
+                "links() reads bytes or a binary file object, not {}",
+                source.get_type().name()?
+            ),
+            None,
+            None,
+            None,
+        ));
+    };
+    let read_error = |e: io::Error| {
+        error(
+            py,
+            "LinksError",
+            format!("{name}: {e}"),
+            None,
+            None,
+            Some(e.to_string()),
+        )
+    };
+    let (head, input) = head(input).map_err(read_error)?;
+    let format = match format {
+        "auto" => Format::detect(&head),
+        "html" => Format::Html,
+        "mime" => Format::Mime,
+        "warc" => Format::Warc,
+        other => return Err(error(
+            py,
+            "Error",
+            format!(
+                "unknown format `{other}`; expected auto, html, mime or warc"
+            ),
+            None,
+            None,
+            None,
+        )),
+    };
+    let mut failure = None;
+    let source = match format {
+        Format::Warc => {
+            let reader = warc::decompress(input).map_err(read_error)?;
+            Source::Warc(Box::new(Documents::new(reader, ctx)))
+        }
+        Format::Html | Format::Mime => {
+            let mut data = Vec::new();
+            let mut input = input;
+            input.read_to_end(&mut data).map_err(read_error)?;
+            let mut docs = VecDeque::new();
+            if format == Format::Html {
+                docs.push_back(html::document(
+                    &data,
+                    &name,
+                    &ctx.retrieval_base(),
+                    &ctx,
+                ));
+            } else if let Err(problem) =
+                mime::documents(&data, &name, &ctx, &mut |d| docs.push_back(d))
+            {
+                // Raised once the documents read before it are handed out.
+                failure = Some(problem);
+            }
+            Source::Ready(docs)
+        }
+    };
+    Ok(Links {
+        state: Mutex::new(State {
+            source,
+            current: None,
+            summary: Summary::default(),
+            problems: Vec::new(),
+            failure,
+            exhausted: false,
+        }),
+    })
+}
