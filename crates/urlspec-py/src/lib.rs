@@ -18,6 +18,7 @@ use urlspec::server::Server;
 use urlspec::{equiv, Reference, Spec};
 
 mod batch;
+mod compat;
 mod links;
 
 /// Raises `urlspec.<class>(message, position, rule, reason)`.
@@ -532,5 +533,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(specs, m)?)?;
     m.add_function(wrap_pyfunction!(links::links, m)?)?;
     batch::register(m)?;
+    compat::register(m)?;
     Ok(())
 }

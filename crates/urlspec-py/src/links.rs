@@ -415,16 +415,18 @@ pub fn links(
         "html" => Format::Html,
         "mime" => Format::Mime,
         "warc" => Format::Warc,
-        other => return Err(error(
-            py,
-            "Error",
-            format!(
+        other => {
+            return Err(error(
+                py,
+                "Error",
+                format!(
                 "unknown format `{other}`; expected auto, html, mime or warc"
             ),
-            None,
-            None,
-            None,
-        )),
+                None,
+                None,
+                None,
+            ))
+        }
     };
     let mut failure = None;
     let source = match format {

@@ -1,3 +1,113 @@
-"""urlspec: URLs exactly as each generation of the specs defines them."""
-from ._native import Link, Links, URL, links, parse, resolve
-from ._errors import Error, LinksError, ParseError, ResolveError, SpecError
+"""urlspec: URLs exactly as each generation of the specs defines them.
+
+RFC 1630 (1994), draft-ietf-uri-relative-url-04 and RFC 1808 (1995), the
+November and December 1996 URL drafts, RFC 2396 (1998) and RFC 3986 (2005),
+each as written, chosen by name::
+
+    >>> import urlspec
+    >>> urlspec.resolve("http://a/b/c/d;p?q", "../../../g", spec="rfc3986")
+    'http://a/g'
+    >>> urlspec.resolve("http://a/b/c/d;p?q", "../../../g")  # RFC 1808
+    'http://a/../g'
+    >>> u = urlspec.parse("http://a/b/c/d;p?q")
+    >>> (u.path, u.params, u.query, u.fragment)
+    ('/b/c/d', 'p', 'q', None)
+
+Spec names: ``rfc1630``, ``draft04``, ``rfc1808`` (the default), ``draft96``,
+``draft96dec``, ``rfc2396``, ``rfc3986`` and ``whatwg`` (the WHATWG URL
+Standard through the Rust ``url`` crate). ``urlspec.compat`` offers the
+``urllib.parse`` functions over RFC 3986.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+from . import _native
+from ._errors import (
+    Error,
+    EscapeError,
+    LinksError,
+    NotComparableError,
+    ParseError,
+    ResolveError,
+    SpecError,
+)
+from ._native import URL, Link, Links
+
+__all__ = [
+    "URL",
+    "Link",
+    "Links",
+    "Error",
+    "SpecError",
+    "ParseError",
+    "ResolveError",
+    "EscapeError",
+    "NotComparableError",
+    "LinksError",
+    "SPECS",
+    "parse",
+    "resolve",
+    "make_relative",
+    "escape",
+    "unescape",
+    "normalize",
+    "equivalent",
+    "extract",
+    "links",
+    "resolve_many",
+    "parse_many",
+    "ResolveMany",
+]
+
+#: The spec names this build knows, oldest first.
+SPECS: tuple[str, ...] = tuple(_native.specs())
+
+parse = _native.parse
+resolve = _native.resolve
+make_relative = _native.make_relative
+escape = _native.escape
+unescape = _native.unescape
+normalize = _native.normalize
+equivalent = _native.equivalent
+extract = _native.extract
+
+
+def links(
+    source: Any,
+    url: str | None = None,
+    redirects: Iterable[str] = (),
+    spec: str = "rfc1808",
+    format: str = "auto",
+    name: str | None = None,
+) -> Links:
+    """Every link of an HTML page, a MIME message or a WARC archive.
+
+    ``source`` is ``bytes`` or a readable binary file object (``open(p,
+    "rb")``, ``gzip.open``, a pyarrow input stream); a WARC archive may be
+    gzip-compressed. ``url`` is the URL the input was retrieved from and
+    ``redirects`` the URLs it was then redirected to, in order (the base of
+    RFC 1808 §3.3); ``format`` is ``auto``, ``html``, ``mime`` or ``warc``;
+    ``name`` names an HTML or MIME input in ``Link.document`` (default
+    ``"-"``, as the CLI names standard input). For WARC input each
+    document is a ``response`` record of HTML and is named by its
+    ``WARC-Target-URI``.
+
+    Returns a lazy iterator of ``Link``, each with the fields of one line of
+    ``urlspec links --output json``. A WARC archive is read one record at a
+    time, so memory stays bounded by the largest record. Once exhausted,
+    ``.summary`` holds the counts. An input that cannot be read (or read on)
+    raises ``LinksError`` after the links found before it.
+    """
+    return _native.links(
+        source,
+        url=url,
+        redirects=list(redirects),
+        spec=spec,
+        format=format,
+        name=name,
+    )
+
+
+from ._batch import ResolveMany, parse_many, resolve_many  # noqa: E402

@@ -1,0 +1,130 @@
+"""Batch calls over lists and pyarrow arrays, crossing into Rust once."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, NamedTuple
+
+from . import _native
+
+
+class ResolveMany(NamedTuple):
+    """The result of ``resolve_many``: ``urls[i]`` is the resolved URL or
+    ``None``; ``errors[i]`` is ``None`` or why ``refs[i]`` could not be
+    resolved. Lists for list input, pyarrow arrays for Arrow input."""
+
+    urls: Any
+    errors: Any
+
+
+def _pyarrow():
+    # Only when the caller already imported pyarrow: an Arrow array cannot
+    # exist otherwise, and importing it here would cost every list call.
+    return sys.modules.get("pyarrow")
+
+
+def _is_arrow(x: Any) -> bool:
+    pa = _pyarrow()
+    return pa is not None and isinstance(x, (pa.Array, pa.ChunkedArray))
+
+
+def _arrow_in(arr: Any):
+    pa = _pyarrow()
+    if arr.type == pa.string():
+        large = False
+    elif arr.type == pa.large_string():
+        large = True
+    elif arr.type == pa.string_view() if hasattr(pa, "string_view") else False:
+        arr = arr.cast(pa.string())
+        large = False
+    else:
+        raise TypeError(f"expected a string array, not {arr.type}")
+    validity, offsets, data = arr.buffers()[:3]
+    return (
+        None if validity is None else validity.to_pybytes(),
+        offsets.to_pybytes(),
+        b"" if data is None else data.to_pybytes(),
+        arr.offset,
+        len(arr),
+        large,
+    )
+
+
+def _arrow_out(n: int, out):
+    pa = _pyarrow()
+    validity, offsets, data, nulls, large = out
+    return pa.Array.from_buffers(
+        pa.large_string() if large else pa.string(),
+        n,
+        [
+            None if validity is None else pa.py_buffer(validity),
+            pa.py_buffer(offsets),
+            pa.py_buffer(data),
+        ],
+        null_count=nulls,
+    )
+
+
+def _chunks(x: Any):
+    pa = _pyarrow()
+    if isinstance(x, pa.ChunkedArray):
+        return x.combine_chunks() if x.num_chunks != 1 else x.chunk(0)
+    return x
+
+
+def resolve_many(bases: Any, refs: Any, spec: str = "rfc1808") -> ResolveMany:
+    """Resolves ``refs[i]`` against ``bases[i]`` (or against ``bases`` for
+    all, when it is one ``str``) under ``spec``, in one call.
+
+    ``refs`` is a list (``None`` items give ``None``) or a pyarrow
+    ``StringArray``/``LargeStringArray``/``ChunkedArray``; ``bases`` a str
+    or the same kind of sequence. Returns ``ResolveMany(urls, errors)``,
+    aligned with ``refs``: a reference that cannot be resolved gives
+    ``None`` and its reason, never an exception mid-batch.
+    """
+    if _is_arrow(refs):
+        refs = _chunks(refs)
+        b = bases if isinstance(bases, str) else _arrow_in(_chunks(bases))
+        urls, errors = _native.resolve_many_arrow(b, _arrow_in(refs), spec)
+        return ResolveMany(_arrow_out(len(refs), urls), _arrow_out(len(refs), errors))
+    if not isinstance(refs, list):
+        refs = list(refs)
+    if _is_arrow(bases):
+        bases = _chunks(bases).to_pylist()
+    elif not isinstance(bases, (str, list)) and bases is not None:
+        bases = list(bases)
+    urls, errors = _native.resolve_many_list(bases, refs, spec)
+    return ResolveMany(urls, errors)
+
+
+_FIELDS = ("scheme", "net_loc", "path", "params", "query", "fragment")
+
+
+def parse_many(urls: Any, spec: str = "rfc1808") -> Any:
+    """Splits every URL of ``urls`` under ``spec``, in one call.
+
+    A list gives a list of ``URL`` (``None`` for ``None``). A pyarrow
+    string array gives a ``StructArray`` with the string fields scheme,
+    net_loc, path, params, query, fragment (null when absent, ``""`` when
+    empty) and the bool ``valid`` (whether the URL follows the grammar);
+    a null URL gives a null row.
+    """
+    if _is_arrow(urls):
+        pa = _pyarrow()
+        arr = _chunks(urls)
+        n = len(arr)
+        cols, valid, present = _native.parse_many_arrow(_arrow_in(arr), spec)
+        arrays = [_arrow_out(n, c) for c in cols]
+        arrays.append(
+            pa.Array.from_buffers(pa.bool_(), n, [None, pa.py_buffer(valid)])
+        )
+        mask = None
+        if present is not None:
+            mask = pa.Array.from_buffers(pa.bool_(), n, [None, pa.py_buffer(present)])
+            import pyarrow.compute as pc
+
+            mask = pc.invert(mask)
+        return pa.StructArray.from_arrays(arrays, names=list(_FIELDS) + ["valid"], mask=mask)
+    if not isinstance(urls, list):
+        urls = list(urls)
+    return _native.parse_many_list(urls, spec)
