@@ -51,30 +51,41 @@ fn resolve_all<'a>(
     out
 }
 
-/// The strings of a list (`None` for `None`), borrowed.
+/// The strings of a list (`None` for `None`), borrowed; a `str` that is
+/// not valid Unicode (a lone surrogate) is `None` here and listed in `bad`
+/// with why, so that it gives an error entry rather than an exception.
 fn strs<'a, 'py>(
     items: &'a [Bound<'py, PyAny>],
     what: &str,
+    bad: &mut Vec<(usize, String)>,
 ) -> PyResult<Vec<Option<&'a str>>> {
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| {
-            if item.is_none() {
-                Ok(None)
-            } else {
-                item.extract::<&str>().map(Some).map_err(|_| {
-                    pyo3::exceptions::PyTypeError::new_err(format!(
-                        "{what}[{i}] is {}, not str",
-                        item.get_type()
-                            .name()
-                            .map(|n| n.to_string())
-                            .unwrap_or_default()
-                    ))
-                })
+    let mut out = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        if item.is_none() {
+            out.push(None);
+            continue;
+        }
+        match item.extract::<&str>() {
+            Ok(s) => out.push(Some(s)),
+            Err(e) if item.is_instance_of::<PyString>() => {
+                bad.push((
+                    i,
+                    format!("{what}[{i}] is not valid Unicode: {e}"),
+                ));
+                out.push(None);
             }
-        })
-        .collect()
+            Err(_) => {
+                return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                    "{what}[{i}] is {}, not str",
+                    item.get_type()
+                        .name()
+                        .map(|n| n.to_string())
+                        .unwrap_or_default()
+                )))
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// `resolve_many` over lists: `(urls, errors)`, aligned with `refs`.
@@ -108,9 +119,21 @@ fn resolve_many_list<'py>(
             None,
         ));
     }
-    let r = strs(&ref_items, "refs")?;
-    let b = strs(&base_items, "bases")?;
-    let results = py.detach(|| resolve_all(&b, &r, spec));
+    let mut bad = Vec::new();
+    let r = strs(&ref_items, "refs", &mut bad)?;
+    let mut bad_bases = Vec::new();
+    let b = strs(&base_items, "bases", &mut bad_bases)?;
+    let mut results = py.detach(|| resolve_all(&b, &r, spec));
+    for (i, why) in bad {
+        results[i] = Some(Err(why));
+    }
+    for (i, why) in bad_bases {
+        if b.len() == 1 {
+            results.iter_mut().for_each(|r| *r = Some(Err(why.clone())));
+        } else {
+            results[i] = Some(Err(why));
+        }
+    }
     let urls = PyList::empty(py);
     let errors = PyList::empty(py);
     for result in results {
@@ -142,7 +165,11 @@ fn parse_many_list<'py>(
 ) -> PyResult<Bound<'py, PyList>> {
     let spec = spec_of(py, spec)?;
     let items: Vec<Bound<'py, PyAny>> = urls.iter().collect();
-    let s = strs(&items, "urls")?;
+    let mut bad = Vec::new();
+    let s = strs(&items, "urls", &mut bad)?;
+    if let Some((_, why)) = bad.into_iter().next() {
+        return Err(crate::error(py, "Error", why, None, None, None));
+    }
     let parsed: Vec<Option<Url>> = py.detach(|| {
         s.iter().map(|u| u.map(|u| Url::new(u.to_owned(), spec))).collect()
     });

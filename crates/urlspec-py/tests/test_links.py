@@ -1,0 +1,168 @@
+"""urlspec.links over bytes and file objects, checked against the CLI's
+`urlspec links --output json` when the binary is built."""
+
+import gzip
+import io
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import ROOT
+
+import urlspec
+
+
+def warc_record(rtype, uri, payload, n):
+    head = (
+        f"WARC/1.0\r\nWARC-Type: {rtype}\r\nWARC-Target-URI: {uri}\r\n"
+        f"WARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-{n:012d}>\r\n"
+        f"WARC-Date: 2024-01-01T00:00:00Z\r\n"
+        f"Content-Type: application/http; msgtype=response\r\n"
+        f"Content-Length: {len(payload)}\r\n\r\n"
+    ).encode()
+    return gzip.compress(head + payload + b"\r\n\r\n")
+
+
+def make_warc():
+    redirect = b"HTTP/1.1 301 Moved\r\nLocation: /new/\r\nContent-Length: 0\r\n\r\n"
+    page = (
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n"
+        b'<html><a href="x">x</a><img src="../i.png"><a href="g h:">bad</a></html>'
+    )
+    other = b"HTTP/1.1 200 OK\r\nContent-Type: image/png\r\n\r\n\x89PNG"
+    based = (
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n"
+        b"Content-Location: http://cdn.example/p/\r\n\r\n"
+        b'<base href="http://b.example/a/b"><a href="?q">q</a>'
+    )
+    return b"".join(
+        [
+            warc_record("response", "http://h/old", redirect, 1),
+            warc_record("response", "http://h/new/", page, 2),
+            warc_record("response", "http://h/i.png", other, 3),
+            warc_record("response", "http://h/b", based, 4),
+        ]
+    )
+
+
+def test_warc_with_redirect_bytes_and_files(tmp_path):
+    data = make_warc()
+    path = tmp_path / "crawl.warc.gz"
+    path.write_bytes(data)
+    sources = {
+        "bytes": lambda: data,
+        "file": lambda: open(path, "rb"),
+        "gzip-file": lambda: gzip.open(path, "rb"),  # already decompressed
+        "bytesio": lambda: io.BytesIO(data),
+    }
+    results = {}
+    for kind, make in sources.items():
+        it = urlspec.links(make(), spec="rfc3986")
+        results[kind] = [l.to_dict() for l in it]
+        s = it.summary
+        assert it.exhausted
+        assert (s["documents"], s["links"], s["skipped_records"]) == (2, 5, 2), kind
+        assert s["by_base_source"]["retrieval"] == 1 and s["by_base_source"]["embedded"] == 1
+    first = results["bytes"]
+    assert all(r == first for r in results.values())
+    x = first[0]
+    assert x == {
+        "document": "http://h/new/",
+        "element": "a",
+        "attribute": "href",
+        "reference": "x",
+        "url": "http://h/new/x",
+        "base": "http://h/new/",
+        "base_source": "retrieval",
+        "error": None,
+        "offset": x["offset"],
+        "base_chain": ["http://h/old", "http://h/new/"],
+    }
+    assert first[1]["url"] == "http://h/i.png"
+    assert first[2]["url"] == "http://h/new/g h:"  # not strict: kept as written
+    assert first[3]["element"] == "base"
+    assert first[4]["url"] == "http://b.example/a/b?q"
+    assert first[4]["base_source"] == "embedded" and first[4]["base_chain"] is None
+
+
+def test_link_attributes_match_dict():
+    it = urlspec.links(b'<a href="../x">', url="http://a/b/c", name="page.html")
+    (link,) = list(it)
+    d = link.to_dict()
+    for k, v in d.items():
+        assert getattr(link, k) == v
+    assert d["document"] == "page.html" and d["url"] == "http://a/x"
+
+
+def test_no_base_is_an_error_per_link_not_an_exception():
+    (link,) = urlspec.links(b'<a href="x">')
+    assert link.url is None and link.error and link.base is None
+    assert link.base_source == "none" and link.document == "-"
+
+
+def test_not_an_archive_raises_after_nothing():
+    with pytest.raises(urlspec.LinksError, match="not a WARC archive"):
+        list(urlspec.links(b"<html>", format="warc"))
+    with pytest.raises(urlspec.Error, match="not str"):
+        urlspec.links("<html>")
+    with pytest.raises(urlspec.LinksError):
+        list(urlspec.links(io.StringIO("<a href=x>")))
+
+
+def test_truncated_archive_yields_then_raises():
+    data = make_warc()
+    whole = gzip.decompress(data)
+    cut = whole[: whole.rfind(b"WARC/1.0") + 20]
+    it = urlspec.links(cut)
+    got = []
+    with pytest.raises(urlspec.LinksError, match="cut inside its header"):
+        for link in it:
+            got.append(link)
+    assert len(got) == 3
+
+
+def test_hostile_inputs_do_not_crash():
+    for data in [b"", b"\xff\xfe\x00" * 1000, b"WARC/1.0\r\n" + b"\xff" * 5000,
+                 b"<a href='" + b"\x80" * 100_000 + b"'>", b"From: a\r\n\r\n" + b"\x00" * 1000]:
+        try:
+            list(urlspec.links(data))
+        except urlspec.Error:
+            pass
+
+
+CLI = ROOT / "target" / "debug" / "urlspec"
+CASES = [
+    ("testdata/links/crawl.warc.gz", []),
+    ("testdata/links/appendix-d.html", []),
+    ("examples/sample.eml", []),
+    ("testdata/links/redirected.html", ["--url", "http://a/b/", "--redirect", "http://c/d/"]),
+]
+
+
+@pytest.mark.parametrize("path,extra", CASES)
+@pytest.mark.parametrize("spec", ["rfc1808", "draft96", "rfc3986"])
+def test_same_as_cli(path, extra, spec, tmp_path):
+    cli = CLI if CLI.exists() else shutil.which("urlspec")
+    if cli is None:
+        pytest.skip("the urlspec CLI is not built (cargo build -p urlspec-cli): "
+                    "the comparison with `urlspec links --output json` is skipped")
+    files = [ROOT / path]
+    if path.endswith(".gz"):
+        generated = tmp_path / "generated.warc.gz"
+        generated.write_bytes(make_warc())
+        files.append(generated)
+    for f in files:
+        out = subprocess.run(
+            [str(cli), "links", "--output", "json", "--spec", spec, str(f), *extra],
+            capture_output=True, text=True, check=False,
+        ).stdout
+        want = [json.loads(line) for line in out.splitlines()]
+        kw = {}
+        if extra:
+            kw = {"url": extra[1], "redirects": [extra[3]]}
+        with open(f, "rb") as fh:
+            got = [l.to_dict() for l in urlspec.links(fh, spec=spec, name=str(f), **kw)]
+        assert got == want
+        assert len(got) > 0
