@@ -20,6 +20,18 @@ one of them):
     3986 §5.2.2 removes dot segments from every merged or absolute path
     (``remove_dot_segments`` on ``R.path`` too, even an absolute-path
     reference such as ``/./g`` or ``/a/../b``); urllib leaves some.
+  * ``empty-query-or-fragment-kept``: an empty query or fragment (``?``,
+    ``#`` with nothing after) is a defined component in RFC 3986 (§3.4,
+    §3.5, §5.3 "if defined(T.query)") and stays; urllib cannot tell empty
+    from absent and drops it.
+  * ``empty-params-kept``: likewise a trailing ``;`` (urllib's params
+    split, RFC 1808 §2.4.5, drops it; RFC 3986 has no params: §3.3).
+  * ``empty-segments``: RFC 3986 §5.2.3 merges paths keeping empty
+    segments (``//``), and ``..`` removes one of them (§5.2.4); urllib
+    drops empty segments while merging.
+  * ``empty-authority``: the reference ``//`` has an empty authority and
+    path (§4.2, §5.2.2), giving ``http://``; urllib ignores an empty netloc
+    and returns the base.
   * ``empty-reference``: an empty reference gives the base without its
     fragment (§5.2.2: ``T.fragment = R.fragment``); urllib returns the
     base unchanged.
