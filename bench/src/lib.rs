@@ -365,16 +365,19 @@ fn resolve_all(
         .count()
 }
 
+/// `urlspec::resolve::resolve(base, reference, spec)`: the one-shot API,
+/// which parses the base for this one reference ([`Resolver`] parses it
+/// once for many; see [`urlspec_resolve_rfc3986_base_once`]).
 fn urlspec_resolve(base: &str, reference: &str, spec: Spec) -> Option<String> {
-    Resolver::new(base, spec).resolve(reference).ok().map(|r| r.href)
+    urlspec::resolve::resolve(base, reference, spec).ok().map(|r| r.href)
 }
 
-/// `Resolver::new(base, Spec::Rfc3986).resolve(reference)`.
+/// `resolve(base, reference, Spec::Rfc3986)`.
 pub fn urlspec_resolve_rfc3986(base: &str, reference: &str) -> Option<String> {
     urlspec_resolve(base, reference, Spec::Rfc3986)
 }
 
-/// `Resolver::new(base, Spec::Rfc1808).resolve(reference)`.
+/// `resolve(base, reference, Spec::Rfc1808)`.
 pub fn urlspec_resolve_rfc1808(base: &str, reference: &str) -> Option<String> {
     urlspec_resolve(base, reference, Spec::Rfc1808)
 }

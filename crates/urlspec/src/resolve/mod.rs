@@ -26,12 +26,14 @@
 //! ```
 
 mod draft96;
+mod fast;
 pub(crate) mod path;
 mod relative;
 mod rfc1630;
 mod rfc1808;
 mod rfc2396;
 mod rfc3986;
+mod scan;
 
 use alloc::string::String;
 use core::fmt;
@@ -383,11 +385,19 @@ pub struct Resolved {
 /// let r = resolve("http://a/b/c/d;p?q#f", "", Spec::Draft96).unwrap();
 /// assert_eq!((r.href.as_str(), r.same_document), ("http://a/b/c/d;p?q", true));
 /// ```
+///
+/// Under RFC 3986, RFC 1808 and draft 04 the common cases take a fast path
+/// that reads only the delimiters they need of base and reference (no
+/// full parse of either); [`Resolver`] parses the base once for many
+/// references.
 pub fn resolve(
     base: &str,
     reference: &str,
     spec: Spec,
 ) -> Result<Resolved, ResolveError> {
+    if let Some(r) = fast::resolve(base, reference, spec) {
+        return Ok(r);
+    }
     Resolver::new(base, spec).resolve(reference)
 }
 

@@ -1,0 +1,512 @@
+//! The fast path of [`super::resolve`]: base and reference given as text,
+//! default options, under RFC 3986 and RFC 1808 (and draft 04, whose
+//! steps differ from RFC 1808's only where a `..` meets a `..`, which the
+//! fast path never lets happen).
+//!
+//! Neither input is split into all of its components: [`super::scan`]
+//! finds only the delimiters the case at hand reads (the reference's first
+//! byte picks the case), and the result is a prefix of the base followed
+//! by a suffix of the reference, written into one allocation of the exact
+//! length. These are the cases of the plans in `rfc3986` and `rfc1808`;
+//! anything else (a dot segment that `remove_dot_segments` or step 6 would
+//! have to remove, a base without a scheme or with a dot segment or a
+//! rootless path in its directory, an empty component under RFC 1808…)
+//! gives `None`, and the caller takes the general code.
+
+use alloc::string::String;
+
+use super::path::{has_dot_segment, leading_dots, pop_segments};
+use super::scan::{self, find, net_loc_end};
+use super::Resolved;
+use crate::reference::NONE;
+use crate::spec::Spec;
+
+/// The result under `spec` with default options, when the fast path
+/// serves the spec and the case; `None` otherwise.
+#[inline]
+pub(super) fn resolve(base: &str, r: &str, spec: Spec) -> Option<Resolved> {
+    match spec {
+        Spec::Rfc3986 => rfc3986(base, r),
+        Spec::Rfc1808 | Spec::Draft04 => rfc1808(base, r),
+        _ => None,
+    }
+}
+
+/// One allocation of the exact length for the concatenation of `parts`.
+#[inline]
+fn done<const N: usize>(parts: [&str; N], same_document: bool) -> Resolved {
+    let mut href = String::with_capacity(parts.iter().map(|p| p.len()).sum());
+    for p in parts {
+        href.push_str(p);
+    }
+    Resolved { href, same_document, taken_as_absolute: false }
+}
+
+/// Whether `a` and `b` are equal up to their first `#` (or their end):
+/// with `a` a suffix of the base and `b` the suffix of the reference that
+/// follows it in the result, whether the result without its fragment is
+/// the base without its fragment (RFC 3986 §4.4). Nearly always decided
+/// by the first byte.
+#[inline]
+fn same_until_fragment(a: &[u8], b: &[u8]) -> bool {
+    let cut = |s: &[u8], i: usize| s.get(i).copied().filter(|&c| c != b'#');
+    let mut i = 0;
+    loop {
+        let x = cut(a, i);
+        if x != cut(b, i) {
+            return false;
+        }
+        if x.is_none() {
+            return true;
+        }
+        i += 1;
+    }
+}
+
+/// Where the base's path starts: after `scheme:` and, when `//` follows,
+/// the net_loc (ended by `/`, `#` and, with `QUERY`, `?`). Also whether
+/// there is a net_loc.
+#[inline]
+fn path_start<const QUERY: bool>(
+    b: &[u8],
+    scheme_end: usize,
+) -> (usize, bool) {
+    let after = scheme_end + 1;
+    if b[after..].starts_with(b"//") {
+        (net_loc_end::<QUERY>(b, after + 2), true)
+    } else {
+        (after, false)
+    }
+}
+
+/// RFC 3986 §5.2 with default options, for the cases where
+/// `remove_dot_segments` has nothing to remove but a relative path's
+/// leading `./` and `../`.
+fn rfc3986(base: &str, r: &str) -> Option<Resolved> {
+    let (b, rb) = (base.as_bytes(), r.as_bytes());
+    let s = scan::scheme(b, true)?;
+    match rb.first() {
+        // An empty path and no query: the base path and query.
+        None | Some(b'#') => {
+            let f = find::<false, false>(b, s);
+            Some(done([&base[..f], r], true))
+        }
+        // An empty path: the base path, the reference's query.
+        Some(b'?') => {
+            let end = find::<false, true>(b, s);
+            Some(done([&base[..end], r], same_until_fragment(&b[end..], rb)))
+        }
+        // A network-path reference: the base scheme, the rest as is.
+        Some(b'/') if rb.get(1) == Some(&b'/') => {
+            if dot_segment_from(rb, net_loc_end::<true>(rb, 2)) {
+                return None;
+            }
+            let same = same_until_fragment(&b[s + 1..], rb);
+            Some(done([&base[..=s], r], same))
+        }
+        // An absolute path.
+        Some(b'/') => {
+            if dot_segment_from(rb, 0) {
+                return None;
+            }
+            let (ps, _) = path_start::<true>(b, s);
+            Some(done([&base[..ps], r], same_until_fragment(&b[ps..], rb)))
+        }
+        Some(_) => {
+            let p = scan::path::<false, true>(rb, 0, true);
+            if p.colon != NONE {
+                if let Some(c) = scan::scheme_upto(rb, p.colon, true) {
+                    return rfc3986_absolute(b, r, c);
+                }
+            }
+            rfc3986_relative(base, r, s, p)
+        }
+    }
+}
+
+/// A reference with a scheme is the result, unless its path has a dot
+/// segment.
+#[cold]
+fn rfc3986_absolute(b: &[u8], r: &str, colon: usize) -> Option<Resolved> {
+    let rb = r.as_bytes();
+    let (p, _) = path_start::<true>(rb, colon);
+    if dot_segment_from(rb, p) {
+        return None;
+    }
+    Some(done([r], same_until_fragment(b, rb)))
+}
+
+/// Whether the RFC 3986 path that starts at `from` (and ends at the first
+/// `?` or `#`) has a dot segment.
+#[inline]
+fn dot_segment_from(b: &[u8], from: usize) -> bool {
+    let p = scan::path::<false, false>(b, from, true);
+    p.dot && has_dot_segment(&b[from..p.end])
+}
+
+/// A relative-path reference: its leading `./` and `../` take segments
+/// off the base's directory (never the root), the rest follows it.
+#[inline]
+fn rfc3986_relative(
+    base: &str,
+    r: &str,
+    s: usize,
+    p: scan::Path,
+) -> Option<Resolved> {
+    let (b, rb) = (base.as_bytes(), r.as_bytes());
+    let (k, up) = if p.dot {
+        let path = &rb[..p.end];
+        let (k, up) = leading_dots(path, usize::MAX)?;
+        if has_dot_segment(&path[k..]) {
+            return None;
+        }
+        (k, up)
+    } else {
+        (0, 0)
+    };
+    let tail = &r[k..];
+    let (ps, net_loc) = path_start::<true>(b, s);
+    let bp = scan::path::<false, false>(b, ps, false);
+    if bp.end == ps {
+        // A base with an authority and an empty path: the root (5.2.3).
+        // The base has no `/` where the result has one: not the same
+        // document.
+        return net_loc.then(|| done([&base[..ps], "/", tail], false));
+    }
+    if b[ps] != b'/' {
+        return None;
+    }
+    let dir = &b[ps..=bp.last_slash];
+    if bp.dot && has_dot_segment(dir) {
+        return None;
+    }
+    let cut = if up == 0 {
+        bp.last_slash + 1
+    } else {
+        ps + pop_segments(dir, up).unwrap_or(1)
+    };
+    let same = same_until_fragment(&b[cut..], tail.as_bytes());
+    Some(done([&base[..cut], tail], same))
+}
+
+/// Whether the part of an RFC 1808 reference from the end of its path
+/// (`;params?query#fragment`, each optional) has an empty params, query or
+/// fragment, which recombination would drop (the general code handles
+/// those).
+#[inline]
+fn empty_component_1808(t: &[u8]) -> bool {
+    let mut i = 0;
+    if t.first() == Some(&b';') {
+        i = find::<false, true>(t, 1);
+        if i == 1 {
+            return true;
+        }
+    }
+    if t.get(i) == Some(&b'?') {
+        let q = i;
+        i = find::<false, false>(t, q + 1);
+        if i == q + 1 {
+            return true;
+        }
+    }
+    // A fragment, if any, runs to the end.
+    i + 1 == t.len()
+}
+
+/// RFC 1808 §4 (and draft 04) with default options, for the cases where
+/// recombination drops nothing and step 6 has nothing to remove but the
+/// reference's leading `./` and `../` (each taking one segment off a clean
+/// base directory, never climbing above it).
+fn rfc1808(base: &str, r: &str) -> Option<Resolved> {
+    let (b, rb) = (base.as_bytes(), r.as_bytes());
+    let s = scan::scheme(b, false)?;
+    match rb.first() {
+        // Step 2a: the entire base.
+        None => Some(done([base], true)),
+        // Step 3: a net_loc (an empty one is left to the steps).
+        Some(b'/') if rb.get(1) == Some(&b'/') => {
+            let n = net_loc_end::<false>(rb, 2);
+            if n == 2 || empty_component_1808(&rb[find::<true, true>(rb, n)..])
+            {
+                return None;
+            }
+            Some(done([&base[..=s], r], false))
+        }
+        // Step 4: an absolute path.
+        Some(b'/') => {
+            if empty_component_1808(&rb[find::<true, true>(rb, 0)..]) {
+                return None;
+            }
+            let (ps, _) = path_start::<false>(b, s);
+            Some(done([&base[..ps], r], false))
+        }
+        // Step 5: an empty path.
+        Some(&c @ (b';' | b'?' | b'#')) => {
+            if empty_component_1808(rb) {
+                return None;
+            }
+            let (ps, _) = path_start::<false>(b, s);
+            let path_end = find::<true, true>(b, ps);
+            let mut params_end = path_end;
+            if b.get(path_end) == Some(&b';') {
+                params_end = find::<false, true>(b, path_end + 1);
+                if params_end == path_end + 1 {
+                    return None;
+                }
+            }
+            let mut query_end = params_end;
+            if b.get(params_end) == Some(&b'?') {
+                query_end = find::<false, false>(b, params_end + 1);
+                if query_end == params_end + 1 {
+                    return None;
+                }
+            }
+            Some(match c {
+                b';' => done([&base[..path_end], r], false),
+                b'?' => done([&base[..params_end], r], false),
+                _ => done([&base[..query_end], r], true),
+            })
+        }
+        Some(_) => {
+            let p = scan::path::<true, true>(rb, 0, true);
+            if p.colon != NONE {
+                if let Some(c) = scan::scheme_upto(rb, p.colon, false) {
+                    return rfc1808_absolute(r, c);
+                }
+            }
+            if empty_component_1808(&rb[p.end..]) {
+                return None;
+            }
+            rfc1808_relative(base, r, s, p)
+        }
+    }
+}
+
+/// Step 2b: a reference with a scheme is the result.
+#[cold]
+fn rfc1808_absolute(r: &str, colon: usize) -> Option<Resolved> {
+    let rb = r.as_bytes();
+    let (p, _) = path_start::<false>(rb, colon);
+    if empty_component_1808(&rb[find::<true, true>(rb, p)..]) {
+        return None;
+    }
+    Some(done([r], false))
+}
+
+/// Step 6, when it only takes a segment off the base directory for each
+/// leading `../`.
+#[inline]
+fn rfc1808_relative(
+    base: &str,
+    r: &str,
+    s: usize,
+    p: scan::Path,
+) -> Option<Resolved> {
+    let b = base.as_bytes();
+    let (ps, net_loc) = path_start::<false>(b, s);
+    let bp = scan::path::<true, false>(b, ps, false);
+    // The directory's length bounds the number of `../` read.
+    let dir_len = if bp.end == ps {
+        if !net_loc {
+            return None;
+        }
+        0
+    } else {
+        if b[ps] != b'/' {
+            return None;
+        }
+        bp.last_slash + 1 - ps
+    };
+    let (k, up) = if p.dot {
+        let path = &r.as_bytes()[..p.end];
+        let (k, up) = leading_dots(path, dir_len)?;
+        if has_dot_segment(&path[k..]) {
+            return None;
+        }
+        (k, up)
+    } else {
+        (0, 0)
+    };
+    let tail = &r[k..];
+    if dir_len == 0 {
+        // A net_loc and an empty path: the root (SPEC.md A18); no `../`
+        // came through `leading_dots`.
+        return Some(done([&base[..ps], "/", tail], false));
+    }
+    let dir = &b[ps..ps + dir_len];
+    if bp.dot && has_dot_segment(dir) {
+        return None;
+    }
+    let cut = ps + pop_segments(dir, up)?;
+    Some(done([&base[..cut], tail], false))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reference::Reference;
+    use crate::resolve::{Options, Resolver};
+    use alloc::format;
+    use alloc::vec::Vec;
+    use proptest::prelude::*;
+
+    /// The specs the fast path serves.
+    const SERVED: [Spec; 3] = [Spec::Rfc3986, Spec::Rfc1808, Spec::Draft04];
+
+    /// The fast path, when it answers, against the algorithm's steps (and
+    /// against `Resolver::resolve`, which takes the plans); whether it
+    /// answered.
+    fn check(base: &str, r: &str, spec: Spec) -> bool {
+        let Some(got) = resolve(base, r, spec) else { return false };
+        let resolver = Resolver::with_options(base, spec, Options::default());
+        let mut href = String::new();
+        let o = resolver
+            .resolve_general(&Reference::parse_with(r, spec), &mut href)
+            .unwrap_or_else(|e| panic!("{spec} {base:?} {r:?}: {e}"));
+        let want = Resolved {
+            href,
+            same_document: o.same_document,
+            taken_as_absolute: o.taken_as_absolute,
+        };
+        assert_eq!(got, want, "{spec} {base:?} {r:?}");
+        assert_eq!(
+            Ok(&got),
+            resolver.resolve(r).as_ref(),
+            "{spec} {base:?} {r:?}"
+        );
+        assert_eq!(got.href.capacity(), got.href.len(), "{base:?} {r:?}");
+        true
+    }
+
+    #[test]
+    fn served_rules_are_the_ones_implemented() {
+        use crate::chars::CharClass;
+        use crate::spec::{Algorithm, SchemeRule};
+        let r = Spec::Rfc3986.rules();
+        assert_eq!(r.algorithm, Algorithm::Rfc3986);
+        assert_eq!(r.scheme, SchemeRule::LetterFirst);
+        assert_eq!(r.authority_ends, CharClass::of("/?"));
+        assert!(!r.params && !r.same_scheme_is_relative);
+        for spec in [Spec::Rfc1808, Spec::Draft04] {
+            let r = spec.rules();
+            assert_eq!(r.algorithm, Algorithm::Rfc1808);
+            assert_eq!(r.scheme, SchemeRule::AnyFirst);
+            assert_eq!(r.authority_ends, CharClass::of("/"));
+            assert!(r.params && !r.same_scheme_is_relative);
+        }
+        for spec in Spec::ALL {
+            if !SERVED.contains(&spec) {
+                assert_eq!(resolve("http://a/b", "g", spec), None, "{spec}");
+            }
+        }
+    }
+
+    #[test]
+    fn fast_path_agrees_with_the_steps_on_samples() {
+        let mut bases: Vec<String> = [
+            "http://a/b/c/d;p?q",
+            "http://a/b/c/d;p?q#f",
+            "http://a",
+            "http://a/",
+            "http://a?q",
+            "http://a#f",
+            "http://a?x/y/z",
+            "http://a/b/./c/",
+            "http://a/b/../c",
+            "http://a/.b/c",
+            "http://a/b/.",
+            "http://a//b//c",
+            "ftp://u:p@h:21/x/y?z#w",
+            "file:///a/b",
+            "mailto:a@b",
+            "a:b",
+            "foo:a/b/c",
+            "foo:",
+            "g:h/../i",
+            "//a/b",
+            "/a/b",
+            "1x:/a/b",
+            "http://[::1]:8/x/y?z",
+            "HTTP://A/B",
+            "http://a/b;p",
+            "http://a/b;?#",
+            "http://a/b;p?",
+            "http://a/b?",
+            "http://a/b#",
+            "http://a/b/c;p?q#",
+            "http://a/b;x/c;y/d?q",
+            "http://a/ü/b?é#ö",
+            "",
+        ]
+        .map(String::from)
+        .to_vec();
+        bases.extend(
+            super::super::scan::tests::shapes()
+                .into_iter()
+                .step_by(97)
+                .flat_map(|s| [format!("http://a/{s}"), format!("http:/{s}")]),
+        );
+        let mut refs = crate::reference::tests::samples();
+        refs.extend(
+            super::super::scan::tests::shapes().into_iter().step_by(5),
+        );
+        for spec in SERVED {
+            let mut served = 0usize;
+            for base in &bases {
+                for r in &refs {
+                    served += usize::from(check(base, r, spec));
+                }
+            }
+            assert!(served > bases.len() * refs.len() / 4, "{spec}: {served}");
+        }
+    }
+
+    #[cfg(feature = "std")]
+    #[test]
+    fn fast_path_agrees_with_the_steps_on_the_corpora() {
+        extern crate std;
+        let dir = match std::env::var_os("URLSPEC_DATA") {
+            Some(d) if !d.is_empty() => std::path::PathBuf::from(d),
+            _ => std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("../../../shared/data/urls"),
+        };
+        for name in ["relative-pairs.tsv", "cc-relative-10k.tsv"] {
+            let path = dir.join(name);
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                std::eprintln!("note: {}: missing, skipped", path.display());
+                continue;
+            };
+            let pairs: Vec<(&str, &str)> =
+                text.lines().filter_map(|l| l.split_once('\t')).collect();
+            for spec in SERVED {
+                let served =
+                    pairs.iter().filter(|(b, r)| check(b, r, spec)).count();
+                // Nearly every pair is a common case.
+                assert!(
+                    served * 10 > pairs.len() * 9,
+                    "{spec} {name}: {served}"
+                );
+            }
+        }
+    }
+
+    fn url_like() -> impl Strategy<Value = String> {
+        prop_oneof![
+            "[a-z0-9:/?#;@.%=+ -]{0,24}",
+            "(http|ftp|g|1x|a@b|A\\.B)?:?(//[a-z@:.?;0-9]{0,8})?(/?(\\.|\\.\\.|[a-z.]{0,3})){0,5}(;[a-z=/.]{0,3})?(\\?[a-z/.;?]{0,4})?(#[a-z/.#]{0,3})?",
+            "(\\./|\\.\\./){0,4}[a-z.;]{0,4}(/[a-z.]{0,3}){0,3}(\\?[a-z]{0,2})?(#[a-z]{0,2})?",
+            any::<String>(),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+
+        #[test]
+        fn fast_path_agrees_with_the_steps(base in url_like(), r in url_like()) {
+            for spec in SERVED {
+                check(&base, &r, spec);
+            }
+        }
+    }
+}

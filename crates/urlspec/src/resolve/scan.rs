@@ -1,0 +1,345 @@
+//! Lean scans for the fast path of [`super::resolve`] ([`super::fast`]):
+//! only the delimiters resolution reads, eight bytes at a time, without
+//! the per-component classification of the validating splitter.
+//!
+//! Every scan here finds exactly the offsets the splitter
+//! (`crate::reference::split`) finds for the specs the fast path serves;
+//! the tests below check them against it.
+
+use crate::chars::{ALPHA, SCHEME};
+
+use crate::reference::NONE;
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of each byte of `x` that equals `c`, exactly (no false
+/// positive from a borrow).
+#[inline(always)]
+fn eq(x: u64, c: u8) -> u64 {
+    let v = x ^ (ONES * u64::from(c));
+    !(((v & LOW) + LOW) | v | LOW)
+}
+
+/// The bytes `b[i..]`, eight at most, as a little-endian word padded with
+/// zero bytes (which match no delimiter). `i < b.len()`.
+#[inline(always)]
+fn load(b: &[u8], i: usize) -> u64 {
+    if let Some(w) = b[i..].first_chunk::<8>() {
+        return u64::from_le_bytes(*w);
+    }
+    let n = b.len() - i;
+    if let Some(w) = b.last_chunk::<8>() {
+        // The last eight bytes, those before `i` shifted out.
+        return u64::from_le_bytes(*w) >> (8 * (8 - n));
+    }
+    let mut x = 0;
+    for (k, &c) in b[i..].iter().enumerate() {
+        x |= u64::from(c) << (8 * k);
+    }
+    x
+}
+
+/// The byte index in its word of the lowest flagged byte of `m` (not 0).
+#[inline(always)]
+fn lowest(m: u64) -> usize {
+    m.trailing_zeros() as usize / 8
+}
+
+/// The byte index in its word of the highest flagged byte of `m` (not 0).
+#[inline(always)]
+fn highest(m: u64) -> usize {
+    (63 - m.leading_zeros() as usize) / 8
+}
+
+/// The first index at or after `from` of `/`, `#` or (with `QUERY`) `?`,
+/// or `b.len()`: the end of a net_loc (RFC 1808 P3: `/`; RFC 2396, RFC
+/// 3986: `/` and `?`; `#` always).
+#[inline]
+pub(crate) fn net_loc_end<const QUERY: bool>(b: &[u8], from: usize) -> usize {
+    let mut i = from;
+    while i < b.len() {
+        let x = load(b, i);
+        let mut stop = eq(x, b'/') | eq(x, b'#');
+        if QUERY {
+            stop |= eq(x, b'?');
+        }
+        if stop != 0 {
+            return i + lowest(stop);
+        }
+        i += 8;
+    }
+    b.len()
+}
+
+/// The first index at or after `from` of `#`, or of `?` and `#` with
+/// `QUERY`, or of `;`, `?` and `#` with `PARAMS` too; `b.len()` if none.
+#[inline]
+pub(crate) fn find<const PARAMS: bool, const QUERY: bool>(
+    b: &[u8],
+    from: usize,
+) -> usize {
+    let mut i = from;
+    while i < b.len() {
+        let x = load(b, i);
+        let mut stop = eq(x, b'#');
+        if QUERY {
+            stop |= eq(x, b'?');
+        }
+        if PARAMS {
+            stop |= eq(x, b';');
+        }
+        if stop != 0 {
+            return i + lowest(stop);
+        }
+        i += 8;
+    }
+    b.len()
+}
+
+/// What [`path`] finds in a path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Path {
+    /// The end of the path: the first `?` or `#` (and `;` where params are
+    /// a component), or the end of the input.
+    pub(crate) end: usize,
+    /// The last `/` before `end`, or `NONE`.
+    pub(crate) last_slash: usize,
+    /// Whether a `.` starts a segment (follows a `/`, or starts the path
+    /// when `dot_at_start`) before `end`: a dot segment may be there.
+    pub(crate) dot: bool,
+    /// With `COLON`: the first `:` when it comes before every `/` and the
+    /// end (a scheme may end there), else `NONE`.
+    pub(crate) colon: usize,
+}
+
+/// One pass over a path from `from`: its end, its last `/`, whether a
+/// segment starts with `.`, and (with `COLON`) whether a `:` comes before
+/// any `/`. `PARAMS`: `;` ends the path (RFC 1808).
+#[inline]
+pub(crate) fn path<const PARAMS: bool, const COLON: bool>(
+    b: &[u8],
+    from: usize,
+    dot_at_start: bool,
+) -> Path {
+    let len = b.len();
+    let mut i = from;
+    let mut last_slash = NONE;
+    let mut dots = 0u64;
+    let mut colon = NONE;
+    let mut colon_open = COLON;
+    // The high bit of byte 0: the byte before the word is `/`.
+    let mut carry = if dot_at_start { 0x80 } else { 0 };
+    while i < len {
+        let x = load(b, i);
+        let mut stop = eq(x, b'?') | eq(x, b'#');
+        if PARAMS {
+            stop |= eq(x, b';');
+        }
+        let slash = eq(x, b'/');
+        let dot = eq(x, b'.') & (slash << 8 | carry);
+        if colon_open {
+            let c = eq(x, b':');
+            let first = c | slash | stop;
+            if first != 0 {
+                colon_open = false;
+                let k = lowest(first);
+                if c >> (8 * k) & 0x80 != 0 {
+                    colon = i + k;
+                }
+            }
+        }
+        if stop != 0 {
+            // Only the bytes before the first stop count.
+            let before = (stop & stop.wrapping_neg()) - 1;
+            let slash = slash & before;
+            if slash != 0 {
+                last_slash = i + highest(slash);
+            }
+            dots |= dot & before;
+            return Path {
+                end: i + lowest(stop),
+                last_slash,
+                dot: dots != 0,
+                colon,
+            };
+        }
+        if slash != 0 {
+            last_slash = i + highest(slash);
+        }
+        dots |= dot;
+        carry = slash >> 56;
+        i += 8;
+    }
+    Path { end: len, last_slash, dot: dots != 0, colon }
+}
+
+/// The index of the `:` that ends the scheme of `b`, or `None`: letters,
+/// digits, `+`, `-` and `.` before a `:` that is not first, the first a
+/// letter when `letter_first` (RFC 2396, RFC 3986; RFC 1808 takes any).
+#[inline]
+pub(crate) fn scheme(b: &[u8], letter_first: bool) -> Option<usize> {
+    if let Some(p) = lowercase_scheme(b) {
+        return Some(p);
+    }
+    scheme_upto(b, b.len(), letter_first)
+}
+
+/// [`scheme`] for a `:` known to be at `colon` if anywhere: whether
+/// `b[..colon]` is a scheme.
+#[inline]
+pub(crate) fn scheme_upto(
+    b: &[u8],
+    colon: usize,
+    letter_first: bool,
+) -> Option<usize> {
+    let first = *b.first()?;
+    if letter_first && !ALPHA.contains(first) {
+        return None;
+    }
+    let mut i = 0;
+    while i < colon && SCHEME.contains(b[i]) {
+        i += 1;
+    }
+    (i > 0 && i < b.len() && b[i] == b':').then_some(i)
+}
+
+/// A scheme of lowercase letters followed by `:` within the first eight
+/// bytes of `b` (at least eight long), found a word at a time; `None`
+/// leaves the answer to the general search.
+#[inline(always)]
+fn lowercase_scheme(b: &[u8]) -> Option<usize> {
+    let x = u64::from_le_bytes(*b.first_chunk::<8>()?);
+    // The first `:`: the lowest byte of `x ^ "::::::::"` that is zero
+    // (the classic test is exact for the lowest one).
+    let colon = x ^ (ONES * u64::from(b':'));
+    let zero = colon.wrapping_sub(ONES) & !colon & HIGH;
+    if zero == 0 {
+        return None;
+    }
+    let p = (zero.trailing_zeros() / 8) as usize;
+    // With the high bit forced on, subtracting `a` (`{`) from a byte
+    // borrows from no other byte and leaves the high bit set exactly when
+    // the byte is at least `a` (`{`); `!x` drops the bytes that are not
+    // ASCII.
+    let y = x | HIGH;
+    let lower = (y - ONES * u64::from(b'a'))
+        & !(y - ONES * u64::from(b'{'))
+        & !x
+        & HIGH;
+    let below = HIGH & ((1u64 << (8 * p)) - 1);
+    (p > 0 && lower & below == below).then_some(p)
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::reference::Reference;
+    use crate::spec::Spec;
+    use alloc::format;
+    use alloc::string::String;
+    use alloc::vec::Vec;
+
+    /// Strings with every delimiter at every offset around word edges.
+    pub(crate) fn shapes() -> Vec<String> {
+        let mut out = Vec::new();
+        for n in (0..19).chain([23, 30, 31, 32, 33, 47]) {
+            let name = "x".repeat(n);
+            for d in [
+                "/", "?", "#", ";", ":", ".", "/.", "/..", "./", "../", "//",
+                "Ab1+-.:", "a:", "é", "\0", "%2E",
+            ] {
+                for tail in ["", "/", "y", ".", "?q", "#f", ";p", "/./z"] {
+                    out.push(format!("{name}{d}{tail}"));
+                    out.push(format!("{d}{name}{tail}"));
+                    out.push(format!("{d}{tail}{name}"));
+                }
+            }
+        }
+        out
+    }
+
+    fn naive_path(
+        b: &[u8],
+        from: usize,
+        params: bool,
+        dot_at_start: bool,
+    ) -> Path {
+        let stop = |c: u8| c == b'?' || c == b'#' || (params && c == b';');
+        let end = (from..b.len()).find(|&i| stop(b[i])).unwrap_or(b.len());
+        let last_slash =
+            (from..end).rev().find(|&i| b[i] == b'/').unwrap_or(NONE);
+        let dot = (from..end).any(|i| {
+            b[i] == b'.'
+                && if i == from { dot_at_start } else { b[i - 1] == b'/' }
+        });
+        let first = (from..b.len())
+            .find(|&i| stop(b[i]) || b[i] == b'/' || b[i] == b':');
+        let colon = match first {
+            Some(i) if b[i] == b':' => i,
+            _ => NONE,
+        };
+        Path { end, last_slash, dot, colon }
+    }
+
+    #[test]
+    fn scans_agree_with_byte_loops() {
+        for s in shapes() {
+            let b = s.as_bytes();
+            for from in 0..=b.len() {
+                for dot_at_start in [false, true] {
+                    let want = naive_path(b, from, true, dot_at_start);
+                    let got = path::<true, true>(b, from, dot_at_start);
+                    assert_eq!(got, want, "{s:?} {from}");
+                    let want = naive_path(b, from, false, dot_at_start);
+                    let got = path::<false, true>(b, from, dot_at_start);
+                    assert_eq!(got, want, "{s:?} {from}");
+                    let got = path::<false, false>(b, from, dot_at_start);
+                    assert_eq!(got, Path { colon: NONE, ..want }, "{s:?}");
+                }
+                let first = |set: &[u8]| {
+                    (from..b.len())
+                        .find(|&i| set.contains(&b[i]))
+                        .unwrap_or(b.len())
+                };
+                assert_eq!(net_loc_end::<true>(b, from), first(b"/?#"));
+                assert_eq!(net_loc_end::<false>(b, from), first(b"/#"));
+                assert_eq!(find::<true, true>(b, from), first(b";?#"));
+                assert_eq!(find::<false, true>(b, from), first(b"?#"));
+                assert_eq!(find::<false, false>(b, from), first(b"#"));
+            }
+        }
+    }
+
+    #[test]
+    fn schemes_agree_with_the_splitter() {
+        let mut inputs = shapes();
+        inputs.extend(
+            [
+                "http://a",
+                "HTTP:x",
+                "h:",
+                ":x",
+                "1a:b",
+                "+:b",
+                "abcdefg:x",
+                "abcdefgh:x",
+                "abcdefghijk:x",
+                "a.b-c+d:x",
+                "aé:x",
+                "a_b:x",
+            ]
+            .map(String::from),
+        );
+        for s in inputs {
+            for (spec, letter_first) in
+                [(Spec::Rfc3986, true), (Spec::Rfc1808, false)]
+            {
+                let want = Reference::parse_with(&s, spec).meta().scheme_end;
+                let got = scheme(s.as_bytes(), letter_first).unwrap_or(NONE);
+                assert_eq!(got, want, "{spec} {s:?}");
+            }
+        }
+    }
+}
