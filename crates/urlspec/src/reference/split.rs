@@ -11,8 +11,8 @@
 use memchr::memchr;
 
 use super::table::{
-    self, AUTH, FRAGMENT, NO_PCT, PARAM, PARAMS_GO, PATH_GO, QUERY, QUERY_GO,
-    SCHEME,
+    self, AUTH, AUTH_GO, FRAGMENT, NO_PCT, PARAM, PARAMS_GO, PATH_GO, QUERY,
+    QUERY_GO, SCHEME,
 };
 use super::{Meta, NONE};
 use crate::chars::{rfc1630, CharClass, ALPHA};
@@ -47,6 +47,8 @@ impl<const S: usize> Shape<S> {
     const SPEC: Spec = Spec::EVERY[S];
     const SCHEME: SchemeRule = Self::SPEC.rules().scheme;
     const AUTH_STOPS: [u8; 3] = auth_stops(Self::SPEC.rules().authority_ends);
+    const PATH_STOPS: [u8; 3] =
+        if Self::SPEC.rules().params { *b"?#;" } else { *b"?##" };
 }
 
 /// The bytes that end a net_loc: `#` and the spec's `authority_ends` (at
@@ -68,21 +70,30 @@ const fn auth_stops(ends: CharClass) -> [u8; 3] {
 
 /// [`split_with`] for `Spec::EVERY[S]`.
 fn split_as<const S: usize>(b: &[u8]) -> Meta {
-    split_with(b, Shape::<S>::SPEC, Shape::<S>::SCHEME, Shape::<S>::AUTH_STOPS)
+    split_with(
+        b,
+        Shape::<S>::SPEC,
+        Shape::<S>::SCHEME,
+        Shape::<S>::AUTH_STOPS,
+        Shape::<S>::PATH_STOPS,
+    )
 }
 
-/// Splits `b` under `spec`, whose scheme rule is `rule` and whose net_loc
-/// ends at `auth_stops`. The net_loc is found by [`table::find`] and
-/// classified by [`table::classes`]; every other component is one
-/// [`table::run`] over the spec's byte table. Either way the splitter
-/// notes whether the component holds only bytes of its grammar class
-/// ([`Meta::fits`]).
+/// Splits `b` under `spec`, whose scheme rule is `rule`, whose net_loc
+/// ends at `auth_stops` and whose path ends at `path_stops`. The net_loc
+/// and the path are each one [`table::scan`] over the spec's byte table,
+/// the params and the query one [`table::run`], the fragment one
+/// [`table::classes`]. Either way the splitter notes whether the
+/// component holds only bytes of its grammar class ([`Meta::fits`]; for the
+/// net_loc and the path, a clear flag may come from the bytes after them
+/// in the same word).
 #[inline(always)]
 fn split_with(
     b: &[u8],
     spec: Spec,
     rule: SchemeRule,
     auth_stops: [u8; 3],
+    path_stops: [u8; 3],
 ) -> Meta {
     let t = table::of(spec);
     let len = b.len();
@@ -98,23 +109,33 @@ fn split_with(
 
     // P3: the net_loc, up to `/` (and `?` where the spec says so) or `#`.
     let mut net_loc_start = NONE;
-    if b.len() - pos >= 2 && b[pos] == b'/' && b[pos + 1] == b'/' {
+    // Where the path's scan starts, and what it has seen before.
+    let mut from = pos;
+    let mut seen = u16::MAX;
+    if b.get(pos..pos + 2) == Some(b"//") {
         net_loc_start = pos + 2;
-        // Not a `run`: a net_loc always ends at a stop, and finding it by
-        // words leaves no loop exit that depends on where it is (this
-        // splitter's costliest mispredicted branch otherwise).
-        let end = table::find(b, net_loc_start, auth_stops);
-        let acc = table::classes(&b[net_loc_start..end], t);
-        fits &= acc | !(AUTH | NO_PCT);
-        pos = end;
+        let s = table::scan(b, net_loc_start, t, AUTH_GO, auth_stops, seen);
+        fits &= s.acc | !(AUTH | NO_PCT);
+        pos = s.end;
+        from = s.end;
+        // The scan has classified the bytes up to the end of the word in
+        // which the net_loc ends; when none of them ends a path, the
+        // path's scan goes on after them. The net_loc's bytes it counts
+        // may clear the path's class flag (never set it), which
+        // `validate::quick_rest` allows for.
+        if s.acc & PATH_GO != 0 {
+            from = s.covered;
+            seen = s.acc;
+        }
     }
     let path_start = pos;
 
     // P5, P4 and P1 in input order: the path ends at the first `;` (where
     // params are a component), `?` or `#`; the params at the first `?` or
     // `#`; the query at the first `#`.
-    let (mut i, acc) = table::run(b, pos, t, PATH_GO);
-    fits &= acc | !(table::SEGMENT | NO_PCT);
+    let s = table::scan(b, from, t, PATH_GO, path_stops, seen);
+    fits &= s.acc | !(table::SEGMENT | NO_PCT);
+    let mut i = s.end;
     let path_end = i;
     let mut params_start = NONE;
     if i < len && b[i] == b';' {

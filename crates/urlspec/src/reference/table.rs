@@ -12,8 +12,10 @@
 //!
 //! So a run of bytes is classified by AND-ing their entries: one load and
 //! one AND per byte give both where the component ends and whether all of
-//! it is in its grammar class (see [`run`]; [`find`] and [`classes`] do
-//! the same in two steps, for the net_loc). The splitter keeps the class
+//! it is in its grammar class (see [`run`] and [`scan`]; [`scan`], used
+//! for the net_loc and the path, ANDs the whole word in which the run
+//! ends and places the stop by word arithmetic, so the bytes that end a
+//! net_loc or a path carry its class flag). The splitter keeps the class
 //! flags of every component in [`Meta::fits`](super::Meta), and
 //! [`validate::quick`](super::validate::quick) answers most `is_valid()`
 //! calls from them without looking at the input again.
@@ -25,7 +27,10 @@
 //!
 //! Measured with callgrind on `kasztp.txt` (BENCHMARKS.md): parse and
 //! `is_valid()` went from about 1,540 (RFC 3986) and 1,030 (RFC 1808)
-//! instructions per URL, with a second pass per component, to under 400.
+//! instructions per URL, with a second pass per component, to 392 and
+//! 383; [`scan`] (one pass over the net_loc instead of a search and a
+//! classification, no byte loop where a component ends, the path's scan
+//! going on from the word where the net_loc ended) to about 335 and 350.
 
 use crate::chars::{self, CharClass};
 use crate::spec::{Rules, ServerGrammar, Spec};
@@ -56,8 +61,16 @@ pub(crate) const QUERY: u16 = 1 << 9;
 /// The fragment's class.
 pub(crate) const FRAGMENT: u16 = 1 << 10;
 
+/// Does not end the net_loc (`#` and the spec's `authority_ends`).
+pub(crate) const AUTH_GO: u16 = 1 << 11;
+
 /// The class flags of the components after the net_loc.
 pub(crate) const TAIL_CLASSES: u16 = SEGMENT | PARAM | QUERY | FRAGMENT;
+
+/// A byte whose entry has every go, class and `NO_PCT` flag under every
+/// spec (`tables_follow_the_rules` checks it): [`scan`] puts it in place of
+/// the bytes before a short run, so that they neither stop nor classify it.
+const NEUTRAL: u8 = b'a';
 
 /// The byte table of `spec`.
 #[inline(always)]
@@ -111,6 +124,10 @@ const fn build(rules: &Rules) -> [u16; 256] {
         if chars::ALPHA.contains(b) {
             e |= ALPHA;
         }
+        let auth_stop = b == b'#' || rules.authority_ends.contains(b);
+        if !auth_stop {
+            e |= AUTH_GO;
+        }
         if b == b'%' {
             // Escapes are allowed in every component these flags cover;
             // whether each `%` starts one is checked apart.
@@ -123,6 +140,15 @@ const fn build(rules: &Rules) -> [u16; 256] {
                     e |= classes[k].1;
                 }
                 k += 1;
+            }
+            // A byte that ends the net_loc (the path) carries that
+            // component's class flag: [`scan`] ANDs the whole word in
+            // which a component ends, its stop byte included.
+            if auth_stop {
+                e |= AUTH;
+            }
+            if e & PATH_GO == 0 {
+                e |= SEGMENT;
             }
         }
         table[i] = e;
@@ -181,46 +207,92 @@ pub(crate) fn run(
     (i, acc)
 }
 
+/// Where a [`scan`] ended.
+#[derive(Clone, Copy)]
+pub(crate) struct Scan {
+    /// The first byte whose entry lacks the go flag, or the end of the
+    /// input.
+    pub(crate) end: usize,
+    /// The AND of `acc` (as passed in) and of the entries of every byte
+    /// from `start` to `covered`.
+    pub(crate) acc: u16,
+    /// The end of the word in which the run ended: at most eight bytes
+    /// after `end`, or the end of the input.
+    pub(crate) covered: usize,
+}
+
+/// Runs from `start` to the first byte whose entry lacks `go` (or the end
+/// of `b`), where `stops` are exactly the bytes whose entries lack `go`,
+/// ANDing into `acc` the entries of the bytes of the run *and of the other
+/// bytes of the word in which it ends* (at most seven after the stop: all
+/// of them up to [`Scan::covered`]).
+///
+/// So a class flag that is set in the result holds for every byte of the
+/// run (the stop bytes carry the class flag of the component they end, see
+/// [`build`]); one that is clear may have been cleared by a byte after the
+/// stop, which the caller must allow for (`validate::quick_rest` checks the
+/// component again). In return the loop is eight lookups and one test per
+/// word, the stop is placed by word arithmetic, and the last bytes of the
+/// input are one overlapping word: the branches taken depend on the number
+/// of words, not on where in its word the run ends.
+#[inline(always)]
+pub(crate) fn scan<const N: usize>(
+    b: &[u8],
+    start: usize,
+    table: &[u16; 256],
+    go: u16,
+    stops: [u8; N],
+    mut acc: u16,
+) -> Scan {
+    let fold = |w: &[u8; 8]| {
+        w.iter().fold(u16::MAX, |a, &c| a & table[usize::from(c)])
+    };
+    let len = b.len();
+    let mut i = start;
+    while let Some(w) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+        let a = fold(w);
+        acc &= a;
+        if a & go == 0 {
+            let m = hits(u64::from_le_bytes(*w), stops);
+            let end = i + (m.trailing_zeros() / 8) as usize;
+            return Scan { end, acc, covered: i + 8 };
+        }
+        i += 8;
+    }
+    if i >= len {
+        return Scan { end: len, acc, covered: len };
+    }
+    let Some(w) = b.last_chunk::<8>() else {
+        // An input of fewer than eight bytes, one at a time.
+        let rest = &b[i..];
+        let end = rest
+            .iter()
+            .position(|&c| table[usize::from(c)] & go == 0)
+            .map_or(len, |k| i + k);
+        let acc = rest.iter().fold(acc, |a, &c| a & table[usize::from(c)]);
+        return Scan { end, acc, covered: len };
+    };
+    // Fewer than eight bytes left: the last word of the input, with the
+    // bytes before `i` (of this run, already counted, or before it) made
+    // neutral, so that they neither stop the run nor change its classes.
+    let before = (1u64 << (8 * (i + 8 - len))) - 1;
+    let x = (u64::from_le_bytes(*w) & !before)
+        | ((ONES * u64::from(NEUTRAL)) & before);
+    let a = fold(&x.to_le_bytes());
+    acc &= a;
+    let end = if a & go != 0 {
+        len
+    } else {
+        len - 8 + (hits(x, stops).trailing_zeros() / 8) as usize
+    };
+    Scan { end, acc, covered: len }
+}
+
 /// The high bit set in each byte of `x` equal to one of `stops`: exact
 /// for the lowest such byte, which is all that is used.
 #[inline(always)]
 fn hits<const N: usize>(x: u64, stops: [u8; N]) -> u64 {
     stops.iter().fold(0, |m, &s| m | zero_bytes(x ^ (ONES * u64::from(s))))
-}
-
-/// The first index at or after `i` holding one of `stops`, or `b.len()`:
-/// eight bytes at a time by word arithmetic, the last ones in one
-/// overlapping word, so that only the number of words, not the position
-/// of the stop, decides the branches taken.
-#[inline(always)]
-pub(crate) fn find<const N: usize>(
-    b: &[u8],
-    mut i: usize,
-    stops: [u8; N],
-) -> usize {
-    while let Some(w) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) {
-        let m = hits(u64::from_le_bytes(*w), stops);
-        if m != 0 {
-            return i + (m.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    if i == b.len() {
-        return i;
-    }
-    if let Some(w) = b.last_chunk::<8>() {
-        // The last eight bytes, those before `i` made non-ASCII first, so
-        // that they match no stop (and, unlike a mask applied after, cause
-        // no borrow that marks a later byte).
-        let before = (1u64 << (8 * (i + 8 - b.len()))) - 1;
-        let m = hits(u64::from_le_bytes(*w) | (HIGH & before), stops);
-        return if m == 0 {
-            b.len()
-        } else {
-            b.len() - 8 + (m.trailing_zeros() / 8) as usize
-        };
-    }
-    b[i..].iter().position(|c| stops.contains(c)).map_or(b.len(), |k| i + k)
 }
 
 const ONES: u64 = 0x0101_0101_0101_0101;
@@ -276,12 +348,30 @@ mod tests {
                     b"?#".contains(&b) || (rules.params && b == b';'),
                     "{spec} {b}"
                 );
+                let auth_stop = b == b'#' || rules.authority_ends.contains(b);
+                assert_eq!(e & AUTH_GO == 0, auth_stop, "{spec} {b}");
+                if auth_stop {
+                    assert_eq!(e & AUTH, AUTH, "{spec} {b}");
+                }
+                if e & PATH_GO == 0 {
+                    assert_eq!(e & SEGMENT, SEGMENT, "{spec} {b}");
+                }
                 if b != b'%' {
                     assert_eq!(
                         e & QUERY != 0,
                         rules.grammar.query.contains(b)
                     );
                 }
+            }
+            let all = PATH_GO
+                | PARAMS_GO
+                | QUERY_GO
+                | AUTH_GO
+                | NO_PCT
+                | TAIL_CLASSES;
+            assert_eq!(t[usize::from(NEUTRAL)] & all, all, "{spec}");
+            if t[usize::from(b'b')] & AUTH != 0 {
+                assert_eq!(t[usize::from(NEUTRAL)] & AUTH, AUTH, "{spec}");
             }
         }
         let t = of(Spec::Rfc3986);
@@ -295,7 +385,7 @@ mod tests {
     }
 
     #[test]
-    fn find_and_classes_agree_with_byte_loops() {
+    fn scan_and_classes_agree_with_byte_loops() {
         let t = of(Spec::Rfc3986);
         let inputs = [
             "",
@@ -321,7 +411,20 @@ mod tests {
                     .iter()
                     .position(|c| b"/?#".contains(c))
                     .map_or(b.len(), |k| i + k);
-                assert_eq!(find(b, i, *b"/?#"), want, "{s} {i}");
+                let Scan { end, acc, covered } =
+                    scan(b, i, t, AUTH_GO, *b"/?#", u16::MAX);
+                assert!(end <= covered && covered <= b.len().min(end + 8));
+                assert_eq!(end, want, "{s} {i}");
+                let run = b[i..end]
+                    .iter()
+                    .fold(u16::MAX, |a, &c| a & t[usize::from(c)]);
+                // Every flag set in `acc` is set for each byte of the run,
+                // and the bytes after it are at most those of its word.
+                assert_eq!(acc & run, acc, "{s} {i}");
+                let after = b[end..covered]
+                    .iter()
+                    .fold(u16::MAX, |a, &c| a & t[usize::from(c)]);
+                assert_eq!(acc, run & after, "{s} {i}");
                 let slice = &b[i..];
                 let want =
                     slice.iter().fold(u16::MAX, |a, &c| a & t[usize::from(c)]);

@@ -6,7 +6,7 @@
 
 use core::fmt;
 
-use super::table::{AUTH, NO_PCT, TAIL_CLASSES};
+use super::table::{self, AUTH, NO_PCT, SEGMENT, TAIL_CLASSES};
 use super::{Reference, NONE};
 use crate::chars::{self, CharClass};
 use crate::escape::is_escape_at;
@@ -383,12 +383,27 @@ fn quick_rest(r: &Reference<'_>) -> Option<bool> {
         // (no spec has one today).
         return None;
     }
-    if m.fits & TAIL_CLASSES != TAIL_CLASSES {
+    // The splitter ANDs the whole word in which the net_loc and the path
+    // end (`table::scan`), and the path's flags may include the net_loc's
+    // bytes, so these two class flags may have been cleared by bytes of
+    // other components: look at such a component again on its own.
+    let t = table::of(spec);
+    let mut fits = m.fits;
+    if fits & SEGMENT == 0 && table::classes(path, t) & SEGMENT != 0 {
+        fits |= SEGMENT;
+    }
+    if m.net_loc_start != NONE
+        && fits & AUTH == 0
+        && table::classes(&input[m.net_loc_start..m.path_start], t) & AUTH != 0
+    {
+        fits |= AUTH;
+    }
+    if fits & TAIL_CLASSES != TAIL_CLASSES {
         return Some(false);
     }
     // Every `%` starts an escape (components end at delimiters, which are
     // not hex digits, so no escape straddles two).
-    if m.fits & NO_PCT == 0 && !escapes_valid(input) {
+    if fits & NO_PCT == 0 && !escapes_valid(input) {
         return None;
     }
     // The first segment of a relative path: no `:` where it would read as
@@ -412,7 +427,7 @@ fn quick_rest(r: &Reference<'_>) -> Option<bool> {
     {
         return Some(false);
     }
-    if m.net_loc_start != NONE && m.fits & AUTH == 0 {
+    if m.net_loc_start != NONE && fits & AUTH == 0 {
         // RFC 1808's opaque net_loc has its class checked; another
         // authority that is not a plain registered name gets the server
         // check, which is exact.
