@@ -486,6 +486,80 @@ fn resolve_pairs_keep_the_output_aligned_with_the_input() {
     assert_eq!(stdout(&out), "http://a/c\nhttp://a/d\n");
 }
 
+/// Runs `urlspec` with `args` on a large `stdin`, written from another
+/// thread while the output is read.
+fn run_large(args: &[&str], stdin: Vec<u8>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_urlspec"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the urlspec binary runs");
+    let mut pipe = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || pipe.write_all(&stdin));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    out
+}
+
+#[test]
+fn resolve_pairs_over_many_blocks() {
+    // About 0.9 MB: many blocks of the reader, lines across their ends,
+    // CRLF and LF, lines that are not UTF-8 or have no TAB among them,
+    // and a last line without a line end.
+    let mut input = Vec::new();
+    let mut want = Vec::new();
+    let n = 20_000;
+    for i in 0..n {
+        let base = format!("http://h{}.example/a/b/{i}", i % 7);
+        let line_end: &[u8] = if i % 3 == 0 { b"\r\n" } else { b"\n" };
+        match i % 1000 {
+            500 => {
+                input.extend_from_slice(base.as_bytes());
+                input.extend_from_slice(b"\t../x\xff");
+                // The column of the invalid byte, after BASE, TAB, "../x".
+                let column = base.len() + 6;
+                want.push(format!(
+                    "error: NotUtf8: not UTF-8 (invalid byte at column \
+                     {column})"
+                ));
+            }
+            501 => {
+                input.extend_from_slice(base.as_bytes());
+                want.push(
+                    "error: MissingTab: no TAB after the base (a --pairs \
+                     line is BASE<TAB>REFERENCE)"
+                        .to_owned(),
+                );
+            }
+            _ => {
+                input.extend_from_slice(base.as_bytes());
+                input.extend_from_slice(format!("\t../c/{i}?q").as_bytes());
+                want.push(format!("http://h{}.example/a/c/{i}?q", i % 7));
+            }
+        }
+        if i + 1 < n {
+            input.extend_from_slice(line_end);
+        }
+    }
+    assert!(input.len() > 800_000);
+    let out = run_large(&["resolve", "--pairs", "-s", "rfc3986"], input);
+    assert_eq!(code(&out), 1);
+    let text = stdout(&out);
+    let got: Vec<&str> = text.lines().collect();
+    assert_eq!(got.len(), want.len());
+    for (i, (got, want)) in got.iter().zip(&want).enumerate() {
+        assert_eq!(got, want, "line {}", i + 1);
+    }
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 40);
+    assert!(err.starts_with(
+        "urlspec: line 501: NotUtf8: not UTF-8 (invalid byte at column 31)\n\
+         urlspec: line 502: MissingTab: "
+    ));
+}
+
 #[test]
 fn resolve_pairs_line_without_tab_is_an_error_line() {
     let input = b"http://a/b/\tc\nhttp://a/b/ c\nhttp://a/b/\tc\td\n";

@@ -13,7 +13,7 @@
 
 use std::borrow::Cow;
 use std::fmt::Display;
-use std::io::{self, BufRead, Write};
+use std::io::{self, Read, Write};
 
 use urlspec::resolve::{
     make_relative, Options, Outcome, ResolveError, Resolver,
@@ -23,7 +23,7 @@ use urlspec::{Reference, Spec};
 use super::Status;
 use crate::cli::{ResolveArgs, SPECS};
 use crate::output::{
-    self, Error, JsonObject, LineReader, NotUtf8, Origin, Output, RecordWrite,
+    self, BlockReader, Error, JsonObject, NotUtf8, Origin, Output, RecordWrite,
 };
 
 /// The number of specs: one resolver, answer and row each with
@@ -98,6 +98,13 @@ pub trait Mode {
         reference: &str,
     ) -> io::Result<bool>;
 
+    /// Writes what the mode holds back (see [`Single`]). The drivers call
+    /// it before ending a record on a terminal, at the end of each block
+    /// of `--pairs` input and at the end.
+    fn flush(&mut self, _out: &mut impl Write) -> io::Result<()> {
+        Ok(())
+    }
+
     /// Writes the error record for an input line that holds no reference:
     /// `base` is what could be read of the base.
     fn bad_line(
@@ -109,6 +116,18 @@ pub trait Mode {
     ) -> io::Result<()>;
 }
 
+/// Ends one record: hands over what `mode` holds back first when `out`
+/// shows each record at once.
+fn end_record<M: Mode>(
+    mode: &mut M,
+    out: &mut impl RecordWrite,
+) -> io::Result<()> {
+    if out.interactive() {
+        mode.flush(out)?;
+    }
+    out.end_record()
+}
+
 /// Answers every input of `args` with `mode`: the references (arguments or
 /// standard input) against `--base`, or the `--pairs` lines. Returns
 /// whether every record was an answer.
@@ -118,7 +137,7 @@ pub fn drive<M: Mode>(
     out: &mut impl RecordWrite,
 ) -> Result<bool, Error> {
     if args.pairs {
-        return drive_pairs(mode, output::stdin(), out);
+        return drive_pairs_from(mode, output::stdin_blocks(), out);
     }
     let base = args.base.as_deref().unwrap_or_default();
     let prepared = mode.prepare(base);
@@ -135,54 +154,76 @@ pub fn drive<M: Mode>(
                 mode.bad_line(out, origin, Some(base), bad)?;
             }
         }
-        out.end_record()
+        end_record(mode, out)
     })?;
+    mode.flush(out).map_err(Error::Write)?;
     Ok(all_ok)
 }
 
-/// Answers every `BASE<TAB>REFERENCE` line of `input` with `mode`. The base
-/// is prepared again only when it differs from the previous line's: one
-/// owned copy of the current base, which the prepared resolvers borrow,
-/// is replaced (and re-prepared) only then.
-pub fn drive_pairs<M: Mode>(
+/// Answers every `BASE<TAB>REFERENCE` line of `input` with `mode`, read in
+/// blocks of `block` bytes (small ones in tests, so that lines straddle
+/// them).
+#[cfg(test)]
+fn drive_pairs<M: Mode>(
     mode: &mut M,
-    input: impl BufRead,
+    input: impl Read,
+    block: usize,
     out: &mut impl RecordWrite,
 ) -> Result<bool, Error> {
-    let mut lines = LineReader::new(input);
-    let mut base = String::new();
-    let mut prepared = mode.prepare(&base);
+    drive_pairs_from(mode, BlockReader::with_block_size(input, block), out)
+}
+
+/// Answers every `BASE<TAB>REFERENCE` line of `lines` with `mode`. The base
+/// is prepared again only when it differs from the previous line's: the
+/// prepared base borrows
+/// the block its line is in; when a block ends, one owned copy of it is
+/// kept (and prepared again) for the lines of the next block.
+fn drive_pairs_from<M: Mode>(
+    mode: &mut M,
+    mut lines: BlockReader<impl Read>,
+    out: &mut impl RecordWrite,
+) -> Result<bool, Error> {
+    let mut kept = String::new();
     let mut all_ok = true;
-    while let Some(line) = lines.next_line().map_err(Error::Read)? {
-        let origin = Origin::Line(line.number);
-        let text = match std::str::from_utf8(line.bytes) {
-            Ok(text) => text,
-            Err(err) => {
-                all_ok = false;
-                let bad = BadLine::NotUtf8(NotUtf8::of(&line, &err));
-                mode.bad_line(out, origin, None, bad).map_err(Error::Write)?;
-                out.end_record().map_err(Error::Write)?;
-                continue;
+    while let Some(mut block) = lines.next_block().map_err(Error::Read)? {
+        let mut base: &str = &kept;
+        let mut prepared = mode.prepare(base);
+        while let Some((number, split)) = block.next_split() {
+            let origin = Origin::Line(number);
+            let (line_base, reference) = match split {
+                Ok((line_base, Some(reference))) => (line_base, reference),
+                Ok((text, None)) => {
+                    all_ok = false;
+                    let bad = BadLine::MissingTab;
+                    mode.bad_line(out, origin, Some(text), bad)
+                        .map_err(Error::Write)?;
+                    end_record(mode, out).map_err(Error::Write)?;
+                    continue;
+                }
+                Err(not_utf8) => {
+                    all_ok = false;
+                    let bad = BadLine::NotUtf8(not_utf8);
+                    mode.bad_line(out, origin, None, bad)
+                        .map_err(Error::Write)?;
+                    end_record(mode, out).map_err(Error::Write)?;
+                    continue;
+                }
+            };
+            if line_base != base {
+                base = line_base;
+                prepared = mode.prepare(base);
             }
-        };
-        let Some((line_base, reference)) = text.split_once('\t') else {
-            all_ok = false;
-            mode.bad_line(out, origin, Some(text), BadLine::MissingTab)
+            all_ok &= mode
+                .answer(out, &prepared, origin, base, reference)
                 .map_err(Error::Write)?;
-            out.end_record().map_err(Error::Write)?;
-            continue;
-        };
-        if line_base != base {
-            // The resolvers borrow `base`: let them go, then replace it.
-            drop(prepared);
-            base.clear();
-            base.push_str(line_base);
-            prepared = mode.prepare(&base);
+            end_record(mode, out).map_err(Error::Write)?;
         }
-        all_ok &= mode
-            .answer(out, &prepared, origin, &base, reference)
-            .map_err(Error::Write)?;
-        out.end_record().map_err(Error::Write)?;
+        mode.flush(out).map_err(Error::Write)?;
+        if !std::ptr::eq(base, kept.as_str()) {
+            let base = base.to_owned();
+            drop(prepared);
+            kept = base;
+        }
     }
     Ok(all_ok)
 }
@@ -232,13 +273,25 @@ fn error_members(o: &mut JsonObject<'_>, kind: &str, message: &str) {
         .boolean("taken_as_absolute", false);
 }
 
+/// How many bytes of text records [`Single`] holds back before it writes
+/// them out: as much as the buffer of [`Output`], so that a full piece
+/// goes to standard output without being copied into that buffer.
+const PENDING: usize = 64 * 1024;
+
 /// Resolution under one spec: one line per reference, the absolute URL.
+///
+/// As text, the results are resolved straight into one buffer of lines
+/// (`pending`) that is written out in large pieces: when it holds
+/// [`PENDING`] bytes, before an error record, and when the driver
+/// [flushes](Mode::flush) the mode.
 pub struct Single {
     spec: Spec,
     options: Options,
     json: bool,
-    /// The result, one buffer reused for every reference.
+    /// The result as JSON, one buffer reused for every reference.
     href: String,
+    /// Text records not written out yet.
+    pending: String,
     /// The JSON line, one buffer reused for every reference.
     line: Vec<u8>,
 }
@@ -251,6 +304,7 @@ impl Single {
             options,
             json,
             href: String::with_capacity(256),
+            pending: String::with_capacity(PENDING + 1024),
             line: Vec::with_capacity(512),
         }
     }
@@ -293,18 +347,34 @@ impl Mode for Single {
         base: &str,
         reference: &str,
     ) -> io::Result<bool> {
-        self.href.clear();
-        let answer = resolver.resolve_into(reference, &mut self.href);
-        let ok = answer.is_ok();
         if self.json {
+            self.href.clear();
+            let answer = resolver.resolve_into(reference, &mut self.href);
             self.write_json(out, Some(base), Some(reference), Ok(&answer))?;
-        } else if let Err(err) = answer {
-            write_error(out, origin, err.kind(), &err)?;
-        } else {
-            self.href.push('\n');
-            out.write_all(self.href.as_bytes())?;
+            return Ok(answer.is_ok());
         }
-        Ok(ok)
+        match resolver.resolve_into(reference, &mut self.pending) {
+            Ok(_) => {
+                self.pending.push('\n');
+                if self.pending.len() >= PENDING {
+                    self.flush(out)?;
+                }
+                Ok(true)
+            }
+            Err(err) => {
+                self.flush(out)?;
+                write_error(out, origin, err.kind(), &err)?;
+                Ok(false)
+            }
+        }
+    }
+
+    fn flush(&mut self, out: &mut impl Write) -> io::Result<()> {
+        if !self.pending.is_empty() {
+            out.write_all(self.pending.as_bytes())?;
+            self.pending.clear();
+        }
+        Ok(())
     }
 
     fn bad_line(
@@ -317,6 +387,7 @@ impl Mode for Single {
         if self.json {
             self.write_json(out, base, None, Err(bad))
         } else {
+            self.flush(out)?;
             write_error(out, origin, bad.kind(), &bad)
         }
     }
@@ -658,8 +729,19 @@ mod tests {
     }
 
     fn pairs<M: Mode>(mode: &mut M, input: &[u8]) -> (String, bool) {
+        pairs_in_blocks(mode, input, BLOCK_FOR_TESTS)
+    }
+
+    /// One block for the inputs of these tests.
+    const BLOCK_FOR_TESTS: usize = 1 << 16;
+
+    fn pairs_in_blocks<M: Mode>(
+        mode: &mut M,
+        input: &[u8],
+        block: usize,
+    ) -> (String, bool) {
         let mut out = Vec::new();
-        let ok = drive_pairs(mode, input, &mut out).unwrap();
+        let ok = drive_pairs(mode, input, block, &mut out).unwrap();
         (String::from_utf8(out).unwrap(), ok)
     }
 
@@ -687,6 +769,10 @@ mod tests {
             reference: &str,
         ) -> io::Result<bool> {
             self.inner.answer(out, prepared, origin, base, reference)
+        }
+
+        fn flush(&mut self, out: &mut impl Write) -> io::Result<()> {
+            self.inner.flush(out)
         }
 
         fn bad_line(
@@ -724,6 +810,65 @@ mod tests {
         // The empty base at the start, then three runs: the bad line in
         // the middle of the second does not end it.
         assert_eq!(mode.count.get(), 4);
+    }
+
+    #[test]
+    fn pairs_answer_the_same_whatever_the_blocks() {
+        // CRLF, a last line without a line end, lines that are not UTF-8
+        // or have no TAB between others, errors in text and JSON.
+        let input = b"http://a/b/c/d;p?q\tg\r\n\
+                      http://a/b/c/d;p?q\t../x\n\
+                      http://a/b/\t\xc3\n\
+                      http://x/y/\tz\n\
+                      no tab\r\n\
+                      \tg\n\
+                      http://x/y/\t\xe2\x82\xac\n\
+                      http://x/y/\t../z";
+        let want_text = "http://a/b/c/g\nhttp://a/b/x\n\
+                         error: NotUtf8: not UTF-8 (invalid byte at column \
+                         13)\nhttp://x/y/z\n\
+                         error: MissingTab: no TAB after the base (a --pairs \
+                         line is BASE<TAB>REFERENCE)\n\
+                         error: NoBase: a relative reference needs a base \
+                         URL, and none is known\n\
+                         http://x/y/\u{20ac}\nhttp://x/z\n";
+        for json in [false, true] {
+            let single =
+                || Single::new(Spec::Rfc3986, Options::default(), json);
+            let (want, ok) = pairs(&mut single(), input);
+            assert!(!ok);
+            if !json {
+                assert_eq!(want, want_text);
+            }
+            assert_eq!(want.lines().count(), 8);
+            for block in [1, 2, 3, 7, 16, 40, 100] {
+                let got = pairs_in_blocks(&mut single(), input, block);
+                assert_eq!(got, (want.clone(), false), "block {block}");
+            }
+        }
+    }
+
+    #[test]
+    fn pairs_text_is_written_out_in_pieces_and_in_order() {
+        // More than PENDING bytes of results, with an error in between.
+        let mut input = String::new();
+        for i in 0..3000 {
+            input.push_str(&format!("http://h/{i}/\tpath/{i}\n"));
+            if i == 1500 {
+                input.push_str("no tab\n");
+            }
+        }
+        let mut mode = Single::new(Spec::Rfc3986, Options::default(), false);
+        let (text, ok) = pairs_in_blocks(&mut mode, input.as_bytes(), 4096);
+        assert!(!ok);
+        assert!(text.len() > PENDING);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3001);
+        assert_eq!(lines[0], "http://h/0/path/0");
+        assert!(lines[1501].starts_with("error: MissingTab"));
+        assert_eq!(lines[1502], "http://h/1501/path/1501");
+        assert_eq!(lines[3000], "http://h/2999/path/2999");
+        assert!(mode.pending.is_empty());
     }
 
     #[test]
