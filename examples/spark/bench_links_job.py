@@ -38,6 +38,7 @@ def main():
     p.add_argument("--links", type=int, default=30, help="mean links per page (default 30)")
     p.add_argument("--rounds", type=int, default=3, help="runs of each resolver, alternating (default 3)")
     p.add_argument("--cores", default="1,2", help="Spark local[N] for each N in this list (default 1,2)")
+    p.add_argument("--transfers", default="arrow,rows", help="--transfer modes of the job to time (default arrow,rows)")
     p.add_argument("--spec", default="rfc1808")
     p.add_argument("--dir", help="where to write the corpus and outputs (default: a temporary directory, removed)")
     a = p.parse_args()
@@ -75,20 +76,27 @@ def main():
                 .getOrCreate()
             )
             spark.sparkContext.setLogLevel("ERROR")
-            times = {r: [] for r in RESOLVERS}
+            runs = [(t, r) for t in a.transfers.split(",") for r in RESOLVERS]
+            times = {k: [] for k in runs}
             counts = {}
             # A warm-up run starts the Python workers and the JIT.
-            links_job.main([paths[0], "-o", f"{work}/warmup", "--mode", "overwrite"], spark=spark)
+            for t in a.transfers.split(","):
+                links_job.main([paths[0], "-o", f"{work}/warmup", "--mode", "overwrite", "--transfer", t], spark=spark)
             for _ in range(a.rounds):
-                for r in RESOLVERS:
+                for k in runs:
+                    t, r = k
                     args = links_job.build_parser().parse_args(
-                        paths + ["-o", f"{work}/out-{r}", "--mode", "overwrite", "--resolver", r, "--spec", a.spec]
+                        paths
+                        + ["-o", f"{work}/out-{t}-{r}", "--mode", "overwrite", "--resolver", r, "--spec", a.spec]
+                        + ["--transfer", t]
                     )
-                    counts[r], seconds = links_job.run(spark, args)
-                    times[r].append(seconds)
+                    counts[k], seconds = links_job.run(spark, args)
+                    times[k].append(seconds)
             spark.stop()
-            for r in RESOLVERS:
-                rows.append((f"Spark local[{cores}], to Parquet", cores, r, counts[r]["documents"], counts[r]["links"], times[r]))
+            for k in runs:
+                t, r = k
+                what = f"Spark local[{cores}], --transfer {t}, to Parquet"
+                rows.append((what, cores, r, counts[k]["documents"], counts[k]["links"], times[k]))
 
         print(f"\n{len(paths)} archives, {size / 1e6:.1f} MB gzipped; median of {a.rounds} rounds; spec {a.spec}\n")
         print("| run | resolver | pages | links | seconds | pages/s per core | links/s per core |")

@@ -252,15 +252,20 @@ def test_other_spec_and_damaged_archive(spark, cli, archives, tmp_path):
     assert "cannot-be-a-base" in errors[("urn:example:doc", "rel")]
 
 
-def test_urllib_resolver(spark, archives, tmp_path):
-    """--resolver urllib: the same links and bases, each url from
+def test_rows_transfer_and_urllib_resolver(spark, cli, archives, tmp_path):
+    """--transfer rows (pickled rows, no Arrow) writes the same rows; and
+    --resolver urllib the same links and bases, each url from
     urllib.parse.urljoin."""
     a = str(tmp_path / "urlspec")
     b = str(tmp_path / "urllib")
-    links_job.main(job_args(archives, a), spark=spark)
+    links_job.main(job_args(archives, a, "--transfer", "rows"), spark=spark)
     links_job.main(job_args(archives, b, "--resolver", "urllib"), spark=spark)
     _, by_urlspec = parquet_rows(spark, a)
     _, by_urllib = parquet_rows(spark, b)
+    want = []
+    for f in archives["files"]:
+        want += cli_rows(cli, f, archives["given"][f], "rfc1808")[0]
+    assert_same_rows(by_urlspec, want)
 
     def key(r):  # every column but url and error
         return r[:6] + r[7:9] + r[10:]
