@@ -112,6 +112,9 @@ fn split_with(
     // Where the path's scan starts, and what it has seen before.
     let mut from = pos;
     let mut seen = u16::MAX;
+    // Whether no byte before `from` ends a path: the scheme and `//` never
+    // do, the net_loc's bytes when the scan says so.
+    let mut clear = true;
     if b.get(pos..pos + 2) == Some(b"//") {
         net_loc_start = pos + 2;
         let s = table::scan(b, net_loc_start, t, AUTH_GO, auth_stops, seen);
@@ -126,6 +129,8 @@ fn split_with(
         if s.acc & PATH_GO != 0 {
             from = s.covered;
             seen = s.acc;
+        } else {
+            clear = false;
         }
     }
     let path_start = pos;
@@ -133,7 +138,11 @@ fn split_with(
     // P5, P4 and P1 in input order: the path ends at the first `;` (where
     // params are a component), `?` or `#`; the params at the first `?` or
     // `#`; the query at the first `#`.
-    let s = table::scan(b, from, t, PATH_GO, path_stops, seen);
+    let s = if clear {
+        table::scan_tail(b, from, t, PATH_GO, path_stops, seen)
+    } else {
+        table::scan(b, from, t, PATH_GO, path_stops, seen)
+    };
     fits &= s.acc | !(table::SEGMENT | NO_PCT);
     let mut i = s.end;
     let path_end = i;

@@ -288,6 +288,50 @@ pub(crate) fn scan<const N: usize>(
     Scan { end, acc, covered: len }
 }
 
+/// [`scan`] to the end of the input, for a run that usually reaches it (a
+/// path) and before which no byte lacks `go`: the last 24 bytes of the
+/// input are classified as one block, whatever their number before
+/// `start`, so that a run of up to 24 bytes takes no loop and no branch
+/// that depends on its length. The block's bytes before `start` count in
+/// the result like those after a stop do in [`scan`].
+#[inline(always)]
+pub(crate) fn scan_tail<const N: usize>(
+    b: &[u8],
+    start: usize,
+    table: &[u16; 256],
+    go: u16,
+    stops: [u8; N],
+    mut acc: u16,
+) -> Scan {
+    const BLOCK: usize = 24;
+    let fold =
+        |w: &[u8]| w.iter().fold(u16::MAX, |a, &c| a & table[usize::from(c)]);
+    let len = b.len();
+    let Some(block) = b.last_chunk::<BLOCK>() else {
+        return scan(b, start, table, go, stops, acc);
+    };
+    // The words before the block.
+    let mut i = start;
+    while i + BLOCK < len {
+        let Some(w) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) else {
+            break;
+        };
+        let a = fold(w);
+        acc &= a;
+        if a & go == 0 {
+            let m = hits(u64::from_le_bytes(*w), stops);
+            let end = i + (m.trailing_zeros() / 8) as usize;
+            return Scan { end, acc, covered: i + 8 };
+        }
+        i += 8;
+    }
+    let a = fold(&block[..8]) & fold(&block[8..16]) & fold(&block[16..]);
+    if a & go != 0 {
+        return Scan { end: len, acc: acc & a, covered: len };
+    }
+    scan(b, i, table, go, stops, acc)
+}
+
 /// The high bit set in each byte of `x` equal to one of `stops`: exact
 /// for the lowest such byte, which is all that is used.
 #[inline(always)]

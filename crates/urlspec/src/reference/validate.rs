@@ -389,14 +389,9 @@ fn quick_rest(r: &Reference<'_>) -> Option<bool> {
     // other components: look at such a component again on its own.
     let t = table::of(spec);
     let mut fits = m.fits;
+    // (The net_loc's flag is looked at again where it is used, below.)
     if fits & SEGMENT == 0 && table::classes(path, t) & SEGMENT != 0 {
         fits |= SEGMENT;
-    }
-    if m.net_loc_start != NONE
-        && fits & AUTH == 0
-        && table::classes(&input[m.net_loc_start..m.path_start], t) & AUTH != 0
-    {
-        fits |= AUTH;
     }
     if fits & TAIL_CLASSES != TAIL_CLASSES {
         return Some(false);
@@ -427,7 +422,10 @@ fn quick_rest(r: &Reference<'_>) -> Option<bool> {
     {
         return Some(false);
     }
-    if m.net_loc_start != NONE && fits & AUTH == 0 {
+    if m.net_loc_start != NONE
+        && fits & AUTH == 0
+        && table::classes(&input[m.net_loc_start..m.path_start], t) & AUTH == 0
+    {
         // RFC 1808's opaque net_loc has its class checked; another
         // authority that is not a plain registered name gets the server
         // check, which is exact.
