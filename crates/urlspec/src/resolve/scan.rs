@@ -11,15 +11,16 @@ use crate::chars::{ALPHA, SCHEME};
 use crate::reference::NONE;
 
 const ONES: u64 = 0x0101_0101_0101_0101;
-const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
 const HIGH: u64 = 0x8080_8080_8080_8080;
 
-/// The high bit of each byte of `x` that equals `c`, exactly (no false
-/// positive from a borrow).
+/// The high bit of each byte of `x` that equals `c`, exact for the lowest
+/// one: above a match, a borrow may also mark a byte equal to `c ^ 1`
+/// (`.` above `/`, `/` above `.`, `>` above `?`, `;` above `:`…). One
+/// operation less than an exact test.
 #[inline(always)]
-fn eq(x: u64, c: u8) -> u64 {
+fn eq_low(x: u64, c: u8) -> u64 {
     let v = x ^ (ONES * u64::from(c));
-    !(((v & LOW) + LOW) | v | LOW)
+    v.wrapping_sub(ONES) & !v & HIGH
 }
 
 /// The bytes `b[i..]`, eight at most, as a little-endian word padded with
@@ -41,7 +42,8 @@ fn load(b: &[u8], i: usize) -> u64 {
     x
 }
 
-/// The byte index in its word of the lowest flagged byte of `m` (not 0).
+/// The byte index in its word of the lowest flagged (or non-zero) byte of
+/// `m` (not 0).
 #[inline(always)]
 fn lowest(m: u64) -> usize {
     m.trailing_zeros() as usize / 8
@@ -61,9 +63,9 @@ pub(crate) fn net_loc_end<const QUERY: bool>(b: &[u8], from: usize) -> usize {
     let mut i = from;
     while i < b.len() {
         let x = load(b, i);
-        let mut stop = eq(x, b'/') | eq(x, b'#');
+        let mut stop = eq_low(x, b'/') | eq_low(x, b'#');
         if QUERY {
-            stop |= eq(x, b'?');
+            stop |= eq_low(x, b'?');
         }
         if stop != 0 {
             return i + lowest(stop);
@@ -83,12 +85,12 @@ pub(crate) fn find<const PARAMS: bool, const QUERY: bool>(
     let mut i = from;
     while i < b.len() {
         let x = load(b, i);
-        let mut stop = eq(x, b'#');
+        let mut stop = eq_low(x, b'#');
         if QUERY {
-            stop |= eq(x, b'?');
+            stop |= eq_low(x, b'?');
         }
         if PARAMS {
-            stop |= eq(x, b';');
+            stop |= eq_low(x, b';');
         }
         if stop != 0 {
             return i + lowest(stop);
@@ -98,81 +100,93 @@ pub(crate) fn find<const PARAMS: bool, const QUERY: bool>(
     b.len()
 }
 
+/// The length of the longest common prefix of `a` and `b`, eight bytes
+/// at a time.
+#[inline]
+pub(crate) fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let mut k = 0;
+    while k < n {
+        // Past the shorter end the padding may match a NUL: `min` below.
+        let x = load(a, k) ^ load(b, k);
+        if x != 0 {
+            return (k + lowest(x)).min(n);
+        }
+        k += 8;
+    }
+    n
+}
+
 /// What [`path`] finds in a path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Path {
     /// The end of the path: the first `?` or `#` (and `;` where params are
     /// a component), or the end of the input.
     pub(crate) end: usize,
-    /// The last `/` before `end`, or `NONE`.
+    /// The last `/` before `end`, or `NONE`; exact when `dot` is false
+    /// (else a `.` after a `/` may count as a `/`).
     pub(crate) last_slash: usize,
-    /// Whether a `.` starts a segment (follows a `/`, or starts the path
+    /// Whether a `.` may start a segment (follows a `/`, or starts the path
     /// when `dot_at_start`) before `end`: a dot segment may be there.
     pub(crate) dot: bool,
-    /// With `COLON`: the first `:` when it comes before every `/` and the
-    /// end (a scheme may end there), else `NONE`.
-    pub(crate) colon: usize,
+    /// With `COLON`: whether a `:` comes before `end` (a scheme may end
+    /// there).
+    pub(crate) colon: bool,
 }
 
 /// One pass over a path from `from`: its end, its last `/`, whether a
-/// segment starts with `.`, and (with `COLON`) whether a `:` comes before
-/// any `/`. `PARAMS`: `;` ends the path (RFC 1808).
-#[inline]
+/// segment starts with `.`, and (with `COLON`) whether it holds a `:`.
+/// `PARAMS`: `;` ends the path (RFC 1808).
+#[inline(always)]
 pub(crate) fn path<const PARAMS: bool, const COLON: bool>(
     b: &[u8],
     from: usize,
     dot_at_start: bool,
 ) -> Path {
+    // Every mask is exact for its lowest byte, which is all the stop and
+    // the colon need. A `/` or `.` that a borrow marks lies just above a
+    // `/` or `.` that is really there, so it comes with a `.` after a `/`
+    // and `dot` set: the `/`s are exact whenever `dot` is false.
     let len = b.len();
     let mut i = from;
-    let mut last_slash = NONE;
+    // The last word with a `/` before the end, and its `/`s.
+    let (mut slash_at, mut slashes) = (0, 0u64);
     let mut dots = 0u64;
-    let mut colon = NONE;
-    let mut colon_open = COLON;
+    let mut colons = 0u64;
     // The high bit of byte 0: the byte before the word is `/`.
     let mut carry = if dot_at_start { 0x80 } else { 0 };
+    let mut end = len;
     while i < len {
         let x = load(b, i);
-        let mut stop = eq(x, b'?') | eq(x, b'#');
+        let mut stop = eq_low(x, b'?') | eq_low(x, b'#');
         if PARAMS {
-            stop |= eq(x, b';');
+            stop |= eq_low(x, b';');
         }
-        let slash = eq(x, b'/');
-        let dot = eq(x, b'.') & (slash << 8 | carry);
-        if colon_open {
-            let c = eq(x, b':');
-            let first = c | slash | stop;
-            if first != 0 {
-                colon_open = false;
-                let k = lowest(first);
-                if c >> (8 * k) & 0x80 != 0 {
-                    colon = i + k;
-                }
-            }
-        }
+        let slash = eq_low(x, b'/');
+        let dot = eq_low(x, b'.') & (slash << 8 | carry);
+        let colon = if COLON { eq_low(x, b':') } else { 0 };
         if stop != 0 {
             // Only the bytes before the first stop count.
             let before = (stop & stop.wrapping_neg()) - 1;
-            let slash = slash & before;
-            if slash != 0 {
-                last_slash = i + highest(slash);
+            if slash & before != 0 {
+                (slash_at, slashes) = (i, slash & before);
             }
             dots |= dot & before;
-            return Path {
-                end: i + lowest(stop),
-                last_slash,
-                dot: dots != 0,
-                colon,
-            };
+            colons |= colon & before;
+            end = i + lowest(stop);
+            break;
         }
         if slash != 0 {
-            last_slash = i + highest(slash);
+            (slash_at, slashes) = (i, slash);
         }
         dots |= dot;
+        colons |= colon;
         carry = slash >> 56;
         i += 8;
     }
-    Path { end: len, last_slash, dot: dots != 0, colon }
+    let last_slash =
+        if slashes == 0 { NONE } else { slash_at + highest(slashes) };
+    Path { end, last_slash, dot: dots != 0, colon: colons != 0 }
 }
 
 /// The index of the `:` that ends the scheme of `b`, or `None`: letters,
@@ -186,12 +200,11 @@ pub(crate) fn scheme(b: &[u8], letter_first: bool) -> Option<usize> {
     scheme_upto(b, b.len(), letter_first)
 }
 
-/// [`scheme`] for a `:` known to be at `colon` if anywhere: whether
-/// `b[..colon]` is a scheme.
+/// [`scheme`], for a scheme whose `:` comes before `end` if at all.
 #[inline]
 pub(crate) fn scheme_upto(
     b: &[u8],
-    colon: usize,
+    end: usize,
     letter_first: bool,
 ) -> Option<usize> {
     let first = *b.first()?;
@@ -199,7 +212,7 @@ pub(crate) fn scheme_upto(
         return None;
     }
     let mut i = 0;
-    while i < colon && SCHEME.contains(b[i]) {
+    while i < end && SCHEME.contains(b[i]) {
         i += 1;
     }
     (i > 0 && i < b.len() && b[i] == b':').then_some(i)
@@ -274,12 +287,7 @@ pub(crate) mod tests {
             b[i] == b'.'
                 && if i == from { dot_at_start } else { b[i - 1] == b'/' }
         });
-        let first = (from..b.len())
-            .find(|&i| stop(b[i]) || b[i] == b'/' || b[i] == b':');
-        let colon = match first {
-            Some(i) if b[i] == b':' => i,
-            _ => NONE,
-        };
+        let colon = b[from..end].contains(&b':');
         Path { end, last_slash, dot, colon }
     }
 
@@ -289,14 +297,30 @@ pub(crate) mod tests {
             let b = s.as_bytes();
             for from in 0..=b.len() {
                 for dot_at_start in [false, true] {
+                    // A dot reported where there is none is allowed (the
+                    // callers then look again); the last `/` counts only
+                    // without a dot.
+                    let same = |got: Path, want: Path| {
+                        assert!(got.dot >= want.dot, "{s:?} {from}");
+                        let got = Path {
+                            dot: want.dot,
+                            last_slash: if got.dot {
+                                want.last_slash
+                            } else {
+                                got.last_slash
+                            },
+                            ..got
+                        };
+                        assert_eq!(got, want, "{s:?} {from}");
+                    };
                     let want = naive_path(b, from, true, dot_at_start);
-                    let got = path::<true, true>(b, from, dot_at_start);
-                    assert_eq!(got, want, "{s:?} {from}");
+                    same(path::<true, true>(b, from, dot_at_start), want);
                     let want = naive_path(b, from, false, dot_at_start);
-                    let got = path::<false, true>(b, from, dot_at_start);
-                    assert_eq!(got, want, "{s:?} {from}");
-                    let got = path::<false, false>(b, from, dot_at_start);
-                    assert_eq!(got, Path { colon: NONE, ..want }, "{s:?}");
+                    same(path::<false, true>(b, from, dot_at_start), want);
+                    same(
+                        path::<false, false>(b, from, dot_at_start),
+                        Path { colon: false, ..want },
+                    );
                 }
                 let first = |set: &[u8]| {
                     (from..b.len())
@@ -308,6 +332,11 @@ pub(crate) mod tests {
                 assert_eq!(find::<true, true>(b, from), first(b";?#"));
                 assert_eq!(find::<false, true>(b, from), first(b"?#"));
                 assert_eq!(find::<false, false>(b, from), first(b"#"));
+                let other = &b[from..];
+                let want =
+                    b.iter().zip(other).take_while(|(x, y)| x == y).count();
+                assert_eq!(common_prefix(b, other), want, "{s:?} {from}");
+                assert_eq!(common_prefix(other, b), want, "{s:?} {from}");
             }
         }
     }
