@@ -6,22 +6,23 @@ input and writing to /dev/null.
 
     python3 bench/cli/resolve_pairs.py [URLSPEC_BINARY ...]
 
-Runs several hyperfine rounds; each round times every binary and the
-Python loop one after the other, so each ratio comes from commands timed
-under the same load. Prints each round's medians and the median of the
+The commands are run alternately, one run each per round (every binary,
+then the Python loop), so that each ratio compares runs made under the
+same load on a shared machine. The wall time of each run is measured
+around the process (spawn to exit); the spawn of a trivial process
+(`true`), measured the same way, is subtracted, as hyperfine subtracts
+its shell. Prints the median time of each command and the median of the
 per-round ratios. Without arguments, times target/release/urlspec.
 
-Environment: ROUNDS (default 5), RUNS per command per round (default 15),
-URLSPEC_DATA (the corpus directory, default ../shared/data/urls beside
-the workspace).
+Environment: ROUNDS (default 30), URLSPEC_DATA (the corpus directory,
+default ../shared/data/urls beside the workspace).
 """
 
-import json
 import os
 import statistics
 import subprocess
 import sys
-import tempfile
+import time
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(os.path.dirname(here))
@@ -29,34 +30,43 @@ data = os.environ.get(
     "URLSPEC_DATA", os.path.join(root, "..", "shared", "data", "urls")
 )
 pairs = os.path.join(data, "relative-pairs.tsv")
-rounds = int(os.environ.get("ROUNDS", "5"))
-runs = os.environ.get("RUNS", "15")
+rounds = int(os.environ.get("ROUNDS", "30"))
 bins = sys.argv[1:] or [os.path.join(root, "target", "release", "urlspec")]
-python_cmd = f"{sys.executable} {os.path.join(here, 'urljoin_pairs.py')} < {pairs}"
+python_cmd = [sys.executable, os.path.join(here, "urljoin_pairs.py")]
+
+
+def run(argv):
+    """Seconds from spawning `argv` to its exit, `pairs` on its stdin."""
+    with open(pairs, "rb") as stdin:
+        start = time.perf_counter()
+        subprocess.run(argv, stdin=stdin, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, check=False)
+        return time.perf_counter() - start
+
 
 with open(pairs, "rb") as f:
     count = sum(1 for _ in f)
-print(f"{count} pairs from {pairs}; {rounds} rounds of {runs} runs each")
+print(f"{count} pairs from {pairs}; {rounds} rounds")
 
-ratios = {b: [] for b in bins}
-with tempfile.TemporaryDirectory() as tmp:
-    for r in range(1, rounds + 1):
-        out = os.path.join(tmp, f"r{r}.json")
-        argv = ["hyperfine", "--style", "none", "--warmup", "2",
-                "--runs", runs, "--export-json", out]
-        for b in bins:
-            argv += [f"{b} resolve --pairs < {pairs}"]
-        argv += [python_cmd]
-        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
-        results = json.load(open(out))["results"]
-        py = results[-1]["median"]
-        row = [f"round {r}: python {py * 1e3:6.1f} ms"]
-        for b, res in zip(bins, results):
-            ratio = py / res["median"]
-            ratios[b].append(ratio)
-            row.append(f"{b}: {res['median'] * 1e3:6.2f} ms ({ratio:4.1f}x)")
-        print("  ".join(row), flush=True)
+# Warm up the page cache and the binaries.
+for argv in [[b, "resolve", "--pairs"] for b in bins] + [python_cmd]:
+    run(argv)
+spawn = statistics.median(run(["true"]) for _ in range(30))
 
+times = {b: [] for b in bins}
+times["python"] = []
+for _ in range(rounds):
+    for b in bins:
+        times[b].append(run([b, "resolve", "--pairs"]) - spawn)
+    times["python"].append(run(python_cmd) - spawn)
+
+py = times["python"]
+print(f"spawn (subtracted): {spawn * 1e3:.2f} ms")
+print(f"python urljoin loop: median {statistics.median(py) * 1e3:.1f} ms")
 for b in bins:
-    rs = ", ".join(f"{x:.1f}" for x in ratios[b])
-    print(f"{b}: median {statistics.median(ratios[b]):.1f}x python ({rs})")
+    ratios = [p / t for p, t in zip(py, times[b])]
+    print(f"{b}: median {statistics.median(times[b]) * 1e3:.2f} ms, "
+          f"min {min(times[b]) * 1e3:.2f} ms; "
+          f"median ratio {statistics.median(ratios):.1f}x python "
+          f"(quartiles {statistics.quantiles(ratios, n=4)[0]:.1f}"
+          f"-{statistics.quantiles(ratios, n=4)[2]:.1f})")
