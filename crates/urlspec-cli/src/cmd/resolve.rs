@@ -174,9 +174,9 @@ fn drive_pairs<M: Mode>(
 }
 
 /// Answers every `BASE<TAB>REFERENCE` line of `lines` with `mode`. The base
-/// is prepared again only when it differs from the previous line's: the
-/// prepared base borrows
-/// the block its line is in; when a block ends, one owned copy of it is
+/// is prepared again only when it differs from the previous line's. The
+/// prepared base borrows the block its line is in, so no base is copied
+/// line by line; when a block ends, one owned copy of the last base is
 /// kept (and prepared again) for the lines of the next block.
 fn drive_pairs_from<M: Mode>(
     mode: &mut M,
