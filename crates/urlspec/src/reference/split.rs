@@ -117,7 +117,7 @@ fn split_with(
     let mut clear = true;
     if b.get(pos..pos + 2) == Some(b"//") {
         net_loc_start = pos + 2;
-        let s = table::scan(b, net_loc_start, t, AUTH_GO, auth_stops, seen);
+        let s = table::scan_head(b, net_loc_start, t, AUTH_GO, auth_stops);
         fits &= s.acc | !(AUTH | NO_PCT);
         pos = s.end;
         from = s.end;

@@ -390,7 +390,10 @@ fn quick_rest(r: &Reference<'_>) -> Option<bool> {
     let t = table::of(spec);
     let mut fits = m.fits;
     // (The net_loc's flag is looked at again where it is used, below.)
-    if fits & SEGMENT == 0 && table::classes(path, t) & SEGMENT != 0 {
+    if fits & SEGMENT == 0
+        && !table::spill_exact(spec)
+        && table::classes(path, t) & SEGMENT != 0
+    {
         fits |= SEGMENT;
     }
     if fits & TAIL_CLASSES != TAIL_CLASSES {
