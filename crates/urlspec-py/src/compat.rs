@@ -1,43 +1,144 @@
-//! The fast paths of `urlspec.compat`: `urlsplit` and `urljoin` for `str`
-//! arguments, building urllib's own result types. The rest of the module
-//! (bytes arguments, `urlparse`'s params, `urlunsplit`) is Python.
+//! `urlspec.compat.urlsplit` and `urljoin` themselves (no Python frame in
+//! between): they check the argument types, and for `str` arguments split
+//! or resolve in Rust, building urllib's own result types (`SplitResult`,
+//! a tuple subclass, filled directly as `tuple.__new__` would). Other
+//! arguments (bytes, `allow_fragments=False` for `urljoin`) go to the
+//! Python code in `compat.py`, as do `urlparse`'s params and `urlunsplit`.
+#![allow(unsafe_code)]
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
+use pyo3::exceptions::PyTypeError;
+use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::{PyString, PyTuple};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyString, PyType};
 
-use urlspec::resolve::Resolver;
+use urlspec::resolve as res;
 use urlspec::{Reference, Spec};
 
-/// `tuple.__new__` and `urllib.parse.SplitResult`, handed over once by
-/// `compat.py` (this crate imports nothing from urllib itself).
-static TYPES: OnceLock<(Py<PyAny>, Py<PyAny>)> = OnceLock::new();
+/// `urllib.parse.SplitResult` and the Python `urlsplit` for arguments
+/// other than `str`, handed over once by `compat.py` (this crate imports
+/// nothing from urllib itself).
+static TYPES: OnceLock<(Py<PyType>, Py<PyAny>, Py<PyAny>)> = OnceLock::new();
 
-/// Registers `tuple.__new__` and `SplitResult`.
+/// Registers `SplitResult` and the Python `urlsplit` and `urljoin` for
+/// the arguments the Rust ones do not take.
 #[pyfunction]
-fn set_compat_types(tuple_new: Py<PyAny>, split_result: Py<PyAny>) {
-    let _ = TYPES.set((tuple_new, split_result));
+fn set_compat_types(
+    split_result: &Bound<'_, PyType>,
+    split_other: Py<PyAny>,
+    join_other: Py<PyAny>,
+) -> PyResult<()> {
+    // The class must be a tuple subclass of five fields (a namedtuple):
+    // `split_result_of` fills it as `tuple.__new__` does.
+    let tuple = split_result.py().get_type::<pyo3::types::PyTuple>();
+    if !split_result.is_subclass(&tuple)? {
+        return Err(PyTypeError::new_err("SplitResult is not a tuple type"));
+    }
+    let _ =
+        TYPES.set((split_result.clone().unbind(), split_other, join_other));
+    Ok(())
 }
 
-/// urllib's `urlsplit` fields from the RFC 3986 §3 split (Appendix B):
-/// absent components as `""`, the scheme in lower case (§3.1, §6.2.2.1).
+/// `SplitResult(*fields)` (or a plain tuple before `set_compat_types`).
+fn split_result_of<'py>(
+    py: Python<'py>,
+    fields: [Bound<'py, PyAny>; 5],
+) -> PyResult<Bound<'py, PyAny>> {
+    let Some((cls, _, _)) = TYPES.get() else {
+        return Ok(pyo3::types::PyTuple::new(py, fields)?.into_any());
+    };
+    // SAFETY: `cls` is a subclass of tuple (checked in `set_compat_types`)
+    // whose instances are made by `tp_alloc(cls, n)` and filled with
+    // `PyTuple_SetItem`, exactly as CPython's `tuple_subtype_new` does for
+    // `tuple.__new__(cls, fields)`. The new object has a reference count of
+    // one (so `PyTuple_SetItem` accepts it) and is owned by the `Bound`
+    // made from it; `PyTuple_SetItem` steals the references of `fields`
+    // handed to it with `into_ptr`, also when it fails.
+    unsafe {
+        let obj = ffi::PyType_GenericAlloc(cls.as_ptr().cast(), 5);
+        let obj = Bound::from_owned_ptr_or_err(py, obj)?;
+        for (i, f) in fields.into_iter().enumerate() {
+            if ffi::PyTuple_SetItem(
+                obj.as_ptr(),
+                i as ffi::Py_ssize_t,
+                f.into_ptr(),
+            ) != 0
+            {
+                return Err(PyErr::fetch(py));
+            }
+        }
+        Ok(obj)
+    }
+}
+
+/// The common schemes as Python strings made once.
+fn scheme_str<'py>(py: Python<'py>, scheme: &str) -> Bound<'py, PyAny> {
+    static HTTP: PyOnceLock<Py<PyString>> = PyOnceLock::new();
+    static HTTPS: PyOnceLock<Py<PyString>> = PyOnceLock::new();
+    let cached = match scheme {
+        "http" => &HTTP,
+        "https" => &HTTPS,
+        _ => return PyString::new(py, scheme).into_any(),
+    };
+    cached
+        .get_or_init(py, || PyString::intern(py, scheme).unbind())
+        .bind(py)
+        .clone()
+        .into_any()
+}
+
+/// `urllib.parse.urlsplit` by RFC 3986 Appendix B: never raises.
+///
+/// Returns ``SplitResult(scheme, netloc, path, query, fragment)``, absent
+/// components as ``""``, the scheme lower-cased (§3.1).
 #[pyfunction]
-#[pyo3(signature = (url, scheme = "", allow_fragments = true))]
+#[pyo3(signature = (url, scheme = None, allow_fragments = None))]
 fn urlsplit<'py>(
     py: Python<'py>,
-    url: &str,
-    scheme: &str,
+    url: &Bound<'py, PyAny>,
+    scheme: Option<&Bound<'py, PyAny>>,
+    allow_fragments: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let allow = match allow_fragments {
+        None => true,
+        Some(a) => a.is_truthy()?,
+    };
+    let text = url.cast::<PyString>().ok().zip(match scheme {
+        None => Some(None),
+        Some(s) => s.cast::<PyString>().ok().map(Some),
+    });
+    let Some((url, scheme)) = text else {
+        // bytes, bytearray or a mix: the Python code in compat.py.
+        return match TYPES.get() {
+            Some((_, fallback, _)) => {
+                fallback.bind(py).call1((url, scheme, allow))
+            }
+            None => Err(PyTypeError::new_err("urlsplit: expected str")),
+        };
+    };
+    split_str(py, url, scheme, allow)
+}
+
+fn split_str<'py>(
+    py: Python<'py>,
+    url_obj: &Bound<'py, PyString>,
+    default_scheme: Option<&Bound<'py, PyString>>,
     allow_fragments: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let url = url_obj.to_str()?;
     let r = Reference::parse_with(url, Spec::Rfc3986);
-    let scheme: Cow<'_, str> = match r.scheme() {
+    let scheme = match r.scheme() {
         Some(s) if s.bytes().any(|b| b.is_ascii_uppercase()) => {
-            Cow::Owned(s.to_ascii_lowercase())
+            PyString::new(py, &s.to_ascii_lowercase()).into_any()
         }
-        Some(s) => Cow::Borrowed(s),
-        None => Cow::Borrowed(scheme),
+        Some(s) => scheme_str(py, s),
+        None => match default_scheme {
+            Some(s) => s.clone().into_any(),
+            None => PyString::new(py, "").into_any(),
+        },
     };
     let netloc = r.authority().unwrap_or("");
     let mut path = Cow::Borrowed(r.path());
@@ -56,33 +157,79 @@ fn urlsplit<'py>(
             fragment = "";
         }
     }
-    let fields = PyTuple::new(
+    // A path that is the whole input (a relative reference without query
+    // or fragment) is the input string itself.
+    let path = if path.len() == url.len() {
+        url_obj.clone().into_any()
+    } else {
+        PyString::new(py, &path).into_any()
+    };
+    split_result_of(
         py,
         [
-            PyString::new(py, &scheme),
-            PyString::new(py, netloc),
-            PyString::new(py, &path),
-            PyString::new(py, &query),
-            PyString::new(py, fragment),
+            scheme,
+            PyString::new(py, netloc).into_any(),
+            path,
+            PyString::new(py, &query).into_any(),
+            PyString::new(py, fragment).into_any(),
         ],
-    )?;
-    match TYPES.get() {
-        Some((tuple_new, cls)) => tuple_new.bind(py).call1((cls, fields)),
-        None => Ok(fields.into_any()),
-    }
+    )
 }
 
-/// RFC 3986 §5.2 resolution with urllib's shortcuts for an empty base or
-/// reference; a reference that cannot be resolved is returned as it is.
+/// ``urllib.parse.urljoin(base, url, allow_fragments=True)`` by RFC 3986
+/// §5.2 (strict parser, §5.2.2).
+///
+/// An empty base gives the reference, as urllib; a reference that cannot
+/// be resolved against ``base`` (a base without a scheme) is returned as it
+/// is.
 #[pyfunction]
-fn urljoin(base: &str, url: &str) -> String {
-    if base.is_empty() {
-        return url.to_owned();
+#[pyo3(signature = (base, url, allow_fragments = None))]
+fn urljoin<'py>(
+    py: Python<'py>,
+    base: &Bound<'py, PyAny>,
+    url: &Bound<'py, PyAny>,
+    allow_fragments: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let allow = match allow_fragments {
+        None => true,
+        Some(a) => a.is_truthy()?,
+    };
+    let (Ok(b), Ok(u), true) =
+        (base.cast::<PyString>(), url.cast::<PyString>(), allow)
+    else {
+        // bytes, or allow_fragments=False: the Python code in compat.py.
+        return match TYPES.get() {
+            Some((_, _, fallback)) => {
+                fallback.bind(py).call1((base, url, allow))
+            }
+            None => Err(PyTypeError::new_err("urljoin: expected str")),
+        };
+    };
+    let (b_text, u_text) = (b.to_str()?, u.to_str()?);
+    if b_text.is_empty() {
+        return Ok(url.clone());
     }
-    match Resolver::new(base, Spec::Rfc3986).resolve(url) {
-        Ok(r) => r.href,
-        Err(_) => url.to_owned(),
+    Ok(match res::resolve(b_text, u_text, Spec::Rfc3986) {
+        Ok(r) => same_or_new(py, &r.href, [b, u]),
+        Err(_) => url.clone(),
+    })
+}
+
+/// `text` as a Python string: one of `objs` when equal to it (a result
+/// that is the base or the reference as given), else a new one.
+pub(crate) fn same_or_new<'py>(
+    py: Python<'py>,
+    text: &str,
+    objs: [&Bound<'py, PyString>; 2],
+) -> Bound<'py, PyAny> {
+    for o in objs {
+        if let Ok(t) = o.to_str() {
+            if t.len() == text.len() && t == text {
+                return o.clone().into_any();
+            }
+        }
     }
+    PyString::new(py, text).into_any()
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

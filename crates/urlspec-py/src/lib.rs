@@ -17,6 +17,7 @@ use urlspec::resolve::{self as res, Resolver};
 use urlspec::server::Server;
 use urlspec::{equiv, Reference, Spec};
 
+mod arrow;
 mod batch;
 mod compat;
 mod links;
@@ -66,7 +67,8 @@ pub(crate) fn spec_of(py: Python<'_>, name: &str) -> PyResult<Spec> {
 /// each component, sliced out when asked for.
 #[pyclass(frozen, module = "urlspec", name = "URL")]
 pub struct Url {
-    input: String,
+    /// The `str` given: kept, not copied (its UTF-8 is cached by Python).
+    input: Py<PyString>,
     spec: Spec,
     /// scheme, net_loc, path, params, query, fragment.
     spans: [Option<(u32, u32)>; 6],
@@ -82,96 +84,138 @@ const PARTS: [Part; 6] = [
 ];
 
 impl Url {
-    pub(crate) fn new(input: String, spec: Spec) -> Url {
+    /// The spans of the components of `input` under `spec`.
+    pub(crate) fn spans(input: &str, spec: Spec) -> Spans {
+        Url::spans_of(&Reference::parse_with(input, spec))
+    }
+
+    /// The spans of the components of a parsed reference.
+    pub(crate) fn spans_of(r: &Reference<'_>) -> Spans {
         let mut spans = [None; 6];
-        {
-            let r = Reference::parse_with(&input, spec);
-            for (slot, part) in spans.iter_mut().zip(PARTS) {
-                *slot = r.span(part).map(|s| (s.start as u32, s.end as u32));
-            }
+        for (slot, part) in spans.iter_mut().zip(PARTS) {
+            *slot = r.span(part).map(|s| (s.start as u32, s.end as u32));
         }
+        spans
+    }
+
+    /// `input` split under `spec`; `text` is its UTF-8.
+    pub(crate) fn new(input: Py<PyString>, text: &str, spec: Spec) -> Url {
+        Url { spans: Url::spans(text, spec), input, spec }
+    }
+
+    /// `input` with spans already computed from `input`'s text.
+    pub(crate) fn with_spans(
+        input: Py<PyString>,
+        spec: Spec,
+        spans: Spans,
+    ) -> Url {
         Url { input, spec, spans }
     }
 
-    fn part(&self, i: usize) -> Option<&str> {
-        self.spans[i].map(|(a, b)| &self.input[a as usize..b as usize])
+    fn text<'a>(&'a self, py: Python<'a>) -> &'a str {
+        // Cannot fail: the text was read when the URL was made.
+        self.input.bind(py).to_str().unwrap_or("")
     }
 
-    fn reference(&self) -> Reference<'_> {
-        Reference::parse_with(&self.input, self.spec)
+    fn part<'a>(&'a self, py: Python<'a>, i: usize) -> Option<&'a str> {
+        let text = self.text(py);
+        self.spans[i].and_then(|(a, b)| text.get(a as usize..b as usize))
     }
 
-    fn server(&self) -> Option<Server<'_>> {
-        self.part(1).map(|n| Server::parse(n, self.spec))
+    /// Component `i` as a Python string: the input itself when it is the
+    /// whole input.
+    fn part_py<'py>(
+        &self,
+        py: Python<'py>,
+        i: usize,
+    ) -> Option<Bound<'py, PyString>> {
+        let input = self.input.bind(py);
+        let text = input.to_str().unwrap_or("");
+        let (a, b) = self.spans[i]?;
+        if a == 0 && b as usize == text.len() {
+            return Some(input.clone());
+        }
+        text.get(a as usize..b as usize).map(|p| PyString::new(py, p))
+    }
+
+    fn reference<'a>(&'a self, py: Python<'a>) -> Reference<'a> {
+        Reference::parse_with(self.text(py), self.spec)
+    }
+
+    fn server<'a>(&'a self, py: Python<'a>) -> Option<Server<'a>> {
+        self.part(py, 1).map(|n| Server::parse(n, self.spec))
     }
 }
+
+/// scheme, net_loc, path, params, query, fragment.
+pub(crate) type Spans = [Option<(u32, u32)>; 6];
 
 #[pymethods]
 impl Url {
     /// The scheme as written, `None` when there is none.
     #[getter]
-    fn scheme(&self) -> Option<&str> {
-        self.part(0)
+    fn scheme<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
+        self.part_py(py, 0)
     }
 
     /// What follows `//` (RFC 1808 `net_loc`), `None` without `//`.
     #[getter]
-    fn net_loc(&self) -> Option<&str> {
-        self.part(1)
+    fn net_loc<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
+        self.part_py(py, 1)
     }
 
     /// The same as `net_loc`, by its RFC 2396/3986 name.
     #[getter]
-    fn authority(&self) -> Option<&str> {
-        self.part(1)
+    fn authority<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
+        self.part_py(py, 1)
     }
 
     /// The user name of the server part, `None` when absent.
     #[getter]
-    fn user(&self) -> Option<String> {
-        self.server().and_then(|s| s.user().map(str::to_owned))
+    fn user(&self, py: Python<'_>) -> Option<String> {
+        self.server(py).and_then(|s| s.user().map(str::to_owned))
     }
 
     /// The password of the server part, `None` when absent.
     #[getter]
-    fn password(&self) -> Option<String> {
-        self.server().and_then(|s| s.password().map(str::to_owned))
+    fn password(&self, py: Python<'_>) -> Option<String> {
+        self.server(py).and_then(|s| s.password().map(str::to_owned))
     }
 
     /// The host of the server part, `None` when absent.
     #[getter]
-    fn host(&self) -> Option<String> {
-        self.server().and_then(|s| s.host().map(str::to_owned))
+    fn host(&self, py: Python<'_>) -> Option<String> {
+        self.server(py).and_then(|s| s.host().map(str::to_owned))
     }
 
     /// The port as written (a string: it may be empty or invalid).
     #[getter]
-    fn port(&self) -> Option<String> {
-        self.server().and_then(|s| s.port().map(str::to_owned))
+    fn port(&self, py: Python<'_>) -> Option<String> {
+        self.server(py).and_then(|s| s.port().map(str::to_owned))
     }
 
     /// The path; never `None`, maybe `""`.
     #[getter]
-    fn path(&self) -> &str {
-        self.part(2).unwrap_or("")
+    fn path<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+        self.part_py(py, 2).unwrap_or_else(|| PyString::new(py, ""))
     }
 
     /// The params after `;` (specs with a params component).
     #[getter]
-    fn params(&self) -> Option<&str> {
-        self.part(3)
+    fn params<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
+        self.part_py(py, 3)
     }
 
     /// The query after `?`.
     #[getter]
-    fn query(&self) -> Option<&str> {
-        self.part(4)
+    fn query<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
+        self.part_py(py, 4)
     }
 
     /// The fragment after `#`.
     #[getter]
-    fn fragment(&self) -> Option<&str> {
-        self.part(5)
+    fn fragment<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
+        self.part_py(py, 5)
     }
 
     /// The spec the input was split by.
@@ -187,14 +231,17 @@ impl Url {
     }
 
     /// Whether the input follows the spec's grammar.
-    fn is_valid(&self) -> bool {
-        self.reference().is_valid()
+    fn is_valid(&self, py: Python<'_>) -> bool {
+        self.reference(py).is_valid()
     }
 
     /// Every place where the input breaks the grammar:
     /// `(position, rule, reason)` tuples, in order.
-    fn violations(&self) -> Vec<(usize, &'static str, String)> {
-        self.reference()
+    fn violations(
+        &self,
+        py: Python<'_>,
+    ) -> Vec<(usize, &'static str, String)> {
+        self.reference(py)
             .violations()
             .into_iter()
             .map(|v| (v.position, v.rule, v.to_string()))
@@ -207,7 +254,7 @@ impl Url {
         py: Python<'py>,
     ) -> PyResult<Bound<'py, Self>> {
         let me = slf.get();
-        match me.reference().violations().first() {
+        match me.reference(py).violations().first() {
             None => Ok(slf.clone()),
             Some(v) => Err(error(
                 py,
@@ -226,44 +273,44 @@ impl Url {
     /// The components as a dict (absent components as `None`).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        d.set_item("scheme", self.part(0))?;
-        d.set_item("net_loc", self.part(1))?;
-        d.set_item("user", self.user())?;
-        d.set_item("password", self.password())?;
-        d.set_item("host", self.host())?;
-        d.set_item("port", self.port())?;
-        d.set_item("path", self.path())?;
-        d.set_item("params", self.part(3))?;
-        d.set_item("query", self.part(4))?;
-        d.set_item("fragment", self.part(5))?;
+        d.set_item("scheme", self.part(py, 0))?;
+        d.set_item("net_loc", self.part(py, 1))?;
+        d.set_item("user", self.user(py))?;
+        d.set_item("password", self.password(py))?;
+        d.set_item("host", self.host(py))?;
+        d.set_item("port", self.port(py))?;
+        d.set_item("path", self.path(py))?;
+        d.set_item("params", self.part(py, 3))?;
+        d.set_item("query", self.part(py, 4))?;
+        d.set_item("fragment", self.part(py, 5))?;
         Ok(d)
     }
 
-    fn __str__(&self) -> &str {
-        &self.input
+    fn __str__(&self, py: Python<'_>) -> Py<PyString> {
+        self.input.clone_ref(py)
     }
 
-    fn __repr__(&self) -> String {
+    fn __repr__(&self, py: Python<'_>) -> String {
         // Through the library's redaction: a password never reaches a log.
         let shown =
-            urlspec::check::Redacted::new(&self.reference()).to_string();
+            urlspec::check::Redacted::new(&self.reference(py)).to_string();
         format!("urlspec.URL({shown:?}, spec={:?})", self.spec.name())
     }
 
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> bool {
         match other.cast::<Url>() {
             Ok(o) => {
                 let o = o.get();
-                o.input == self.input && o.spec == self.spec
+                o.spec == self.spec && o.text(py) == self.text(py)
             }
             Err(_) => false,
         }
     }
 
-    fn __hash__(&self) -> u64 {
+    fn __hash__(&self, py: Python<'_>) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        self.input.hash(&mut h);
+        self.text(py).hash(&mut h);
         self.spec.hash(&mut h);
         h.finish()
     }
@@ -272,8 +319,13 @@ impl Url {
 /// Splits `url` into its components under `spec`. Never fails.
 #[pyfunction]
 #[pyo3(signature = (url, spec = "rfc1808"))]
-fn parse(py: Python<'_>, url: &str, spec: &str) -> PyResult<Url> {
-    Ok(Url::new(url.to_owned(), spec_of(py, spec)?))
+fn parse(
+    py: Python<'_>,
+    url: &Bound<'_, PyString>,
+    spec: &str,
+) -> PyResult<Url> {
+    let spec = spec_of(py, spec)?;
+    Ok(Url::new(url.clone().unbind(), url.to_str()?, spec))
 }
 
 /// Resolves `reference` against `base` under `spec`.
@@ -291,6 +343,11 @@ fn resolve(
         urlspec::whatwg::resolve(base, reference).map_err(|e| {
             error(py, "ResolveError", e.0.clone(), None, None, Some(e.0))
         })?
+    } else if !strict {
+        // The fast path of RFC 3986, RFC 1808 and draft 04 when it serves.
+        res::resolve(base, reference, spec)
+            .map_err(|e| resolve_error(py, e))?
+            .href
     } else {
         let options = res::Options::default().strict(strict);
         Resolver::with_options(base, spec, options)

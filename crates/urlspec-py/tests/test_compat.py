@@ -202,3 +202,33 @@ def test_types_and_signatures():
 
 if __name__ == "__main__":
     print(render(*differential()))
+
+
+def test_native_entry_points():
+    """compat.urlsplit and urljoin are the Rust functions; their argument
+    handling matches urllib's signatures."""
+    assert compat.urlsplit("HTTP://a/b?q#f") == up.urlsplit("HTTP://a/b?q#f")
+    assert type(compat.urlsplit("http://a/")) is up.SplitResult
+    assert compat.urlsplit("/p#f", "x", False) == ("x", "", "/p#f", "", "")
+    assert compat.urlsplit("/p?q#f", allow_fragments=0) == ("", "", "/p", "q#f", "")
+    assert compat.urlsplit(url="//h/p", scheme="s") == ("s", "h", "/p", "", "")
+    assert compat.urlsplit(b"http://a/b#f") == up.urlsplit(b"http://a/b#f")
+    assert type(compat.urlsplit(b"http://a/")) is up.SplitResultBytes
+
+    class S(str):
+        pass
+
+    assert compat.urlsplit(S("http://a/b")).netloc == "a"
+    rel = "just/a/path"
+    assert compat.urlsplit(rel).path is rel
+    base = "http://a/b/c"
+    assert compat.urljoin(base, "") == base
+    assert compat.urljoin("", "g") == "g"
+    assert compat.urljoin(base, "d") == "http://a/b/d"
+    assert compat.urljoin(base, "g#f", allow_fragments=False) == up.urljoin(base, "g#f", False)
+    assert compat.urljoin(b"http://a/b/c", b"d") == b"http://a/b/d"
+    assert compat.urljoin("x", "y") == "y"  # no scheme in the base
+    with pytest.raises(TypeError):
+        compat.urljoin("http://a/", b"x")
+    with pytest.raises(TypeError):
+        compat.urlsplit()

@@ -29,25 +29,28 @@ def _is_arrow(x: Any) -> bool:
 
 
 def _arrow_in(arr: Any):
+    """The buffers of a string array, handed to Rust as they are (read in
+    place, no copy)."""
     pa = _pyarrow()
     if arr.type == pa.string():
         large = False
     elif arr.type == pa.large_string():
         large = True
-    elif arr.type == pa.string_view() if hasattr(pa, "string_view") else False:
+    elif hasattr(pa, "string_view") and arr.type == pa.string_view():
         arr = arr.cast(pa.string())
         large = False
     else:
         raise TypeError(f"expected a string array, not {arr.type}")
     validity, offsets, data = arr.buffers()[:3]
-    return (
-        None if validity is None else validity.to_pybytes(),
-        offsets.to_pybytes(),
-        b"" if data is None else data.to_pybytes(),
-        arr.offset,
-        len(arr),
-        large,
-    )
+    if offsets is None:  # an empty array may come without buffers
+        return (None, b"\0" * 8, None, 0, 0, large)
+    return (validity, offsets, data, arr.offset, len(arr), large)
+
+
+def _buffer(b):
+    """A buffer owned by Rust (``_native.Buffer``) as a pyarrow buffer over
+    the same memory, which keeps ``b`` alive."""
+    return _pyarrow().foreign_buffer(b.address, b.size, base=b)
 
 
 def _arrow_out(n: int, out):
@@ -56,11 +59,7 @@ def _arrow_out(n: int, out):
     return pa.Array.from_buffers(
         pa.large_string() if large else pa.string(),
         n,
-        [
-            None if validity is None else pa.py_buffer(validity),
-            pa.py_buffer(offsets),
-            pa.py_buffer(data),
-        ],
+        [None if validity is None else _buffer(validity), _buffer(offsets), _buffer(data)],
         null_count=nulls,
     )
 
@@ -68,7 +67,11 @@ def _arrow_out(n: int, out):
 def _chunks(x: Any):
     pa = _pyarrow()
     if isinstance(x, pa.ChunkedArray):
-        return x.combine_chunks() if x.num_chunks != 1 else x.chunk(0)
+        if x.num_chunks == 1:
+            return x.chunk(0)
+        if x.num_chunks == 0:
+            return pa.array([], type=x.type)
+        return x.combine_chunks()
     return x
 
 
@@ -115,12 +118,10 @@ def parse_many(urls: Any, spec: str = "rfc1808") -> Any:
         n = len(arr)
         cols, valid, present = _native.parse_many_arrow(_arrow_in(arr), spec)
         arrays = [_arrow_out(n, c) for c in cols]
-        arrays.append(
-            pa.Array.from_buffers(pa.bool_(), n, [None, pa.py_buffer(valid)])
-        )
+        arrays.append(pa.Array.from_buffers(pa.bool_(), n, [None, _buffer(valid)]))
         mask = None
         if present is not None:
-            mask = pa.Array.from_buffers(pa.bool_(), n, [None, pa.py_buffer(present)])
+            mask = pa.Array.from_buffers(pa.bool_(), n, [None, _buffer(present)])
             import pyarrow.compute as pc
 
             mask = pc.invert(mask)

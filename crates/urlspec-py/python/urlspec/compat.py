@@ -93,22 +93,44 @@ __all__ = ["urljoin", "urlsplit", "urlparse", "urlunsplit", "quote", "unquote"]
 SplitResult = _up.SplitResult
 ParseResult = _up.ParseResult
 
-_native.set_compat_types(tuple.__new__, SplitResult)
-_split = _native.urlsplit
-_join = _native.urljoin
-
-
-def urlsplit(url: AnyStr, scheme: AnyStr = "", allow_fragments: bool = True):
-    """``urllib.parse.urlsplit`` by RFC 3986 Appendix B: never raises.
-
-    Returns ``SplitResult(scheme, netloc, path, query, fragment)``, absent
-    components as ``""``, the scheme lower-cased (§3.1).
-    """
-    if type(url) is str and type(scheme) is str:
-        return _split(url, scheme, allow_fragments)
-    url_s, scheme_s = _decode(url), _decode(scheme)
-    r = _split(url_s, scheme_s, allow_fragments)
+def _urlsplit_other(url, scheme, allow_fragments):
+    """``urlsplit`` for arguments other than ``str`` (bytes, bytearray):
+    split as ASCII text, answered as ``SplitResultBytes``."""
+    if scheme is None:
+        scheme = b"" if not isinstance(url, str) else ""
+    r = _native.urlsplit(_decode(url), _decode(scheme), allow_fragments)
     return _up.SplitResultBytes(*(c.encode("ascii") for c in r))
+
+
+def _urljoin_other(base, url, allow_fragments):
+    """``urljoin`` for arguments other than ``str`` and for
+    ``allow_fragments=False`` (passed to ``urllib.parse.urljoin``: RFC 3986
+    has no such mode)."""
+    if not allow_fragments:
+        return _up.urljoin(base, url, allow_fragments)
+    if isinstance(base, str) != isinstance(url, str) and base and url:
+        raise TypeError("Cannot mix str and non-str arguments")
+    is_bytes = not isinstance(url, str) or not isinstance(base, str)
+    r = _native.urljoin(_decode(base), _decode(url))
+    return r.encode("ascii") if is_bytes else r
+
+
+_native.set_compat_types(SplitResult, _urlsplit_other, _urljoin_other)
+
+#: ``urllib.parse.urlsplit(url, scheme="", allow_fragments=True)`` by RFC
+#: 3986 Appendix B: never raises. Returns ``SplitResult(scheme, netloc,
+#: path, query, fragment)``, absent components as ``""``, the scheme
+#: lower-cased (§3.1). The function is Rust's (``_native.urlsplit``): for
+#: ``str`` arguments no Python code runs; ``bytes`` go through
+#: ``_urlsplit_other``.
+urlsplit = _native.urlsplit
+
+#: ``urllib.parse.urljoin(base, url, allow_fragments=True)`` by RFC 3986
+#: §5.2 (strict parser, §5.2.2). An empty base gives the reference, as
+#: urllib; a reference that cannot be resolved against ``base`` (a base
+#: without a scheme) is returned as it is. Rust's (``_native.urljoin``)
+#: for ``str`` arguments; others go through ``_urljoin_other``.
+urljoin = _native.urljoin
 
 
 def urlparse(url: AnyStr, scheme: AnyStr = "", allow_fragments: bool = True):
@@ -150,24 +172,6 @@ def urlunsplit(components) -> AnyStr:
         out.append("#" + fragment)
     s = "".join(out)
     return s.encode("ascii") if is_bytes else s
-
-
-def urljoin(base: AnyStr, url: AnyStr, allow_fragments: bool = True) -> AnyStr:
-    """``urllib.parse.urljoin`` by RFC 3986 §5.2 (strict parser, §5.2.2).
-
-    An empty base gives the reference, as urllib; a reference that cannot
-    be resolved against ``base`` (a base without a scheme) is returned as it
-    is.
-    """
-    if type(base) is str and type(url) is str and allow_fragments:
-        return _join(base, url)
-    if not allow_fragments:
-        return _up.urljoin(base, url, allow_fragments)
-    if isinstance(base, str) != isinstance(url, str) and base and url:
-        raise TypeError("Cannot mix str and non-str arguments")
-    is_bytes = not isinstance(url, str) or not isinstance(base, str)
-    r = _join(_decode(base), _decode(url))
-    return r.encode("ascii") if is_bytes else r
 
 
 def quote(string, safe="/", encoding=None, errors=None) -> str:
