@@ -1,44 +1,50 @@
-//! The fast path of [`super::resolve`]: base and reference given as text,
-//! default options, under RFC 3986 and RFC 1808 (and draft 04, whose
-//! steps differ from RFC 1808's only where a `..` meets a `..`, which the
-//! fast path never lets happen).
+//! The fast path of [`super::resolve`] and of [`super::Resolver`] with
+//! default options: base and reference given as text, under RFC 3986 and
+//! RFC 1808 (and draft 04, whose steps differ from RFC 1808's only where a
+//! `..` meets a `..`, which its fast path never lets happen).
 //!
 //! Neither input is split into all of its components: [`super::scan`]
 //! finds only the delimiters the case at hand reads (the reference's first
 //! byte picks the case), and the result is a prefix of the base followed
-//! by a suffix of the reference, written into one allocation of the exact
-//! length. These are the cases of the plans in `rfc3986` and `rfc1808`;
-//! anything else (a dot segment that `remove_dot_segments` or step 6 would
-//! have to remove, a base without a scheme or with a dot segment or a
-//! rootless path in its directory, an empty component under RFC 1808…)
+//! by a suffix of the reference (a [`Plan`]), for the caller to write into
+//! one allocation of the exact length. These are the cases of the plans in
+//! `rfc3986` and `rfc1808`, and under RFC 1808 the `../` left above the
+//! root; anything else (a dot segment that `remove_dot_segments` or step 6
+//! would have to remove, a base without a scheme or with a dot segment or
+//! a rootless path in its directory, an empty component under RFC 1808…)
 //! gives `None`, and the caller takes the general code.
-
-use alloc::string::String;
 
 use super::path::{directory, has_dot_segment, leading_dots, pop_segments};
 use super::scan::{self, find, net_loc_end};
-use super::Resolved;
+use super::Plan;
 use crate::spec::Spec;
 
-/// The result under `spec` with default options, when the fast path
-/// serves the spec and the case; `None` otherwise.
+/// The result under `spec` with default options, as slices of base and
+/// reference, when the fast path serves the spec and the case; `None`
+/// otherwise.
 #[inline]
-pub(super) fn resolve(base: &str, r: &str, spec: Spec) -> Option<Resolved> {
+pub(super) fn plan<'a>(
+    base: &'a str,
+    r: &'a str,
+    spec: Spec,
+) -> Option<Plan<'a>> {
     match spec {
         Spec::Rfc3986 => rfc3986(base, r),
-        Spec::Rfc1808 | Spec::Draft04 => rfc1808(base, r),
+        Spec::Rfc1808 => rfc1808(base, r, true),
+        Spec::Draft04 => rfc1808(base, r, false),
         _ => None,
     }
 }
 
-/// One allocation of the exact length for the concatenation of `parts`.
+/// The concatenation of `parts`.
 #[inline]
-fn done<const N: usize>(parts: [&str; N], same_document: bool) -> Resolved {
-    let mut href = String::with_capacity(parts.iter().map(|p| p.len()).sum());
-    for p in parts {
-        href.push_str(p);
-    }
-    Resolved { href, same_document, taken_as_absolute: false }
+fn done<'a, const N: usize>(
+    parts: [&'a str; N],
+    same_document: bool,
+) -> Plan<'a> {
+    let mut all = [""; 3];
+    all[..N].copy_from_slice(&parts);
+    Plan { parts: all, same_document }
 }
 
 /// Whether `a` and `b` are equal up to their first `#` (or their end):
@@ -85,7 +91,7 @@ fn path_start<const QUERY: bool>(
 /// RFC 3986 §5.2 with default options, for the cases where
 /// `remove_dot_segments` has nothing to remove but a relative path's
 /// leading `./` and `../`.
-fn rfc3986(base: &str, r: &str) -> Option<Resolved> {
+fn rfc3986<'a>(base: &'a str, r: &'a str) -> Option<Plan<'a>> {
     let (b, rb) = (base.as_bytes(), r.as_bytes());
     let s = scan::scheme(b, true)?;
     match rb.first() {
@@ -130,7 +136,11 @@ fn rfc3986(base: &str, r: &str) -> Option<Resolved> {
 /// A reference with a scheme is the result, unless its path has a dot
 /// segment.
 #[cold]
-fn rfc3986_absolute(b: &[u8], r: &str, colon: usize) -> Option<Resolved> {
+fn rfc3986_absolute<'a>(
+    b: &[u8],
+    r: &'a str,
+    colon: usize,
+) -> Option<Plan<'a>> {
     let rb = r.as_bytes();
     let (p, _) = path_start::<true>(rb, colon);
     if dot_segment_from(rb, p) {
@@ -150,12 +160,12 @@ fn dot_segment_from(b: &[u8], from: usize) -> bool {
 /// A relative-path reference: its leading `./` and `../` take segments
 /// off the base's directory (never the root), the rest follows it.
 #[inline]
-fn rfc3986_relative(
-    base: &str,
-    r: &str,
+fn rfc3986_relative<'a>(
+    base: &'a str,
+    r: &'a str,
     s: usize,
     p: scan::Path,
-) -> Option<Resolved> {
+) -> Option<Plan<'a>> {
     let (b, rb) = (base.as_bytes(), r.as_bytes());
     let (k, up) = if p.dot {
         let path = &rb[..p.end];
@@ -222,7 +232,11 @@ fn empty_component_1808(t: &[u8]) -> bool {
 /// recombination drops nothing and step 6 has nothing to remove but the
 /// reference's leading `./` and `../` (each taking one segment off a clean
 /// base directory, never climbing above it).
-fn rfc1808(base: &str, r: &str) -> Option<Resolved> {
+fn rfc1808<'a>(
+    base: &'a str,
+    r: &'a str,
+    keep_dotdot: bool,
+) -> Option<Plan<'a>> {
     let (b, rb) = (base.as_bytes(), r.as_bytes());
     let s = scan::scheme(b, false)?;
     match rb.first() {
@@ -282,14 +296,14 @@ fn rfc1808(base: &str, r: &str) -> Option<Resolved> {
             if empty_component_1808(&rb[p.end..]) {
                 return None;
             }
-            rfc1808_relative(base, r, s, p)
+            rfc1808_relative(base, r, s, p, keep_dotdot)
         }
     }
 }
 
 /// Step 2b: a reference with a scheme is the result.
 #[cold]
-fn rfc1808_absolute(r: &str, colon: usize) -> Option<Resolved> {
+fn rfc1808_absolute(r: &str, colon: usize) -> Option<Plan<'_>> {
     let rb = r.as_bytes();
     let (p, _) = path_start::<false>(rb, colon);
     if empty_component_1808(&rb[find::<true, true>(rb, p)..]) {
@@ -301,35 +315,40 @@ fn rfc1808_absolute(r: &str, colon: usize) -> Option<Resolved> {
 /// Step 6, when it only takes a segment off the base directory for each
 /// leading `../`.
 #[inline]
-fn rfc1808_relative(
-    base: &str,
-    r: &str,
+fn rfc1808_relative<'a>(
+    base: &'a str,
+    r: &'a str,
     s: usize,
     p: scan::Path,
-) -> Option<Resolved> {
+    keep_dotdot: bool,
+) -> Option<Plan<'a>> {
     let b = base.as_bytes();
     let (ps, net_loc) = path_start::<false>(b, s);
     let bp = scan::path::<true, false>(b, ps, false);
-    // The directory's length bounds the number of `../` read.
-    let dir_len = if bp.end == ps {
+    let dir = if bp.end == ps {
+        // A net_loc and an empty path: the root (SPEC.md A18).
         if !net_loc {
             return None;
         }
-        0
+        &b"/"[..]
     } else {
         if b[ps] != b'/' {
             return None;
         }
-        if bp.dot {
-            // The last `/` exactly.
-            directory(&base[ps..bp.end]).len()
+        let dir = if bp.dot {
+            // The last `/` exactly, then the dot segments.
+            directory(&base[ps..bp.end]).as_bytes()
         } else {
-            bp.last_slash + 1 - ps
+            &b[ps..=bp.last_slash]
+        };
+        if bp.dot && has_dot_segment(dir) {
+            return None;
         }
+        dir
     };
+    let path = &r.as_bytes()[..p.end];
     let (k, up) = if p.dot {
-        let path = &r.as_bytes()[..p.end];
-        let (k, up) = leading_dots(path, dir_len)?;
+        let (k, up) = leading_dots(path, usize::MAX)?;
         if has_dot_segment(&path[k..]) {
             return None;
         }
@@ -337,26 +356,52 @@ fn rfc1808_relative(
     } else {
         (0, 0)
     };
-    let tail = &r[k..];
-    if dir_len == 0 {
-        // A net_loc and an empty path: the root (SPEC.md A18); no `../`
-        // came through `leading_dots`.
-        return Some(done([&base[..ps], "/", tail], false));
+    let root = bp.end == ps;
+    if let Some(cut) = pop_segments(dir, up) {
+        let tail = &r[k..];
+        return Some(if root {
+            done([&base[..ps], "/", tail], false)
+        } else {
+            done([&base[..ps + cut], tail], false)
+        });
     }
-    let dir = &b[ps..ps + dir_len];
-    if bp.dot && has_dot_segment(dir) {
+    // More `../` than segments: RFC 1808 keeps those left over (draft 04
+    // lets them cancel each other, which the steps do).
+    if !keep_dotdot {
         return None;
     }
-    let cut = ps + pop_segments(dir, up)?;
-    Some(done([&base[..cut], tail], false))
+    let segments = dir.iter().filter(|&&c| c == b'/').count() - 1;
+    let j = kept_dotdots(path, k, segments)?;
+    Some(done([&base[..ps], "/", &r[j..]], false))
+}
+
+/// Where the `../` that step 6 keeps start in the leading run `path[..k]`
+/// of `./` and `../`, after `segments` of them took the directory's
+/// segments: the rest of the run must be `../` only (a `./` there would be
+/// removed), else `None`.
+fn kept_dotdots(path: &[u8], k: usize, segments: usize) -> Option<usize> {
+    let (mut j, mut n) = (0, 0);
+    loop {
+        if path[j..].starts_with(b"./") {
+            j += 2;
+        } else if n == segments {
+            break;
+        } else {
+            // More `../` than `segments` lead the run.
+            j += 3;
+            n += 1;
+        }
+    }
+    path[j..k].chunks(3).all(|c| c == b"../").then_some(j)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::reference::Reference;
-    use crate::resolve::{Options, Resolver};
+    use crate::resolve::{Options, Resolved, Resolver};
     use alloc::format;
+    use alloc::string::String;
     use alloc::vec::Vec;
     use proptest::prelude::*;
 
@@ -367,7 +412,8 @@ mod tests {
     /// against `Resolver::resolve`, which takes the plans); whether it
     /// answered.
     fn check(base: &str, r: &str, spec: Spec) -> bool {
-        let Some(got) = resolve(base, r, spec) else { return false };
+        let Some(got) = plan(base, r, spec) else { return false };
+        let got = got.resolved();
         let resolver = Resolver::with_options(base, spec, Options::default());
         let mut href = String::new();
         let o = resolver
@@ -421,7 +467,7 @@ mod tests {
         }
         for spec in Spec::ALL {
             if !SERVED.contains(&spec) {
-                assert_eq!(resolve("http://a/b", "g", spec), None, "{spec}");
+                assert!(plan("http://a/b", "g", spec).is_none(), "{spec}");
             }
         }
     }

@@ -388,17 +388,16 @@ pub struct Resolved {
 ///
 /// Under RFC 3986, RFC 1808 and draft 04 the common cases take a fast path
 /// that reads only the delimiters they need of base and reference (no
-/// full parse of either); [`Resolver`] parses the base once for many
-/// references.
+/// full parse of either), as [`Resolver`] does with default options.
 pub fn resolve(
     base: &str,
     reference: &str,
     spec: Spec,
 ) -> Result<Resolved, ResolveError> {
-    if let Some(r) = fast::resolve(base, reference, spec) {
-        return Ok(r);
+    if let Some(plan) = fast::plan(base, reference, spec) {
+        return Ok(plan.resolved());
     }
-    Resolver::new(base, spec).resolve(reference)
+    Resolver::new(base, spec).resolve_slow(reference)
 }
 
 /// A base URL parsed once, for resolving many references against it.
@@ -448,18 +447,22 @@ impl<'b> Resolver<'b> {
     }
 
     /// Resolves `reference` into a new string, allocated once: with its
-    /// exact length in the common cases (see [`Plan`]), else with room for
-    /// base and reference together.
+    /// exact length in the common cases (a prefix of the base and a suffix
+    /// of the reference; with default options found as by [`resolve`],
+    /// without parsing the reference), else with room for base and
+    /// reference together.
     pub fn resolve(&self, reference: &str) -> Result<Resolved, ResolveError> {
+        if let Some(plan) = self.fast(reference) {
+            return Ok(plan.resolved());
+        }
+        self.resolve_slow(reference)
+    }
+
+    /// [`Resolver::resolve`] without the fast path: the reference parsed.
+    fn resolve_slow(&self, reference: &str) -> Result<Resolved, ResolveError> {
         let r = Reference::parse_with(reference, self.spec);
         if let Some(plan) = self.plan(&r) {
-            let mut href = String::with_capacity(plan.len());
-            plan.write(&mut href);
-            return Ok(Resolved {
-                href,
-                same_document: plan.same_document,
-                taken_as_absolute: false,
-            });
+            return Ok(plan.resolved());
         }
         let cap =
             reference.len() + self.base.map_or(0, |b| b.as_str().len()) + 1;
@@ -479,6 +482,14 @@ impl<'b> Resolver<'b> {
         reference: &str,
         out: &mut String,
     ) -> Result<Outcome, ResolveError> {
+        if let Some(plan) = self.fast(reference) {
+            out.reserve(plan.len());
+            plan.write(out);
+            return Ok(Outcome {
+                same_document: plan.same_document,
+                taken_as_absolute: false,
+            });
+        }
         let r = Reference::parse_with(reference, self.spec);
         let mark = out.len();
         let result = self.resolve_parsed(&r, out);
@@ -504,6 +515,18 @@ impl<'b> Resolver<'b> {
             });
         }
         self.resolve_general(r, out)
+    }
+
+    /// [`resolve`]'s fast path, for the default options: the base is
+    /// scanned again for each reference, which costs less than parsing
+    /// the reference.
+    #[inline]
+    fn fast<'p>(&'p self, reference: &'p str) -> Option<Plan<'p>> {
+        let base = self.base.as_ref()?;
+        if self.options != Options::default() {
+            return None;
+        }
+        fast::plan(base.as_str(), reference, self.spec)
     }
 
     /// The result as slices of base and reference, when the spec's
@@ -646,6 +669,25 @@ impl<'a> Plan<'a> {
     pub(crate) fn write(&self, out: &mut String) {
         for p in self.parts {
             out.push_str(p);
+        }
+    }
+
+    /// The result in a string of its exact length.
+    #[inline]
+    pub(crate) fn resolved(&self) -> Resolved {
+        let [a, b, c] = self.parts;
+        let mut href = String::with_capacity(a.len() + b.len() + c.len());
+        href.push_str(a);
+        // The fast path's results are mostly two parts.
+        for p in [b, c] {
+            if !p.is_empty() {
+                href.push_str(p);
+            }
+        }
+        Resolved {
+            href,
+            same_document: self.same_document,
+            taken_as_absolute: false,
         }
     }
 }
