@@ -167,16 +167,7 @@ fn rfc3986_relative<'a>(
     p: scan::Path,
 ) -> Option<Plan<'a>> {
     let (b, rb) = (base.as_bytes(), r.as_bytes());
-    let (k, up) = if p.dot {
-        let path = &rb[..p.end];
-        let (k, up) = leading_dots(path, usize::MAX)?;
-        if has_dot_segment(&path[k..]) {
-            return None;
-        }
-        (k, up)
-    } else {
-        (0, 0)
-    };
+    let (k, up) = if p.dot { dots(&rb[..p.end])? } else { (0, 0) };
     let tail = &r[k..];
     let (ps, net_loc) = path_start::<true>(b, s);
     let bp = scan::path::<false, false>(b, ps, false);
@@ -202,6 +193,22 @@ fn rfc3986_relative<'a>(
     let cut = ps + pop_segments(dir, up).unwrap_or(1);
     let same = same_until_fragment(&b[cut..], tail.as_bytes());
     Some(done([&base[..cut], tail], same))
+}
+
+/// The dot segments of a relative path that the fast path takes: a
+/// leading run of `./` and `../`, then either a final `.` or `..` (which
+/// act as `./` and `../` do: the result's path ends in `/` either way) or
+/// a rest without dot segments. Gives where the rest starts and the number
+/// of `..`; `None` for any other dot segment.
+#[inline]
+fn dots(path: &[u8]) -> Option<(usize, usize)> {
+    let (k, up) = leading_dots(path, usize::MAX)?;
+    match &path[k..] {
+        b"." => Some((path.len(), up)),
+        b".." => Some((path.len(), up + 1)),
+        rest if has_dot_segment(rest) => None,
+        _ => Some((k, up)),
+    }
 }
 
 /// Whether the part of an RFC 1808 reference from the end of its path
@@ -240,8 +247,9 @@ fn rfc1808<'a>(
     let (b, rb) = (base.as_bytes(), r.as_bytes());
     let s = scan::scheme(b, false)?;
     match rb.first() {
-        // Step 2a: the entire base.
+        // Step 2a: the entire base (an empty fragment counts as none).
         None => Some(done([base], true)),
+        Some(b'#') if rb.len() == 1 => Some(done([base], true)),
         // Step 3: a net_loc (an empty one is left to the steps).
         Some(b'/') if rb.get(1) == Some(&b'/') => {
             let n = net_loc_end::<false>(rb, 2);
@@ -347,15 +355,7 @@ fn rfc1808_relative<'a>(
         dir
     };
     let path = &r.as_bytes()[..p.end];
-    let (k, up) = if p.dot {
-        let (k, up) = leading_dots(path, usize::MAX)?;
-        if has_dot_segment(&path[k..]) {
-            return None;
-        }
-        (k, up)
-    } else {
-        (0, 0)
-    };
+    let (k, up) = if p.dot { dots(path)? } else { (0, 0) };
     let root = bp.end == ps;
     if let Some(cut) = pop_segments(dir, up) {
         let tail = &r[k..];
