@@ -247,28 +247,22 @@ impl<R: Read> Read for Counting<R> {
 }
 
 /// What is said of a document's base once and repeated on each of its
-/// links in TSV and JSON.
-struct BaseInfo {
+/// links in TSV and JSON: the same strings as the Python package's `Link`
+/// (both come from `urlspec_links`).
+struct BaseInfo<'a> {
     /// `embedded`, `header:NAME`, `retrieval` or `none`.
     source: String,
     /// The redirect chain, when the base is a retrieval URL reached
     /// through redirects.
-    chain: Option<Vec<String>>,
+    chain: Option<&'a [String]>,
 }
 
-impl BaseInfo {
-    fn of(base: &Base) -> BaseInfo {
-        let source = match base.source() {
-            Source::Header { name } => format!("header:{name}"),
-            other => other.layer().to_owned(),
-        };
-        let chain = match base.source() {
-            Source::Retrieval { chain } if chain.len() > 1 => {
-                Some(chain.clone())
-            }
-            _ => None,
-        };
-        BaseInfo { source, chain }
+impl<'a> BaseInfo<'a> {
+    fn of(base: &'a Base) -> BaseInfo<'a> {
+        BaseInfo {
+            source: urlspec_links::base_source(base),
+            chain: urlspec_links::base_chain(base),
+        }
     }
 }
 
@@ -506,7 +500,7 @@ fn json_line(
         .optional("error", link.url.as_ref().err().map(String::as_str))
         .number("offset", link.offset);
     match &info.chain {
-        Some(chain) => o.strings("base_chain", chain),
+        Some(chain) => o.strings("base_chain", *chain),
         None => o.null("base_chain"),
     };
     o.finish();
