@@ -58,14 +58,19 @@ impl Buffer {
 }
 
 /// The columns of a string array being built: values appended to one
-/// data vector, i64 offsets (made i32 at the end when they fit), and a
-/// validity bitmap.
+/// data vector, i32 offsets (i64 from the value that passes 2 GiB of
+/// data), and a validity bitmap.
 pub struct Column {
     validity: Vec<u8>,
-    offsets: Vec<i64>,
+    offsets: Offsets,
     pub data: String,
     nulls: usize,
     len: usize,
+}
+
+enum Offsets {
+    Small(Vec<i32>),
+    Large(Vec<i64>),
 }
 
 impl Column {
@@ -74,8 +79,10 @@ impl Column {
         let mut offsets = Vec::with_capacity(n + 1);
         offsets.push(0);
         Column {
-            validity: vec![0; n.div_ceil(8)],
-            offsets,
+            // All valid until a null clears its bit (bits past the end are
+            // padding, which Arrow leaves unspecified).
+            validity: vec![0xff; n.div_ceil(8)],
+            offsets: Offsets::Small(offsets),
             data: String::with_capacity(bytes),
             nulls: 0,
             len: 0,
@@ -84,48 +91,53 @@ impl Column {
 
     #[inline]
     pub fn push(&mut self, value: Option<&str>) {
-        let i = self.len;
-        self.len += 1;
         match value {
-            Some(v) => {
-                self.validity[i / 8] |= 1 << (i % 8);
-                self.data.push_str(v);
+            Some(v) => self.data.push_str(v),
+            None => {
+                let i = self.len;
+                self.validity[i / 8] &= !(1 << (i % 8));
+                self.nulls += 1;
             }
-            None => self.nulls += 1,
         }
-        self.offsets.push(self.data.len() as i64);
+        self.end();
     }
 
     /// Ends a value whose bytes were appended to `data` directly.
     #[inline]
     pub fn push_written(&mut self) {
-        let i = self.len;
+        self.end();
+    }
+
+    #[inline(always)]
+    fn end(&mut self) {
         self.len += 1;
-        self.validity[i / 8] |= 1 << (i % 8);
-        self.offsets.push(self.data.len() as i64);
-    }
-
-    /// Value `i`, `None` when null.
-    #[inline]
-    pub fn get(&self, i: usize) -> Option<&str> {
-        if self.validity[i / 8] >> (i % 8) & 1 == 0 {
-            return None;
+        let end = self.data.len();
+        match &mut self.offsets {
+            Offsets::Small(v) if end <= i32::MAX as usize => {
+                v.push(end as i32);
+            }
+            Offsets::Large(v) => v.push(end as i64),
+            Offsets::Small(_) => self.widen(end),
         }
-        let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
-        self.data.get(a..b)
     }
 
-    pub fn nulls(&self) -> usize {
-        self.nulls
+    /// The offsets made i64, `end` appended: past 2 GiB of data.
+    #[cold]
+    #[inline(never)]
+    fn widen(&mut self, end: usize) {
+        if let Offsets::Small(v) = &self.offsets {
+            let mut w: Vec<i64> = Vec::with_capacity(v.capacity());
+            w.extend(v.iter().map(|&o| i64::from(o)));
+            w.push(end as i64);
+            self.offsets = Offsets::Large(w);
+        }
     }
 
     /// `(validity or None, offsets, data, null_count, large)`.
     pub fn into_py(self) -> (Option<Buffer>, Buffer, Buffer, usize, bool) {
-        let large = self.data.len() > i32::MAX as usize;
-        let offsets = if large {
-            Owned::I64(self.offsets)
-        } else {
-            Owned::I32(self.offsets.iter().map(|&o| o as i32).collect())
+        let (offsets, large) = match self.offsets {
+            Offsets::Small(v) => (Owned::I32(v), false),
+            Offsets::Large(v) => (Owned::I64(v), true),
         };
         let validity = (self.nulls > 0).then(|| Buffer::bytes(self.validity));
         (

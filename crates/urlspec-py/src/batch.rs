@@ -19,7 +19,8 @@ use urlspec::resolve::{self as res, Resolver};
 use urlspec::{Reference, Spec};
 
 use crate::arrow::{Buffer, Bytes, Column};
-use crate::{spec_of, Spans, Url};
+use crate::fastpy;
+use crate::{spec_of, Url};
 
 /// The results of a batch resolution: the urls column and the errors
 /// column.
@@ -44,8 +45,22 @@ fn resolve_all<'a>(
         } else {
             bases.iter().map(|b| b.map_or(0, str::len)).sum()
         };
-    let mut urls = Column::with_capacity(n, bytes);
-    let mut errors = Column::with_capacity(n, 0);
+    let mut out = Resolved {
+        urls: Column::with_capacity(n, bytes),
+        errors: Column::with_capacity(n, 0),
+    };
+    resolve_into(bases, refs, spec, &mut out);
+    out
+}
+
+/// [`resolve_all`] appending to columns made before.
+fn resolve_into<'a>(
+    bases: &[Option<&'a str>],
+    refs: &[Option<&'a str>],
+    spec: Spec,
+    out: &mut Resolved,
+) {
+    let Resolved { urls, errors } = out;
     let mut current: Option<(&str, Resolver<'_>)> = None;
     let fast = matches!(spec, Spec::Rfc3986 | Spec::Rfc1808 | Spec::Draft04);
     for (i, r) in refs.iter().enumerate() {
@@ -55,12 +70,8 @@ fn resolve_all<'a>(
             errors.push(None);
             continue;
         };
-        let result = if spec == Spec::Whatwg {
-            urlspec::whatwg::resolve(base, r).map_err(|e| e.0)
-        } else if fast {
-            res::resolve(base, r, spec)
-                .map(|x| x.href)
-                .map_err(|e| e.to_string())
+        let result = if spec == Spec::Whatwg || fast {
+            resolve_pair(base, r, spec)
         } else {
             let resolver = match current {
                 Some((b, res)) if b == base => res,
@@ -70,9 +81,7 @@ fn resolve_all<'a>(
                     res
                 }
             };
-            let mut out = std::mem::take(&mut urls.data);
-            let done = resolver.resolve_into(r, &mut out);
-            urls.data = out;
+            let done = resolver.resolve_into(r, &mut urls.data);
             match done {
                 Ok(_) => {
                     urls.push_written();
@@ -93,71 +102,55 @@ fn resolve_all<'a>(
             }
         }
     }
-    Resolved { urls, errors }
 }
 
-/// The strings of a list (`None` for `None`), borrowed; a `str` that is
-/// not valid Unicode (a lone surrogate) is `None` here and listed in `bad`
-/// with why, so that it gives an error entry rather than an exception.
-fn strs<'a, 'py>(
-    items: &'a [Bound<'py, PyAny>],
-    what: &str,
-    bad: &mut Vec<(usize, String)>,
-) -> PyResult<Vec<Option<&'a str>>> {
-    let mut out = Vec::with_capacity(items.len());
-    for (i, item) in items.iter().enumerate() {
-        if let Ok(s) = item.cast::<PyString>() {
-            match s.to_str() {
-                Ok(s) => out.push(Some(s)),
-                Err(e) => {
-                    bad.push((
-                        i,
-                        format!("{what}[{i}] is not valid Unicode: {e}"),
-                    ));
-                    out.push(None);
-                }
-            }
-            continue;
-        }
-        if item.is_none() {
-            out.push(None);
-            continue;
-        }
-        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
-            "{what}[{i}] is {}, not str",
-            item.get_type().name().map(|n| n.to_string()).unwrap_or_default()
-        )));
+/// `base` and `r` resolved under `spec` (no fast path for WHATWG).
+fn resolve_pair(base: &str, r: &str, spec: Spec) -> Result<String, String> {
+    if spec == Spec::Whatwg {
+        urlspec::whatwg::resolve(base, r).map_err(|e| e.0)
+    } else {
+        res::resolve(base, r, spec).map(|x| x.href).map_err(|e| e.to_string())
     }
-    Ok(out)
 }
 
-/// The items of a list, each with a reference held while the GIL is
-/// released (another thread may change the list meanwhile).
-fn items<'py>(list: &Bound<'py, PyList>) -> Vec<Bound<'py, PyAny>> {
-    let mut v = Vec::with_capacity(list.len());
-    v.extend(list.iter());
-    v
+/// What one pair of `resolve_many` over lists gives.
+enum Outcome {
+    /// `None`, no error (a `None` base or reference).
+    Null,
+    /// The base string object itself (the result equals it).
+    Base,
+    /// The reference string object itself.
+    Ref,
+    New(String),
+    Error(String),
+    /// Not valid Unicode: the reference, the base.
+    BadRef,
+    BadBase,
+    /// Not a `str`: the reference, the base.
+    OtherRef,
+    OtherBase,
 }
 
-/// A list of `column`'s values as `str` (`None` for nulls).
-fn column_list<'py>(
-    py: Python<'py>,
-    column: &Column,
-    n: usize,
-) -> PyResult<Bound<'py, PyList>> {
-    if column.nulls() == n {
-        return PyList::new(py, (0..n).map(|_| py.None()));
-    }
-    PyList::new(
-        py,
-        (0..n).map(|i| match column.get(i) {
-            Some(s) => PyString::new(py, s).into_any(),
-            None => py.None().into_bound(py),
-        }),
-    )
+fn not_str(list: &Bound<'_, PyList>, what: &str, i: usize) -> PyErr {
+    let name = list
+        .get_item(i)
+        .and_then(|x| x.get_type().name().map(|n| n.to_string()))
+        .unwrap_or_default();
+    pyo3::exceptions::PyTypeError::new_err(format!(
+        "{what}[{i}] is {name}, not str"
+    ))
+}
+
+fn bad_unicode(what: &str, i: usize) -> String {
+    format!("{what}[{i}] is not valid Unicode (it holds a lone surrogate)")
 }
 
 /// `resolve_many` over lists: `(urls, errors)`, aligned with `refs`.
+///
+/// One pass with the GIL held: each pair read in place from the lists (no
+/// copy, no new reference), resolved, and its result made straight into
+/// a fresh list. Releasing the GIL would need the inputs held or copied
+/// first, which cost more than the resolution.
 #[pyfunction]
 #[pyo3(signature = (bases, refs, spec = "rfc1808"))]
 fn resolve_many_list<'py>(
@@ -167,81 +160,78 @@ fn resolve_many_list<'py>(
     spec: &str,
 ) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyList>)> {
     let spec = spec_of(py, spec)?;
-    let ref_items = items(refs);
-    let base_items: Vec<Bound<'py, PyAny>> =
-        if bases.is_instance_of::<PyString>() || bases.is_none() {
-            vec![bases.clone()]
-        } else if let Ok(list) = bases.cast::<PyList>() {
-            items(list)
-        } else {
-            bases.try_iter()?.collect::<PyResult<_>>()?
-        };
-    if base_items.len() != 1 && base_items.len() != ref_items.len() {
+    let base_list = if bases.is_instance_of::<PyString>() || bases.is_none() {
+        PyList::new(py, [bases])?
+    } else if let Ok(list) = bases.cast::<PyList>() {
+        list.clone()
+    } else {
+        PyList::new(py, bases.try_iter()?.collect::<PyResult<Vec<_>>>()?)?
+    };
+    let n = refs.len();
+    let one_base = base_list.len() == 1;
+    if !one_base && base_list.len() != n {
         return Err(crate::error(
             py,
             "Error",
             format!(
                 "resolve_many: {} bases for {} references (give one base, or one per reference)",
-                base_items.len(),
-                ref_items.len()
+                base_list.len(),
+                n
             ),
             None,
             None,
             None,
         ));
     }
-    let mut bad = Vec::new();
-    let r = strs(&ref_items, "refs", &mut bad)?;
-    let mut bad_bases = Vec::new();
-    let b = strs(&base_items, "bases", &mut bad_bases)?;
-    let n = r.len();
-    let results = py.detach(|| resolve_all(&b, &r, spec));
-    // A result equal to its base or reference is that string object.
-    let urls = PyList::new(
-        py,
-        (0..n).map(|i| match results.urls.get(i) {
-            None => py.None().into_bound(py),
-            Some(text) => {
-                let base = &base_items[if b.len() == 1 { 0 } else { i }];
-                match (
-                    base.cast::<PyString>(),
-                    ref_items[i].cast::<PyString>(),
-                ) {
-                    (Ok(b), Ok(r)) => {
-                        crate::compat::same_or_new(py, text, [b, r])
-                    }
-                    _ => PyString::new(py, text).into_any(),
-                }
+    let none = || py.None().into_bound(py);
+    // The errors list is made first (all `None`), so that the loop below
+    // makes no object the garbage collector tracks.
+    let errors = fastpy::list_of(py, n, |_| Ok(none()))?;
+    let urls = fastpy::list_of(py, n, |i| {
+        let j = if one_base { 0 } else { i };
+        let out = fastpy::with_pair(refs, i, &base_list, j, |r, b| {
+            use fastpy::Text;
+            match (r, b) {
+                (Text::Other, _) => Outcome::OtherRef,
+                (_, Text::Other) => Outcome::OtherBase,
+                (Text::Bad, _) => Outcome::BadRef,
+                (_, Text::Bad) => Outcome::BadBase,
+                (Text::Str(r), Text::Str(b)) => match resolve_pair(b, r, spec)
+                {
+                    Ok(u) if u == b => Outcome::Base,
+                    Ok(u) if u == r => Outcome::Ref,
+                    Ok(u) => Outcome::New(u),
+                    Err(e) => Outcome::Error(e),
+                },
+                _ => Outcome::Null,
             }
-        }),
-    )?;
-    let errors = column_list(py, &results.errors, n)?;
-    // Strings that are not valid Unicode: their error, set afterwards.
-    let set_error = |i: usize, why: &str| -> PyResult<()> {
-        urls.set_item(i, py.None())?;
-        errors.set_item(i, why)
-    };
-    for (i, why) in &bad {
-        set_error(*i, why)?;
-    }
-    for (i, why) in &bad_bases {
-        if b.len() == 1 {
-            for j in 0..n {
-                set_error(j, why)?;
+        })?;
+        Ok(match out {
+            Outcome::Null => none(),
+            Outcome::Base => base_list.get_item(j)?,
+            Outcome::Ref => refs.get_item(i)?,
+            Outcome::New(u) => fastpy::new_str(py, &u)?.into_any(),
+            Outcome::Error(e) => {
+                errors.set_item(i, fastpy::new_str(py, &e)?)?;
+                none()
             }
-        } else {
-            set_error(*i, why)?;
-        }
-    }
+            Outcome::BadRef => {
+                errors.set_item(i, bad_unicode("refs", i))?;
+                none()
+            }
+            Outcome::BadBase => {
+                errors.set_item(i, bad_unicode("bases", j))?;
+                none()
+            }
+            Outcome::OtherRef => return Err(not_str(refs, "refs", i)),
+            Outcome::OtherBase => return Err(not_str(&base_list, "bases", j)),
+        })
+    })?;
     Ok((urls, errors))
 }
 
-/// The spans of each string of `s` under `spec`.
-fn spans_all(s: &[Option<&str>], spec: Spec) -> Vec<Spans> {
-    s.iter().map(|u| u.map_or([None; 6], |u| Url::spans(u, spec))).collect()
-}
-
-/// `parse_many` over a list: one `URL` per item (`None` for `None`).
+/// `parse_many` over a list: one `URL` per item (`None` for `None`), in
+/// one pass with the GIL held (as `resolve_many_list`).
 #[pyfunction]
 #[pyo3(signature = (urls, spec = "rfc1808"))]
 fn parse_many_list<'py>(
@@ -250,21 +240,32 @@ fn parse_many_list<'py>(
     spec: &str,
 ) -> PyResult<Bound<'py, PyList>> {
     let spec = spec_of(py, spec)?;
-    let items = items(urls);
-    let mut bad = Vec::new();
-    let s = strs(&items, "urls", &mut bad)?;
-    if let Some((_, why)) = bad.into_iter().next() {
-        return Err(crate::error(py, "Error", why, None, None, None));
-    }
-    let spans = py.detach(|| spans_all(&s, spec));
-    let out = PyList::new(py, (0..items.len()).map(|_| py.None()))?;
-    for (i, (item, spans)) in items.into_iter().zip(spans).enumerate() {
-        if let Ok(item) = item.cast_into::<PyString>() {
-            let url = Url::with_spans(item.unbind(), spec, spans);
-            out.set_item(i, Bound::new(py, url)?)?;
+    fastpy::list_of(py, urls.len(), |i| {
+        use fastpy::Text;
+        let spans = fastpy::with_item(urls, i, |t| match t {
+            Text::Str(u) => Ok(Some(Url::spans(u, spec))),
+            Text::None => Ok(None),
+            Text::Bad => Err(true),
+            Text::Other => Err(false),
+        })?;
+        match spans {
+            Ok(None) => Ok(py.None().into_bound(py)),
+            Ok(Some(spans)) => {
+                let input = urls.get_item(i)?.cast_into::<PyString>()?;
+                let url = Url::with_spans(input.unbind(), spec, spans);
+                Ok(Bound::new(py, url)?.into_any())
+            }
+            Err(true) => Err(crate::error(
+                py,
+                "Error",
+                bad_unicode("urls", i),
+                None,
+                None,
+                None,
+            )),
+            Err(false) => Err(not_str(urls, "urls", i)),
         }
-    }
-    Ok(out)
+    })
 }
 
 /// An Arrow string array as handed over by `_batch.py`: the validity
@@ -280,8 +281,63 @@ type ArrowIn<'py> = (
     bool,
 );
 
-/// The values of an Arrow string array, `None` for nulls; `Err` when the
-/// buffers are not a well-formed array.
+/// The values of an Arrow string array, read in place: its buffers
+/// checked, its data checked to be UTF-8 once, each value sliced out when
+/// asked for.
+struct ArrowStrs<'a> {
+    validity: Option<&'a [u8]>,
+    /// The `len + 1` offsets of the values, 4 or 8 bytes each.
+    offsets: &'a [u8],
+    large: bool,
+    /// The data from the first value's start to the last value's end.
+    text: &'a str,
+    /// The offset of `text` in the data buffer.
+    start: usize,
+    /// The array's offset (into `validity`).
+    offset: usize,
+    len: usize,
+}
+
+impl<'a> ArrowStrs<'a> {
+    #[inline]
+    fn at(&self, j: usize) -> usize {
+        if self.large {
+            let b = &self.offsets[j * 8..j * 8 + 8];
+            i64::from_le_bytes(b.try_into().unwrap_or([0; 8])) as usize
+        } else {
+            let b = &self.offsets[j * 4..j * 4 + 4];
+            i32::from_le_bytes(b.try_into().unwrap_or([0; 4])) as usize
+        }
+    }
+
+    /// Value `j`, `None` when null; `Err` for offsets out of range or
+    /// off a character boundary.
+    #[inline]
+    fn get(&self, j: usize) -> Result<Option<&'a str>, String> {
+        let i = self.offset + j;
+        if let Some(v) = self.validity {
+            if v[i / 8] >> (i % 8) & 1 == 0 {
+                return Ok(None);
+            }
+        }
+        let (a, b) = (self.at(j), self.at(j + 1));
+        a.checked_sub(self.start)
+            .zip(b.checked_sub(self.start))
+            .and_then(|(a, b)| self.text.get(a..b))
+            .map(Some)
+            .ok_or_else(|| {
+                "Arrow offsets out of range or not on a character boundary"
+                    .into()
+            })
+    }
+
+    fn to_vec(&self) -> Result<Vec<Option<&'a str>>, String> {
+        (0..self.len).map(|j| self.get(j)).collect()
+    }
+}
+
+/// The values of an Arrow string array; `Err` when the buffers are not a
+/// well-formed array.
 fn arrow_strs<'a>(
     validity: Option<&'a [u8]>,
     offsets: &'a [u8],
@@ -289,7 +345,7 @@ fn arrow_strs<'a>(
     offset: usize,
     len: usize,
     large: bool,
-) -> Result<Vec<Option<&'a str>>, String> {
+) -> Result<ArrowStrs<'a>, String> {
     let width = if large { 8 } else { 4 };
     let need = offset
         .checked_add(len)
@@ -302,52 +358,29 @@ fn arrow_strs<'a>(
         return Err("Arrow validity buffer too short".into());
     }
     let offsets = &offsets[offset * width..(offset + len + 1) * width];
-    let at: Vec<usize> = if large {
-        offsets
-            .chunks_exact(8)
-            .map(|b| {
-                i64::from_le_bytes(b.try_into().unwrap_or([0; 8])) as usize
-            })
-            .collect()
-    } else {
-        offsets
-            .chunks_exact(4)
-            .map(|b| {
-                i32::from_le_bytes(b.try_into().unwrap_or([0; 4])) as usize
-            })
-            .collect()
+    let mut strs = ArrowStrs {
+        validity,
+        offsets,
+        large,
+        text: "",
+        start: 0,
+        offset,
+        len,
     };
-    let (start, end) = (at[0], at[len]);
+    let (start, end) = (strs.at(0), strs.at(len));
     if start > end || end > data.len() {
         return Err("Arrow offsets out of range".into());
     }
-    let text = std::str::from_utf8(&data[start..end])
+    strs.text = std::str::from_utf8(&data[start..end])
         .map_err(|e| format!("Arrow string data is not UTF-8: {e}"))?;
-    let mut out = Vec::with_capacity(len);
-    for (j, w) in at.windows(2).enumerate() {
-        let i = offset + j;
-        if let Some(v) = validity {
-            if v[i / 8] >> (i % 8) & 1 == 0 {
-                out.push(None);
-                continue;
-            }
-        }
-        let s = w[0]
-            .checked_sub(start)
-            .zip(w[1].checked_sub(start))
-            .and_then(|(a, b)| text.get(a..b))
-            .ok_or(
-                "Arrow offsets out of range or not on a character boundary",
-            )?;
-        out.push(Some(s));
-    }
-    Ok(out)
+    strs.start = start;
+    Ok(strs)
 }
 
 /// Reads an [`ArrowIn`] in place and runs `f` over its values.
 fn with_arrow<R>(
     a: &ArrowIn<'_>,
-    f: impl FnOnce(Result<Vec<Option<&str>>, String>) -> R,
+    f: impl FnOnce(Result<ArrowStrs<'_>, String>) -> R,
 ) -> PyResult<R> {
     let (validity, offsets, data, offset, len, large) = a;
     let validity = validity.as_ref().map(Bytes::of).transpose()?;
@@ -390,7 +423,7 @@ fn resolve_many_arrow<'py>(
         Some(_) => None,
     };
     let out = with_arrow(&refs, |r| {
-        let r = r?;
+        let r = r?.to_vec()?;
         let job = |b: Vec<Option<&str>>| {
             if b.len() != 1 && b.len() != r.len() {
                 return Err(format!(
@@ -403,9 +436,8 @@ fn resolve_many_arrow<'py>(
         };
         match &base_in {
             None => job(vec![single]),
-            Some(a) => {
-                with_arrow(a, |b| job(b?)).map_err(|e| e.to_string())?
-            }
+            Some(a) => with_arrow(a, |b| job(b?.to_vec()?))
+                .map_err(|e| e.to_string())?,
         }
     })?;
     let out = out.map_err(|e| arrow_error(py, e))?;
@@ -426,7 +458,7 @@ fn parse_many_arrow<'py>(
     let spec = spec_of(py, spec)?;
     let out = with_arrow(&urls, |u| {
         let u = u?;
-        Ok::<_, String>(py.detach(|| parse_columns(&u, spec)))
+        py.detach(|| parse_columns(&u, spec))
     })?;
     let (cols, valid, present) = out.map_err(|e| arrow_error(py, e))?;
     Ok((
@@ -438,22 +470,24 @@ fn parse_many_arrow<'py>(
 
 /// The six component columns, the `valid` bitmap and the bitmap of the
 /// non-null URLs (when there are nulls).
-fn parse_columns(
-    u: &[Option<&str>],
-    spec: Spec,
-) -> (Vec<Column>, Vec<u8>, Option<Vec<u8>>) {
-    let n = u.len();
-    let bytes: usize = u.iter().map(|s| s.map_or(0, str::len)).sum();
-    let mut cols: Vec<Column> = (0..6)
-        .map(|k| {
-            Column::with_capacity(n, if k == 2 { bytes } else { bytes / 4 })
-        })
+type Parsed = (Vec<Column>, Vec<u8>, Option<Vec<u8>>);
+
+/// The [`Parsed`] columns of `u`; `Err` for a value whose offsets are out
+/// of range.
+fn parse_columns(u: &ArrowStrs<'_>, spec: Spec) -> Result<Parsed, String> {
+    let n = u.len;
+    let bytes = u.text.len();
+    // Room for each column's data as the corpora need it (the path most),
+    // grown when a batch needs more.
+    let mut cols: Vec<Column> = [bytes / 8, bytes / 2, bytes, 0, bytes / 8, 0]
+        .into_iter()
+        .map(|b| Column::with_capacity(n, b))
         .collect();
     let mut valid = vec![0u8; n.div_ceil(8)];
     let mut present = vec![0u8; n.div_ceil(8)];
     let mut nulls = 0;
-    for (i, url) in u.iter().enumerate() {
-        let Some(url) = url else {
+    for i in 0..n {
+        let Some(url) = u.get(i)? else {
             nulls += 1;
             for c in &mut cols {
                 c.push(None);
@@ -477,7 +511,7 @@ fn parse_columns(
             valid[i / 8] |= 1 << (i % 8);
         }
     }
-    (cols, valid, (nulls > 0).then_some(present))
+    Ok((cols, valid, (nulls > 0).then_some(present)))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

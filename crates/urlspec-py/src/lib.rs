@@ -20,6 +20,7 @@ use urlspec::{equiv, Reference, Spec};
 mod arrow;
 mod batch;
 mod compat;
+mod fastpy;
 mod links;
 
 /// Raises `urlspec.<class>(message, position, rule, reason)`.

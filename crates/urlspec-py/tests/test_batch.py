@@ -164,3 +164,88 @@ def test_arrow_buffers_checked():
         _native.parse_many_arrow((None, "not a buffer", b"", 0, 0, False))
     with pytest.raises(TypeError, match="string array"):
         urlspec.parse_many(pa.array([1, 2]))
+
+
+class _Str(str):
+    """A str subclass: read through the C API's general path."""
+
+
+def test_resolve_many_list_fast_paths():
+    # non-ASCII in and out (decoded, not copied as ASCII), str subclasses
+    # as bases and references, one base or one per reference
+    refs = ["é/ü?ä#ö", _Str("g"), "../x", _Str("h/é"), None, ""]
+    for bases in ("http://a/b/c", _Str("http://a/b/c"), ["http://a/b/c"] * 6, [_Str("http://a/b/c")] * 6):
+        r = urlspec.resolve_many(bases, refs, spec="rfc3986")
+        want = [None if x is None else urlspec.resolve("http://a/b/c", x, spec="rfc3986") for x in refs]
+        assert r.urls == want
+        assert r.errors == [None] * 6
+        assert all(isinstance(u, str) for u in r.urls if u is not None)
+    r = urlspec.resolve_many("http://ä/b/", ["c", "d"], spec="rfc3986")
+    assert r.urls == ["http://ä/b/c", "http://ä/b/d"]
+    # a non-ASCII base under WHATWG gives an ASCII result
+    r = urlspec.resolve_many("http://ä.example/", ["c"], spec="whatwg")
+    assert r.urls == [urlspec.resolve("http://ä.example/", "c", spec="whatwg")]
+
+
+def test_resolve_many_list_edges():
+    assert urlspec.resolve_many("http://a/", []) == ([], [])
+    assert urlspec.resolve_many([], []) == ([], [])
+    with pytest.raises(urlspec.Error, match="0 bases for 1"):
+        urlspec.resolve_many([], ["x"])
+    with pytest.raises(urlspec.Error, match="3 bases for 2"):
+        urlspec.resolve_many(["a:", "b:", "c:"], ["x", "y"])
+    with pytest.raises(TypeError, match=r"bases\[1\] is int"):
+        urlspec.resolve_many(["http://a/", 5], ["x", "y"])
+    with pytest.raises(TypeError, match=r"refs\[0\] is bytes"):
+        urlspec.resolve_many("http://a/", [b"x"])
+    # lone surrogates, in a list of bases: an error entry for that row only
+    r = urlspec.resolve_many(["http://a/", "http://\udc80/", "http://b/"], ["x", "y", "\ud800"], spec="rfc3986")
+    assert r.urls == ["http://a/x", None, None]
+    assert r.errors[0] is None
+    assert "bases[1]" in r.errors[1] and "not valid Unicode" in r.errors[1]
+    assert "refs[2]" in r.errors[2] and "not valid Unicode" in r.errors[2]
+    # an error from resolution itself (no base scheme) with non-ASCII text
+    r = urlspec.resolve_many("é/rel", ["x"], spec="rfc3986")
+    assert r.urls == [None] and r.errors[0]
+    # results that are the given strings are those objects (also subclasses)
+    ref = _Str("http://x/é")
+    r = urlspec.resolve_many("http://a/", [ref], spec="rfc3986")
+    assert r.urls[0] is ref
+
+
+def test_parse_many_list_fast_paths():
+    urls = ["http://é/ü;p?q#f", _Str("rel/é"), None, "", "http://a/b"]
+    out = urlspec.parse_many(urls, spec="rfc3986")
+    assert out[2] is None
+    for u, p in zip(urls, out):
+        if u is None:
+            continue
+        q = urlspec.parse(u, spec="rfc3986")
+        assert p == q and str(p) is u
+        for f in ("scheme", "net_loc", "path", "params", "query", "fragment"):
+            assert getattr(p, f) == getattr(q, f)
+    assert urlspec.parse_many([]) == []
+    with pytest.raises(urlspec.Error, match=r"urls\[1\] is not valid Unicode"):
+        urlspec.parse_many(["http://a/", "\udc80"])
+    with pytest.raises(TypeError, match=r"urls\[0\] is int"):
+        urlspec.parse_many([1])
+
+
+def test_arrow_many_values_and_offsets():
+    """Columns over many values: i32 offsets, nulls in the middle, the
+    validity bitmap set only where needed."""
+    pa = _pa()
+    vals = [None if i % 7 == 3 else f"http://h{i}/p/{i}?q={i}#é{i}" for i in range(5000)]
+    s = urlspec.parse_many(pa.array(vals), spec="rfc3986")
+    s.validate(full=True)
+    rows = s.to_pylist()
+    for v, row in zip(vals, rows):
+        if v is None:
+            assert row is None
+        else:
+            p = urlspec.parse(v, spec="rfc3986")
+            assert (row["net_loc"], row["path"], row["query"], row["fragment"]) == (p.net_loc, p.path, p.query, p.fragment)
+            assert row["params"] is None
+    r = urlspec.resolve_many("http://a/b/", pa.array(vals), spec="rfc3986")
+    r.urls.validate(full=True)
+    assert r.urls.to_pylist() == urlspec.resolve_many("http://a/b/", vals, spec="rfc3986").urls

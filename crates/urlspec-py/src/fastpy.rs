@@ -1,0 +1,157 @@
+//! The pieces of CPython's full (non-limited) C API that the batch calls
+//! over lists use: list items read in place without a new reference each
+//! (`PyList_GET_ITEM`), their UTF-8 as Python caches it (for an ASCII
+//! string, its data itself), ASCII results made with their exact kind and
+//! copied in (`PyUnicode_New(len, 127)`, no UTF-8 decoding), and result
+//! lists filled with `PyList_SET_ITEM`. These are why the package is built
+//! for each Python version instead of as one abi3 wheel (README, Python).
+#![allow(unsafe_code)]
+
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString};
+
+/// A list item as read in place.
+#[derive(Clone, Copy)]
+pub enum Text<'a> {
+    Str(&'a str),
+    None,
+    /// A `str` that is not valid Unicode (a lone surrogate).
+    Bad,
+    /// Neither `str` nor `None`.
+    Other,
+}
+
+/// Item `i` of `list` read in place: a `str`'s UTF-8 as Python caches it
+/// on the object (no copy, no new reference).
+///
+/// # Safety
+/// The text is valid only while the item stays in the list: until Python
+/// code next runs, which the callers below ensure by handing it only to
+/// a `Send` closure (no Python token, no Python object, no Python code).
+unsafe fn text<'a>(list: &'a Bound<'_, PyList>, i: usize) -> Text<'a> {
+    let mut size: ffi::Py_ssize_t = 0;
+    // SAFETY: the callers check `i < len`, so `PyList_GET_ITEM` gives a
+    // valid borrowed pointer (the GIL is held). `PyUnicode_Check` reads
+    // the type only. `PyUnicode_AsUTF8AndSize` returns the UTF-8 cached on
+    // the string object (for an ASCII string its data), unchanged for the
+    // object's life (a str is immutable), with its length in `size`; or
+    // NULL with an exception set for a lone surrogate, cleared here (the
+    // caller reports it) without running Python code. Python's UTF-8 is
+    // valid UTF-8.
+    unsafe {
+        let obj = ffi::PyList_GET_ITEM(list.as_ptr(), i as ffi::Py_ssize_t);
+        if obj == ffi::Py_None() {
+            return Text::None;
+        }
+        if ffi::PyUnicode_Check(obj) == 0 {
+            return Text::Other;
+        }
+        let data = ffi::PyUnicode_AsUTF8AndSize(obj, &mut size);
+        if data.is_null() {
+            ffi::PyErr_Clear();
+            return Text::Bad;
+        }
+        let bytes =
+            std::slice::from_raw_parts(data.cast::<u8>(), size as usize);
+        Text::Str(std::str::from_utf8_unchecked(bytes))
+    }
+}
+
+fn changed() -> PyErr {
+    pyo3::exceptions::PyRuntimeError::new_err(
+        "list changed size during a batch call",
+    )
+}
+
+/// `f` over item `i` of `list`, read in place ([`Text`]). `f` is `Send`:
+/// it can hold no Python token or object, so no Python code runs while it
+/// borrows the text, and the item stays in the list, alive, meanwhile.
+pub fn with_item<R>(
+    list: &Bound<'_, PyList>,
+    i: usize,
+    f: impl FnOnce(Text<'_>) -> R + Send,
+) -> PyResult<R> {
+    if i >= list.len() {
+        return Err(changed());
+    }
+    // SAFETY: `i` is in bounds; the text goes to `f` only (see above).
+    Ok(f(unsafe { text(list, i) }))
+}
+
+/// `f` over item `i` of `a` and item `j` of `b` (as [`with_item`]).
+/// When `b`'s is not valid Unicode, `a`'s text is not handed on (given as
+/// [`Text::None`]): the error raised and cleared while reading `b` may
+/// have run Python code.
+pub fn with_pair<R>(
+    a: &Bound<'_, PyList>,
+    i: usize,
+    b: &Bound<'_, PyList>,
+    j: usize,
+    f: impl FnOnce(Text<'_>, Text<'_>) -> R + Send,
+) -> PyResult<R> {
+    if i >= a.len() || j >= b.len() {
+        return Err(changed());
+    }
+    // SAFETY: both in bounds; the texts go to `f` only, `a`'s only when
+    // reading `b` ran no Python code (it did not fail).
+    let (ta, tb) = unsafe { (text(a, i), text(b, j)) };
+    match (ta, tb) {
+        (Text::Str(_), Text::Bad) => Ok(f(Text::None, tb)),
+        _ => Ok(f(ta, tb)),
+    }
+}
+
+/// `s` as a new `str`. ASCII text (nearly every URL) is made with its
+/// exact kind and copied in; other text is decoded from UTF-8.
+pub fn new_str<'py>(
+    py: Python<'py>,
+    s: &str,
+) -> PyResult<Bound<'py, PyString>> {
+    if !s.is_ascii() {
+        return Ok(PyString::new(py, s));
+    }
+    // SAFETY: `PyUnicode_New(len, 127)` makes an ASCII string object (one
+    // byte per character, its data `len` writable bytes followed by a NUL)
+    // or returns NULL with an exception set, which `from_owned_ptr_or_err`
+    // turns into `Err`. The `len` bytes copied in are ASCII, so the object
+    // holds what its kind says, and it is complete before anything else
+    // sees it. It is a `str`, so the unchecked cast holds.
+    unsafe {
+        let obj = ffi::PyUnicode_New(s.len() as ffi::Py_ssize_t, 127);
+        let obj = Bound::from_owned_ptr_or_err(py, obj)?;
+        std::ptr::copy_nonoverlapping(
+            s.as_ptr(),
+            ffi::PyUnicode_DATA(obj.as_ptr()).cast::<u8>(),
+            s.len(),
+        );
+        Ok(obj.cast_into_unchecked())
+    }
+}
+
+/// A new list of `n` items, item `i` being `f(i)`.
+pub fn list_of<'py>(
+    py: Python<'py>,
+    n: usize,
+    mut f: impl FnMut(usize) -> PyResult<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyList>> {
+    // SAFETY: `PyList_New(n)` gives a new list of `n` NULL slots (or NULL
+    // with an exception, made `Err`), owned by `list` and seen by no other
+    // code until returned. Each slot is set once, in bounds, with
+    // `PyList_SET_ITEM`, which takes over the reference `into_ptr` hands
+    // it. Should `f` fail first, the remaining slots stay NULL, which the
+    // list's deallocation skips.
+    unsafe {
+        let list = ffi::PyList_New(n as ffi::Py_ssize_t);
+        let list = Bound::from_owned_ptr_or_err(py, list)?;
+        for i in 0..n {
+            let v = f(i)?;
+            ffi::PyList_SET_ITEM(
+                list.as_ptr(),
+                i as ffi::Py_ssize_t,
+                v.into_ptr(),
+            );
+        }
+        Ok(list.cast_into_unchecked())
+    }
+}
