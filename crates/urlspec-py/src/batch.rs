@@ -189,23 +189,29 @@ fn resolve_many_list<'py>(
     let errors = fastpy::list_of(py, n, |_| Ok(none()))?;
     let urls = fastpy::list_of(py, n, |i| {
         let j = if one_base { 0 } else { i };
-        let out = fastpy::with_pair(refs, i, &base_list, j, |r, b| {
-            use fastpy::Text;
-            match (r, b) {
-                (Text::Other, _) => Outcome::OtherRef,
-                (_, Text::Other) => Outcome::OtherBase,
-                (Text::Bad, _) => Outcome::BadRef,
-                (_, Text::Bad) => Outcome::BadBase,
-                (Text::Str(r), Text::Str(b)) => match resolve_pair(b, r, spec)
-                {
-                    Ok(u) if u == b => Outcome::Base,
-                    Ok(u) if u == r => Outcome::Ref,
-                    Ok(u) => Outcome::New(u),
-                    Err(e) => Outcome::Error(e),
-                },
-                _ => Outcome::Null,
-            }
-        })?;
+        // SAFETY: the closure is plain Rust (the library's resolution and
+        // string comparisons): it runs no Python code.
+        #[allow(unsafe_code)]
+        let out = unsafe {
+            fastpy::with_pair(refs, i, &base_list, j, |r, b| {
+                use fastpy::Text;
+                match (r, b) {
+                    (Text::Other, _) => Outcome::OtherRef,
+                    (_, Text::Other) => Outcome::OtherBase,
+                    (Text::Bad, _) => Outcome::BadRef,
+                    (_, Text::Bad) => Outcome::BadBase,
+                    (Text::Str(r), Text::Str(b)) => {
+                        match resolve_pair(b, r, spec) {
+                            Ok(u) if u == b => Outcome::Base,
+                            Ok(u) if u == r => Outcome::Ref,
+                            Ok(u) => Outcome::New(u),
+                            Err(e) => Outcome::Error(e),
+                        }
+                    }
+                    _ => Outcome::Null,
+                }
+            })
+        }?;
         Ok(match out {
             Outcome::Null => none(),
             Outcome::Base => base_list.get_item(j)?,
@@ -242,12 +248,17 @@ fn parse_many_list<'py>(
     let spec = spec_of(py, spec)?;
     fastpy::list_of(py, urls.len(), |i| {
         use fastpy::Text;
-        let spans = fastpy::with_item(urls, i, |t| match t {
-            Text::Str(u) => Ok(Some(Url::spans(u, spec))),
-            Text::None => Ok(None),
-            Text::Bad => Err(true),
-            Text::Other => Err(false),
-        })?;
+        // SAFETY: the closure is plain Rust (the library's split): it runs
+        // no Python code.
+        #[allow(unsafe_code)]
+        let spans = unsafe {
+            fastpy::with_item(urls, i, |t| match t {
+                Text::Str(u) => Ok(Some(Url::spans(u, spec))),
+                Text::None => Ok(None),
+                Text::Bad => Err(true),
+                Text::Other => Err(false),
+            })
+        }?;
         match spans {
             Ok(None) => Ok(py.None().into_bound(py)),
             Ok(Some(spans)) => {

@@ -27,8 +27,8 @@ pub enum Text<'a> {
 ///
 /// # Safety
 /// The text is valid only while the item stays in the list: until Python
-/// code next runs, which the callers below ensure by handing it only to
-/// a `Send` closure (no Python token, no Python object, no Python code).
+/// code next runs. The callers below hand it only to a closure that runs
+/// no Python code.
 unsafe fn text<'a>(list: &'a Bound<'_, PyList>, i: usize) -> Text<'a> {
     let mut size: ffi::Py_ssize_t = 0;
     // SAFETY: the callers check `i < len`, so `PyList_GET_ITEM` gives a
@@ -64,10 +64,13 @@ fn changed() -> PyErr {
     )
 }
 
-/// `f` over item `i` of `list`, read in place ([`Text`]). `f` is `Send`:
-/// it can hold no Python token or object, so no Python code runs while it
-/// borrows the text, and the item stays in the list, alive, meanwhile.
-pub fn with_item<R>(
+/// `f` over item `i` of `list`, read in place ([`Text`]).
+///
+/// # Safety
+/// `f` must run no Python code (nor `Python::attach`), so that the item
+/// stays in the list, alive, while `f` borrows its text. Being `Send`, it
+/// can hold no Python token or `Bound` object.
+pub unsafe fn with_item<R>(
     list: &Bound<'_, PyList>,
     i: usize,
     f: impl FnOnce(Text<'_>) -> R + Send,
@@ -75,7 +78,8 @@ pub fn with_item<R>(
     if i >= list.len() {
         return Err(changed());
     }
-    // SAFETY: `i` is in bounds; the text goes to `f` only (see above).
+    // SAFETY: `i` is in bounds; the text goes to `f` only, which runs no
+    // Python code (the caller's contract).
     Ok(f(unsafe { text(list, i) }))
 }
 
@@ -83,7 +87,10 @@ pub fn with_item<R>(
 /// When `b`'s is not valid Unicode, `a`'s text is not handed on (given as
 /// [`Text::None`]): the error raised and cleared while reading `b` may
 /// have run Python code.
-pub fn with_pair<R>(
+///
+/// # Safety
+/// As [`with_item`]: `f` must run no Python code.
+pub unsafe fn with_pair<R>(
     a: &Bound<'_, PyList>,
     i: usize,
     b: &Bound<'_, PyList>,
@@ -93,9 +100,15 @@ pub fn with_pair<R>(
     if i >= a.len() || j >= b.len() {
         return Err(changed());
     }
-    // SAFETY: both in bounds; the texts go to `f` only, `a`'s only when
+    // SAFETY: `i` in bounds; the text goes to `f` only, and only when
     // reading `b` ran no Python code (it did not fail).
-    let (ta, tb) = unsafe { (text(a, i), text(b, j)) };
+    let ta = unsafe { text(a, i) };
+    // Reading `a` ran Python code if it failed: `b` checked again.
+    if matches!(ta, Text::Bad) && j >= b.len() {
+        return Err(changed());
+    }
+    // SAFETY: `j` in bounds, checked after any Python code ran.
+    let tb = unsafe { text(b, j) };
     match (ta, tb) {
         (Text::Str(_), Text::Bad) => Ok(f(Text::None, tb)),
         _ => Ok(f(ta, tb)),
