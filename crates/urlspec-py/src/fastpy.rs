@@ -33,7 +33,8 @@ unsafe fn text<'a>(list: &'a Bound<'_, PyList>, i: usize) -> Text<'a> {
     let mut size: ffi::Py_ssize_t = 0;
     // SAFETY: the callers check `i < len`, so `PyList_GET_ITEM` gives a
     // valid borrowed pointer (the GIL is held). `PyUnicode_Check` reads
-    // the type only. `PyUnicode_AsUTF8AndSize` returns the UTF-8 cached on
+    // the type only. A compact ASCII string's `len` characters follow its
+    // `PyASCIIObject` header, one byte each. `PyUnicode_AsUTF8AndSize` returns the UTF-8 cached on
     // the string object (for an ASCII string its data), unchanged for the
     // object's life (a str is immutable), with its length in `size`; or
     // NULL with an exception set for a lone surrogate, cleared here (the
@@ -46,6 +47,16 @@ unsafe fn text<'a>(list: &'a Bound<'_, PyList>, i: usize) -> Text<'a> {
         }
         if ffi::PyUnicode_Check(obj) == 0 {
             return Text::Other;
+        }
+        // A compact ASCII string (nearly every URL) holds its characters,
+        // which are its UTF-8, right after its header (CPython before
+        // 3.14, whose layout PyO3 describes; later ones take the call).
+        #[cfg(not(Py_3_14))]
+        if ffi::PyUnicode_IS_COMPACT_ASCII(obj) != 0 {
+            let len = ffi::PyUnicode_GET_LENGTH(obj) as usize;
+            let data = obj.cast::<ffi::PyASCIIObject>().add(1).cast::<u8>();
+            let bytes = std::slice::from_raw_parts(data, len);
+            return Text::Str(std::str::from_utf8_unchecked(bytes));
         }
         let data = ffi::PyUnicode_AsUTF8AndSize(obj, &mut size);
         if data.is_null() {
