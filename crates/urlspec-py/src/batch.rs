@@ -1,9 +1,10 @@
 //! Batch calls: one crossing of the language boundary for many URLs.
 //!
-//! Two forms. Over Python lists: the strings are borrowed (their UTF-8 as
-//! Python caches it), the work runs with the GIL released into one data
-//! buffer, and the answers come back as lists made in one pass. Over Arrow
-//! string arrays: the Python side (`urlspec/_batch.py`) hands over the
+//! Two forms. Over Python lists: one pass with the GIL held, each item
+//! read in place (`fastpy.rs`: no new reference, no copy), its answer made
+//! at once into a fresh list; holding the GIL costs less than holding or
+//! copying every input so as to release it. Over Arrow string arrays, with
+//! the GIL released: the Python side (`urlspec/_batch.py`) hands over the
 //! array's buffers (validity bitmap, offsets, UTF-8 data), read in place
 //! (`arrow.rs`), and gets back buffers owned by Rust from which pyarrow
 //! builds the result arrays without a copy; no Python object per value,
