@@ -184,6 +184,20 @@ fn resolve_many_list<'py>(
             None,
         ));
     }
+    // One base under a spec without a fast path: parsed once. Its text is
+    // borrowed from `base0`, a reference held for the whole call.
+    let base0 = if one_base { Some(base_list.get_item(0)?) } else { None };
+    let slow = !matches!(
+        spec,
+        Spec::Rfc3986 | Spec::Rfc1808 | Spec::Draft04 | Spec::Whatwg
+    );
+    let resolver = base0
+        .as_ref()
+        .filter(|_| slow)
+        .and_then(|b| b.cast::<PyString>().ok())
+        .and_then(|b| b.to_str().ok())
+        .map(|b| Resolver::new(b, spec));
+    let resolver = resolver.as_ref();
     let none = || py.None().into_bound(py);
     // The errors list is made first (all `None`), so that the loop below
     // makes no object the garbage collector tracks.
@@ -202,7 +216,14 @@ fn resolve_many_list<'py>(
                     (Text::Bad, _) => Outcome::BadRef,
                     (_, Text::Bad) => Outcome::BadBase,
                     (Text::Str(r), Text::Str(b)) => {
-                        match resolve_pair(b, r, spec) {
+                        let result = match resolver {
+                            Some(res) => res
+                                .resolve(r)
+                                .map(|x| x.href)
+                                .map_err(|e| e.to_string()),
+                            None => resolve_pair(b, r, spec),
+                        };
+                        match result {
                             Ok(u) if u == b => Outcome::Base,
                             Ok(u) if u == r => Outcome::Ref,
                             Ok(u) => Outcome::New(u),

@@ -249,3 +249,20 @@ def test_arrow_many_values_and_offsets():
     r = urlspec.resolve_many("http://a/b/", pa.array(vals), spec="rfc3986")
     r.urls.validate(full=True)
     assert r.urls.to_pylist() == urlspec.resolve_many("http://a/b/", vals, spec="rfc3986").urls
+
+
+def test_resolve_many_one_base_every_spec():
+    refs = ["g", "../h", None, "#f", "", "//x/y", "?q", "é"]
+    for base in ("http://a/b/c/d;p?q", _Str("http://a/b/c/d;p?q"), ""):
+        for spec in urlspec.SPECS:
+            r = urlspec.resolve_many(base, refs, spec=spec)
+            for ref, url, err in zip(refs, r.urls, r.errors):
+                if ref is None:
+                    assert url is None and err is None
+                    continue
+                try:
+                    want = urlspec.resolve(base, ref, spec=spec)
+                except urlspec.ResolveError:
+                    assert url is None and err, (spec, ref)
+                else:
+                    assert url == want and err is None, (spec, base, ref)
