@@ -34,7 +34,7 @@
 //! assert_eq!((r.net_loc(), r.query()), (Some("a"), Some("q")));
 //! ```
 
-mod split;
+pub(crate) mod split;
 pub(crate) mod table;
 pub(crate) mod validate;
 

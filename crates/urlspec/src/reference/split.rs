@@ -233,7 +233,7 @@ fn scheme_end(
 /// leaves the answer to the general search. Lowercase letters are scheme
 /// characters under every rule this serves, the first one included.
 #[inline(always)]
-fn lowercase_scheme(b: &[u8]) -> Option<usize> {
+pub(crate) fn lowercase_scheme(b: &[u8]) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let word = b.first_chunk::<8>()?;

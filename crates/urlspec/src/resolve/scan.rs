@@ -8,6 +8,7 @@
 
 use crate::chars::{ALPHA, SCHEME};
 
+use crate::reference::split::lowercase_scheme;
 use crate::reference::NONE;
 
 const ONES: u64 = 0x0101_0101_0101_0101;
@@ -216,33 +217,6 @@ pub(crate) fn scheme_upto(
         i += 1;
     }
     (i > 0 && i < b.len() && b[i] == b':').then_some(i)
-}
-
-/// A scheme of lowercase letters followed by `:` within the first eight
-/// bytes of `b` (at least eight long), found a word at a time; `None`
-/// leaves the answer to the general search.
-#[inline(always)]
-fn lowercase_scheme(b: &[u8]) -> Option<usize> {
-    let x = u64::from_le_bytes(*b.first_chunk::<8>()?);
-    // The first `:`: the lowest byte of `x ^ "::::::::"` that is zero
-    // (the classic test is exact for the lowest one).
-    let colon = x ^ (ONES * u64::from(b':'));
-    let zero = colon.wrapping_sub(ONES) & !colon & HIGH;
-    if zero == 0 {
-        return None;
-    }
-    let p = (zero.trailing_zeros() / 8) as usize;
-    // With the high bit forced on, subtracting `a` (`{`) from a byte
-    // borrows from no other byte and leaves the high bit set exactly when
-    // the byte is at least `a` (`{`); `!x` drops the bytes that are not
-    // ASCII.
-    let y = x | HIGH;
-    let lower = (y - ONES * u64::from(b'a'))
-        & !(y - ONES * u64::from(b'{'))
-        & !x
-        & HIGH;
-    let below = HIGH & ((1u64 << (8 * p)) - 1);
-    (p > 0 && lower & below == below).then_some(p)
 }
 
 #[cfg(test)]
