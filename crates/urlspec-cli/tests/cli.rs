@@ -7,7 +7,8 @@ use std::process::{Command, Output, Stdio};
 use serde_json::Value;
 
 /// Runs `urlspec` with `args`, feeding `stdin` (closed at once when
-/// `None`).
+/// `None`) from a thread of its own, so that a large input and a large
+/// output cannot block each other on the pipes.
 fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_urlspec"))
         .args(args)
@@ -17,11 +18,11 @@ fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
         .spawn()
         .expect("the urlspec binary runs");
     let mut pipe = child.stdin.take().unwrap();
-    if let Some(bytes) = stdin {
-        pipe.write_all(bytes).unwrap();
-    }
-    drop(pipe);
-    child.wait_with_output().unwrap()
+    let input = stdin.map(<[u8]>::to_vec).unwrap_or_default();
+    let writer = std::thread::spawn(move || pipe.write_all(&input));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    out
 }
 
 fn code(out: &Output) -> i32 {
@@ -486,23 +487,6 @@ fn resolve_pairs_keep_the_output_aligned_with_the_input() {
     assert_eq!(stdout(&out), "http://a/c\nhttp://a/d\n");
 }
 
-/// Runs `urlspec` with `args` on a large `stdin`, written from another
-/// thread while the output is read.
-fn run_large(args: &[&str], stdin: Vec<u8>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_urlspec"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the urlspec binary runs");
-    let mut pipe = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || pipe.write_all(&stdin));
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap().unwrap();
-    out
-}
-
 #[test]
 fn resolve_pairs_over_many_blocks() {
     // About 0.9 MB: many blocks of the reader, lines across their ends,
@@ -544,7 +528,7 @@ fn resolve_pairs_over_many_blocks() {
         }
     }
     assert!(input.len() > 800_000);
-    let out = run_large(&["resolve", "--pairs", "-s", "rfc3986"], input);
+    let out = run(&["resolve", "--pairs", "-s", "rfc3986"], Some(&input));
     assert_eq!(code(&out), 1);
     let text = stdout(&out);
     let got: Vec<&str> = text.lines().collect();
