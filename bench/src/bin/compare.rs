@@ -1,4 +1,4 @@
-//! Prints ratio tables, all from one run, in three sections:
+//! Prints ratio tables, all from one run, in five sections:
 //!
 //! * `parse`: for each URL corpus, the time per URL of every parser of
 //!   [`PARSERS`] and its ratio to urlspec's RFC 1808 parse and to the
@@ -8,6 +8,10 @@
 //!   the result) and its ratio to urlspec under RFC 3986, then (not timed)
 //!   how many results of fluent-uri and oxiri differ from urlspec's, with
 //!   examples;
+//! * `resolve-prepared`: the same pairs with every base parsed before the
+//!   timing (urlspec's `Resolver::new`, `url::Url::parse`, …), so that
+//!   the time per pair is parse the reference, resolve, own the result
+//!   (see [`PREPARED_RESOLVERS`]);
 //! * `hostile`: the time per call of resolving one reference of 1,000,000
 //!   `../` against `http://a/b/c/d` (see [`HOSTILE`]) and its ratio to
 //!   merely copying the reference;
@@ -27,15 +31,17 @@
 //! all alike; the tables give the median over `--rounds` (default 7)
 //! rounds and the spread (max − min) / median. `--only NAME` (repeatable)
 //! keeps the contenders whose name contains NAME, plus the baselines.
-//! `--section parse|resolve|hostile|escape` (repeatable) runs only those
-//! sections; all four by default (about 2.5 minutes).
+//! `--section parse|resolve|resolve-prepared|hostile|escape` (repeatable)
+//! runs only those sections; all five by default (about 3 minutes).
 //!
 //! `--pass SECTION:CORPUS:NAME` instead runs one pass of one contender
 //! over one corpus and exits, for counting instructions under callgrind
 //! (BENCHMARKS.md): SECTION is `parse`, `resolve` or an escape case
 //! (`escape-query`, `unescape`, …), CORPUS a corpus name without its
 //! extension, NAME a contender, or `-` for none (the cost of loading the
-//! corpus, to subtract). It prints the number of items on standard error.
+//! corpus, to subtract). Under `resolve-prepared`, `NAME/prepare` parses
+//! the bases only: the cost to subtract from NAME's. It prints the number
+//! of items on standard error.
 
 use std::env;
 use std::hint::black_box;
@@ -43,11 +49,12 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use urlspec_bench::{
-    differences, hostile_pair, hostile_reference, resolver, Corpus,
-    Difference, EscapeCase, Pair, PairCorpus, Parser, Resolution, Work,
-    BASELINE, COPY, CORPORA, DIFFERENTIAL, ESCAPES, FLOOR, HOSTILE,
-    HOSTILE_BASE, HOSTILE_DOTDOTS, PAIR_CORPORA, PARSERS, PERCENT_ENCODING,
-    RESOLVERS, RESOLVE_BASELINE,
+    differences, hostile_pair, hostile_reference, prepared_resolver, resolver,
+    Corpus, Difference, EscapeCase, Pair, PairCorpus, Parser,
+    PreparedResolution, PreparedRun, Resolution, Work, BASELINE, COPY,
+    CORPORA, DIFFERENTIAL, ESCAPES, FLOOR, HOSTILE, HOSTILE_BASE,
+    HOSTILE_DOTDOTS, PAIR_CORPORA, PARSERS, PERCENT_ENCODING,
+    PREPARED_RESOLVERS, RESOLVERS, RESOLVE_BASELINE,
 };
 
 /// A part of the report.
@@ -55,6 +62,7 @@ use urlspec_bench::{
 enum Section {
     Parse,
     Resolve,
+    Prepared,
     Hostile,
     Escape,
 }
@@ -85,7 +93,7 @@ impl Options {
 
 const USAGE: &str = "usage: compare [--rounds N] [--round-ms MS] \
                      [--only NAME]... \
-                     [--section parse|resolve|hostile|escape]... \
+                     [--section parse|resolve|resolve-prepared|hostile|escape]... \
                      | --pass SECTION:CORPUS:NAME";
 
 fn options() -> Result<Options, String> {
@@ -118,6 +126,7 @@ fn options() -> Result<Options, String> {
                 opts.sections.push(match s.as_str() {
                     "parse" => Section::Parse,
                     "resolve" => Section::Resolve,
+                    "resolve-prepared" => Section::Prepared,
                     "hostile" => Section::Hostile,
                     "escape" => Section::Escape,
                     _ => return Err(format!("unknown section: {s}\n{USAGE}")),
@@ -133,27 +142,30 @@ fn options() -> Result<Options, String> {
     Ok(opts)
 }
 
-/// How many whole-input passes of `run` take about `target`.
-fn calibrate<T>(run: fn(&[T]) -> usize, input: &[T], target: Duration) -> u64 {
+/// One contender's pass over its whole input, returning a count to keep.
+type Run<'a> = &'a dyn Fn() -> usize;
+
+/// How many passes of `run` take about `target`.
+fn calibrate(run: Run<'_>, target: Duration) -> u64 {
     // Warm up the caches and branch predictors, then time at least 20 ms.
-    black_box(run(input));
+    black_box(run());
     let mut passes = 0u64;
     let start = Instant::now();
     while start.elapsed() < Duration::from_millis(20) {
-        black_box(run(input));
+        black_box(run());
         passes += 1;
     }
     let per_pass = start.elapsed().as_secs_f64() / passes as f64;
     ((target.as_secs_f64() / per_pass).ceil() as u64).max(1)
 }
 
-/// Nanoseconds per input element of `passes` passes of `run`.
-fn time<T>(run: fn(&[T]) -> usize, input: &[T], passes: u64) -> f64 {
+/// Nanoseconds per item of `passes` passes of `run` over `items` items.
+fn time(run: Run<'_>, passes: u64, items: usize) -> f64 {
     let start = Instant::now();
     for _ in 0..passes {
-        black_box(run(black_box(input)));
+        black_box(run());
     }
-    start.elapsed().as_nanos() as f64 / (passes as f64 * input.len() as f64)
+    start.elapsed().as_nanos() as f64 / (passes as f64 * items as f64)
 }
 
 fn median(xs: &mut [f64]) -> f64 {
@@ -166,20 +178,21 @@ fn median(xs: &mut [f64]) -> f64 {
     }
 }
 
-/// Times every run over `input` in round-robin rounds; gives, for each,
-/// the median nanoseconds per element and the spread (max − min) / median.
-fn measure<T>(
-    runs: &[fn(&[T]) -> usize],
-    input: &[T],
+/// Times every run (each a pass over `items` items) in round-robin
+/// rounds; gives, for each, the median nanoseconds per item and the
+/// spread (max − min) / median.
+fn measure_runs(
+    runs: &[Run<'_>],
+    items: usize,
     opts: &Options,
 ) -> Vec<(f64, f64)> {
     let passes: Vec<u64> =
-        runs.iter().map(|&run| calibrate(run, input, opts.round)).collect();
+        runs.iter().map(|&run| calibrate(run, opts.round)).collect();
     let mut samples = vec![Vec::with_capacity(opts.rounds); runs.len()];
     for round in 0..opts.rounds {
         for k in 0..runs.len() {
             let i = (round + k) % runs.len();
-            samples[i].push(time(runs[i], input, passes[i]));
+            samples[i].push(time(runs[i], passes[i], items));
         }
     }
     samples
@@ -190,6 +203,21 @@ fn measure<T>(
             (med, spread)
         })
         .collect()
+}
+
+/// [`measure_runs`] for runs over the elements of `input`.
+fn measure<T>(
+    runs: &[fn(&[T]) -> usize],
+    input: &[T],
+    opts: &Options,
+) -> Vec<(f64, f64)> {
+    let closures: Vec<Box<dyn Fn() -> usize + '_>> = runs
+        .iter()
+        .map(|&run| Box::new(move || run(black_box(input))) as Box<_>)
+        .collect();
+    let runs: Vec<Run<'_>> =
+        closures.iter().map(|c| &**c as Run<'_>).collect();
+    measure_runs(&runs, input.len(), opts)
 }
 
 fn compare_parse(corpus: &Corpus, opts: &Options) {
@@ -291,6 +319,47 @@ fn compare_resolve(corpus: &PairCorpus, opts: &Options) {
     }
     println!();
     print_differences(&pairs);
+}
+
+/// The resolvers of [`PREPARED_RESOLVERS`] over `corpus`: bases parsed
+/// before the timing.
+fn compare_prepared(corpus: &PairCorpus, opts: &Options) {
+    let pairs = corpus.pairs();
+    let baseline = PREPARED_RESOLVERS[0].name;
+    println!(
+        "### {} (bases prepared): {} pairs",
+        corpus.short_name(),
+        pairs.len()
+    );
+    let resolvers: Vec<&PreparedResolution> = PREPARED_RESOLVERS
+        .iter()
+        .filter(|r| opts.selected(r.name, &[baseline]))
+        .collect();
+    let passes: Vec<PreparedRun<'_>> =
+        resolvers.iter().map(|r| (r.prepare)(&pairs)).collect();
+    let runs: Vec<Run<'_>> = passes.iter().map(|p| &**p as Run<'_>).collect();
+    let stats = measure_runs(&runs, pairs.len(), opts);
+    let base_ns = stats[0].0;
+    println!(
+        "| {:<26} | {:>8} | {:>7} | {:>9} | {:>13} |",
+        "resolver", "ns/pair", "spread", "×rfc3986", "resolved"
+    );
+    println!(
+        "|{:-<28}|{:->10}|{:->9}|{:->11}|{:->15}|",
+        "", ":", ":", ":", ":"
+    );
+    for ((r, &(ns, spread)), pass) in resolvers.iter().zip(&stats).zip(&passes)
+    {
+        println!(
+            "| {:<26} | {:>8.2} | {:>6.1}% | {:>9.2} | {:>13} |",
+            r.name,
+            ns,
+            spread * 100.0,
+            ns / base_ns,
+            format!("{}/{}", pass(), pairs.len()),
+        );
+    }
+    println!();
 }
 
 /// How many results of each [`DIFFERENTIAL`] resolver differ from the
@@ -463,6 +532,28 @@ fn one_pass(what: &str) -> Result<(), String> {
     };
     let unknown = |kind: &str, x: &str| format!("--pass: unknown {kind} {x}");
     let items = match section {
+        "resolve-prepared" => {
+            let file = PAIR_CORPORA
+                .into_iter()
+                .find(|f| f.strip_suffix(".tsv") == Some(corpus))
+                .ok_or_else(|| unknown("pair corpus", corpus))?;
+            let corpus = PairCorpus::load(file).map_err(|e| e.to_string())?;
+            let pairs = corpus.pairs();
+            // NAME/prepare: the bases only, the cost to subtract.
+            let (name, timed) = match name.strip_suffix("/prepare") {
+                Some(name) => (name, false),
+                None => (name, true),
+            };
+            if name != "-" {
+                let r = prepared_resolver(name)
+                    .ok_or_else(|| unknown("resolver", name))?;
+                let pass = (r.prepare)(&pairs);
+                if timed {
+                    black_box(pass());
+                }
+            }
+            pairs.len()
+        }
         "resolve" => {
             let file = PAIR_CORPORA
                 .into_iter()
@@ -569,6 +660,22 @@ fn main() -> ExitCode {
             match PairCorpus::load(name) {
                 Ok(corpus) => {
                     compare_resolve(&corpus, &opts);
+                    found += 1;
+                }
+                Err(e) => eprintln!("compare: skipping corpus: {e}"),
+            }
+        }
+    }
+    if opts.runs(Section::Prepared) {
+        println!(
+            "## resolve-prepared: ns/pair for parse reference + resolve + \
+             owned String, every base parsed before the timing, ratio over \
+             urlspec-rfc3986\n"
+        );
+        for name in PAIR_CORPORA {
+            match PairCorpus::load(name) {
+                Ok(corpus) => {
+                    compare_prepared(&corpus, &opts);
                     found += 1;
                 }
                 Err(e) => eprintln!("compare: skipping corpus: {e}"),

@@ -431,6 +431,10 @@ pub struct Resolver<'b> {
     base: Option<Reference<'b>>,
     spec: Spec,
     options: Options,
+    /// With a base, default options and a spec the fast path serves: the
+    /// base's directory as the fast path takes it (`None` when it does
+    /// not), found once. `None` when the fast path is off.
+    fast: Option<Option<fast::Dir>>,
 }
 
 impl<'b> Resolver<'b> {
@@ -447,7 +451,16 @@ impl<'b> Resolver<'b> {
     ) -> Resolver<'b> {
         let base =
             (!base.is_empty()).then(|| Reference::parse_with(base, spec));
-        Resolver { base, spec, options }
+        let fast = match &base {
+            Some(b)
+                if options == Options::default()
+                    && fast::SERVED.contains(&spec) =>
+            {
+                Some(fast::Prepared::directory_of(b, spec))
+            }
+            _ => None,
+        };
+        Resolver { base, spec, options, fast }
     }
 
     /// The parsed base, if any.
@@ -531,16 +544,16 @@ impl<'b> Resolver<'b> {
         self.resolve_general(r, out)
     }
 
-    /// [`resolve`]'s fast path, for the default options: the base is
-    /// scanned again for each reference, which costs less than parsing
-    /// the reference.
+    /// [`resolve`]'s fast path, for the default options, with the base's
+    /// offsets and directory read from what [`Resolver::new`] found: only
+    /// the reference is scanned.
     #[inline]
     fn fast<'p>(&'p self, reference: &'p str) -> Option<Plan<'p>> {
-        let base = self.base.as_ref()?;
-        if self.options != Options::default() {
+        let (Some(dir), Some(base)) = (self.fast, self.base.as_ref()) else {
             return None;
-        }
-        fast::plan(base.as_str(), reference, self.spec)
+        };
+        let prepared = fast::Prepared { base, dir };
+        fast::plan_prepared(prepared, reference, self.spec)
     }
 
     /// The result as slices of base and reference, when the spec's
