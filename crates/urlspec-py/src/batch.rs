@@ -284,9 +284,13 @@ fn parse_many_list<'py>(
         match spans {
             Ok(None) => Ok(py.None().into_bound(py)),
             Ok(Some(spans)) => {
-                let input = urls.get_item(i)?.cast_into::<PyString>()?;
+                // SAFETY: `with_item` checked `i < len`, and nothing ran
+                // since (the closure runs no Python code).
+                #[allow(unsafe_code)]
+                let input = unsafe { urls.get_item_unchecked(i) };
+                let input = input.cast_into::<PyString>()?;
                 let url = Url::with_spans(input.unbind(), spec, spans);
-                Ok(Bound::new(py, url)?.into_any())
+                crate::urlobj::new(py, url)
             }
             Err(true) => Err(crate::error(
                 py,
