@@ -34,6 +34,8 @@
 //! assert_eq!((r.net_loc(), r.query()), (Some("a"), Some("q")));
 //! ```
 
+#[cfg(all(target_arch = "x86_64", feature = "std"))]
+mod simd;
 pub(crate) mod split;
 pub(crate) mod table;
 pub(crate) mod validate;

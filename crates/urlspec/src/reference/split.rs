@@ -41,11 +41,11 @@ pub(super) fn split(b: &[u8], spec: Spec) -> Meta {
 /// The rules `split_with` reads, as constants of `Spec::EVERY[S]` (read
 /// at compile time: the rule statics may live in another codegen unit,
 /// where the optimizer cannot see their values).
-struct Shape<const S: usize>;
+pub(super) struct Shape<const S: usize>;
 
 impl<const S: usize> Shape<S> {
-    const SPEC: Spec = Spec::EVERY[S];
-    const SCHEME: SchemeRule = Self::SPEC.rules().scheme;
+    pub(super) const SPEC: Spec = Spec::EVERY[S];
+    pub(super) const SCHEME: SchemeRule = Self::SPEC.rules().scheme;
     const AUTH_STOPS: [u8; 3] = auth_stops(Self::SPEC.rules().authority_ends);
     const PATH_STOPS: [u8; 3] =
         if Self::SPEC.rules().params { *b"?#;" } else { *b"?##" };
@@ -68,8 +68,21 @@ const fn auth_stops(ends: CharClass) -> [u8; 3] {
     stops
 }
 
-/// [`split_with`] for `Spec::EVERY[S]`.
+/// [`split_with`] for `Spec::EVERY[S]`, or its AVX2 form where the CPU
+/// has it (`simd.rs`; inputs under 16 bytes stay here).
+#[inline(always)]
 fn split_as<const S: usize>(b: &[u8]) -> Meta {
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    if b.len() >= 16 {
+        if let Some(avx2) = super::simd::Avx2::get() {
+            return super::simd::split::<S>(b, avx2);
+        }
+    }
+    split_scalar::<S>(b)
+}
+
+/// [`split_with`] for `Spec::EVERY[S]`.
+pub(super) fn split_scalar<const S: usize>(b: &[u8]) -> Meta {
     split_with(
         b,
         Shape::<S>::SPEC,
@@ -181,7 +194,7 @@ fn split_with(
 
 /// The index of the `:` that ends a scheme at `b[start..end]`, or `NONE`.
 #[inline(always)]
-fn scheme_end(
+pub(super) fn scheme_end(
     b: &[u8],
     start: usize,
     end: usize,
@@ -258,7 +271,7 @@ pub(crate) fn lowercase_scheme(b: &[u8]) -> Option<usize> {
 
 /// The length of an RFC 1630 `url:` prefix (`prefixedurl u r l : url`),
 /// kept only when an absolute URL follows it.
-fn url_prefix(b: &[u8]) -> usize {
+pub(super) fn url_prefix(b: &[u8]) -> usize {
     if b.len() > 4 && b[..4].eq_ignore_ascii_case(b"url:") {
         let end = memchr(b'#', b).unwrap_or(b.len());
         if scheme_end(b, 4, end, SchemeRule::Ialpha, table::of(Spec::Rfc1630))

@@ -139,7 +139,7 @@ const fn spills_exactly(rules: &Rules, table: &[u16; 256]) -> bool {
     true
 }
 
-const fn build(rules: &Rules) -> [u16; 256] {
+pub(crate) const fn build(rules: &Rules) -> [u16; 256] {
     let g = &rules.grammar;
     let auth = match rules.server {
         ServerGrammar::OpaqueNetLoc => g.net_loc,
