@@ -400,7 +400,7 @@ fn dot_segment_from(b: &[u8], from: usize) -> bool {
 
 /// A relative-path reference: its leading `./` and `../` take segments
 /// off the base's directory (never the root), the rest follows it.
-#[inline]
+#[inline(always)]
 fn rfc3986_relative<'a>(
     bs: impl Base<'a>,
     r: &'a str,

@@ -44,6 +44,7 @@ pub(crate) fn leading_dots(
 /// The length of `dir` (rooted, ending in `/`) less its last `up`
 /// segments: the `/`-terminated prefix that `up` times `../` leaves.
 /// `None` when fewer than `up` segments are there to take.
+#[inline]
 pub(crate) fn pop_segments(dir: &[u8], up: usize) -> Option<usize> {
     let mut cut = dir.len();
     for _ in 0..up {
@@ -62,6 +63,10 @@ pub(crate) fn pop_segments(dir: &[u8], up: usize) -> Option<usize> {
 /// those few are looked at, so a path of ordinary names costs a few
 /// operations per word.
 pub(crate) fn has_dot_segment(path: &[u8]) -> bool {
+    // Nearly every path has no `.` after a `/`: one vector pass says so.
+    if !super::scan::dot_start(path) {
+        return false;
+    }
     const ONES: u64 = 0x0101_0101_0101_0101;
     const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     // The high bit of each byte of `v` that is zero, exactly.

@@ -51,6 +51,10 @@ fn lowest(m: u64) -> usize {
 }
 
 /// The byte index in its word of the highest flagged byte of `m` (not 0).
+#[cfg_attr(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    allow(dead_code)
+)]
 #[inline(always)]
 fn highest(m: u64) -> usize {
     (63 - m.leading_zeros() as usize) / 8
@@ -61,6 +65,19 @@ fn highest(m: u64) -> usize {
 /// 3986: `/` and `?`; `#` always).
 #[inline]
 pub(crate) fn net_loc_end<const QUERY: bool>(b: &[u8], from: usize) -> usize {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    return wide::net_loc_end::<QUERY>(b, from);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    net_loc_end_words::<QUERY>(b, from)
+}
+
+/// [`net_loc_end`], eight bytes at a time.
+#[cfg_attr(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    allow(dead_code)
+)]
+#[inline]
+fn net_loc_end_words<const QUERY: bool>(b: &[u8], from: usize) -> usize {
     let mut i = from;
     while i < b.len() {
         let x = load(b, i);
@@ -80,6 +97,22 @@ pub(crate) fn net_loc_end<const QUERY: bool>(b: &[u8], from: usize) -> usize {
 /// `QUERY`, or of `;`, `?` and `#` with `PARAMS` too; `b.len()` if none.
 #[inline]
 pub(crate) fn find<const PARAMS: bool, const QUERY: bool>(
+    b: &[u8],
+    from: usize,
+) -> usize {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    return wide::find::<PARAMS, QUERY>(b, from);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    find_words::<PARAMS, QUERY>(b, from)
+}
+
+/// [`find`], eight bytes at a time.
+#[cfg_attr(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    allow(dead_code)
+)]
+#[inline]
+fn find_words<const PARAMS: bool, const QUERY: bool>(
     b: &[u8],
     from: usize,
 ) -> usize {
@@ -137,9 +170,201 @@ pub(crate) struct Path {
 
 /// One pass over a path from `from`: its end, its last `/`, whether a
 /// segment starts with `.`, and (with `COLON`) whether it holds a `:`.
-/// `PARAMS`: `;` ends the path (RFC 1808).
+/// `PARAMS`: `;` ends the path (RFC 1808). Sixteen bytes at a time where
+/// SSE2 is there ([`wide::path`], exact), else eight ([`path_words`]).
 #[inline(always)]
 pub(crate) fn path<const PARAMS: bool, const COLON: bool>(
+    b: &[u8],
+    from: usize,
+    dot_at_start: bool,
+) -> Path {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    return wide::path::<PARAMS, COLON>(b, from, dot_at_start);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    path_words::<PARAMS, COLON>(b, from, dot_at_start)
+}
+
+/// Scans sixteen bytes at a time with SSE2 (part of every x86_64 CPU),
+/// through `safe_arch`: one byte compare per delimiter and a mask of one
+/// bit per byte, about half the instructions of the word scan on the
+/// short paths of references (callgrind, BENCHMARKS.md).
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod wide {
+    use safe_arch::{
+        bitor_m128i, cmp_eq_mask_i8_m128i, load_unaligned_m128i, m128i,
+        move_mask_i8_m128i, set_i64_m128i, set_splat_i8_m128i,
+    };
+
+    use super::{load, Path};
+    use crate::reference::NONE;
+
+    /// The bytes `b[i..]`, sixteen at most, padded with zero bytes (which
+    /// match no delimiter). `i < b.len()`.
+    #[inline(always)]
+    fn block(b: &[u8], i: usize) -> m128i {
+        if let Some(w) = b[i..].first_chunk::<16>() {
+            return load_unaligned_m128i(w);
+        }
+        let hi = if i + 8 < b.len() { load(b, i + 8) } else { 0 };
+        set_i64_m128i(hi as i64, load(b, i) as i64)
+    }
+
+    /// The bytes of `x` equal to `c`, as 0xff.
+    #[inline(always)]
+    fn eq(x: m128i, c: u8) -> m128i {
+        cmp_eq_mask_i8_m128i(x, set_splat_i8_m128i(c as i8))
+    }
+
+    /// One bit per byte of `m`: its high bit.
+    #[inline(always)]
+    fn bits(m: m128i) -> u32 {
+        move_mask_i8_m128i(m) as u32
+    }
+
+    /// The first index at or after `from` of a byte of `set`, or
+    /// `b.len()`.
+    #[inline(always)]
+    pub(super) fn first<const N: usize>(
+        b: &[u8],
+        from: usize,
+        set: [u8; N],
+    ) -> usize {
+        let mut i = from;
+        while i < b.len() {
+            let x = block(b, i);
+            let mut m = eq(x, set[0]);
+            for &c in &set[1..] {
+                m = bitor_m128i(m, eq(x, c));
+            }
+            let m = bits(m);
+            if m != 0 {
+                return i + m.trailing_zeros() as usize;
+            }
+            i += 16;
+        }
+        b.len()
+    }
+
+    /// [`super::net_loc_end`]: a call, so that its constants are not
+    /// loaded on every path that merely might reach it.
+    #[inline(never)]
+    pub(super) fn net_loc_end<const QUERY: bool>(
+        b: &[u8],
+        from: usize,
+    ) -> usize {
+        if QUERY {
+            first(b, from, [b'/', b'#', b'?'])
+        } else {
+            first(b, from, [b'/', b'#'])
+        }
+    }
+
+    /// [`super::find`], a call as [`net_loc_end`] is.
+    #[inline(never)]
+    pub(super) fn find<const PARAMS: bool, const QUERY: bool>(
+        b: &[u8],
+        from: usize,
+    ) -> usize {
+        match (PARAMS, QUERY) {
+            (true, _) => first(b, from, [b'#', b'?', b';']),
+            (false, true) => first(b, from, [b'#', b'?']),
+            (false, false) => first(b, from, [b'#']),
+        }
+    }
+
+    /// [`super::dot_start`], sixteen bytes at a time.
+    #[inline]
+    pub(super) fn dot_start(b: &[u8]) -> bool {
+        // Bit 0: the byte before the block is `/` (or the start).
+        let mut carry = 1;
+        let mut i = 0;
+        while i < b.len() {
+            let x = block(b, i);
+            let slash = bits(eq(x, b'/'));
+            if bits(eq(x, b'.')) & (slash << 1 | carry) != 0 {
+                return true;
+            }
+            carry = slash >> 15;
+            i += 16;
+        }
+        false
+    }
+
+    /// [`super::path`], sixteen bytes at a time; every answer exact.
+    #[inline(always)]
+    pub(super) fn path<const PARAMS: bool, const COLON: bool>(
+        b: &[u8],
+        from: usize,
+        dot_at_start: bool,
+    ) -> Path {
+        let len = b.len();
+        let mut i = from;
+        // The last block with a `/` before the end, and its `/`s.
+        let (mut slash_at, mut slashes) = (0, 0u32);
+        let (mut dots, mut colons) = (0u32, 0u32);
+        // Bit 0: the byte before the block is `/`.
+        let mut carry = u32::from(dot_at_start);
+        let mut end = len;
+        while i < len {
+            let x = block(b, i);
+            let mut stop = bitor_m128i(eq(x, b'?'), eq(x, b'#'));
+            if PARAMS {
+                stop = bitor_m128i(stop, eq(x, b';'));
+            }
+            let stop = bits(stop);
+            let slash = bits(eq(x, b'/'));
+            let dot = bits(eq(x, b'.')) & (slash << 1 | carry);
+            let colon = if COLON { bits(eq(x, b':')) } else { 0 };
+            if stop != 0 {
+                // Only the bytes before the first stop count.
+                let before = (stop & stop.wrapping_neg()) - 1;
+                if slash & before != 0 {
+                    (slash_at, slashes) = (i, slash & before);
+                }
+                dots |= dot & before;
+                colons |= colon & before;
+                end = i + stop.trailing_zeros() as usize;
+                break;
+            }
+            if slash != 0 {
+                (slash_at, slashes) = (i, slash);
+            }
+            dots |= dot;
+            colons |= colon;
+            carry = slash >> 15;
+            i += 16;
+        }
+        let last_slash = if slashes == 0 {
+            NONE
+        } else {
+            slash_at + (31 - slashes.leading_zeros() as usize)
+        };
+        Path { end, last_slash, dot: dots != 0, colon: colons != 0 }
+    }
+}
+
+/// Whether a `.` starts a segment of `b` (is first, or follows a `/`): a
+/// filter before looking for a dot segment, exact where SSE2 is there and
+/// `true` elsewhere.
+#[inline]
+pub(crate) fn dot_start(b: &[u8]) -> bool {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    return wide::dot_start(b);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        let _ = b;
+        true
+    }
+}
+
+/// [`path`], eight bytes at a time in a `u64` (tested everywhere, taken
+/// where SSE2 is not there).
+#[cfg_attr(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    allow(dead_code)
+)]
+#[inline(always)]
+pub(crate) fn path_words<const PARAMS: bool, const COLON: bool>(
     b: &[u8],
     from: usize,
     dot_at_start: bool,
@@ -288,13 +513,41 @@ pub(crate) mod tests {
                         assert_eq!(got, want, "{s:?} {from}");
                     };
                     let want = naive_path(b, from, true, dot_at_start);
-                    same(path::<true, true>(b, from, dot_at_start), want);
-                    let want = naive_path(b, from, false, dot_at_start);
-                    same(path::<false, true>(b, from, dot_at_start), want);
                     same(
-                        path::<false, false>(b, from, dot_at_start),
+                        path_words::<true, true>(b, from, dot_at_start),
+                        want,
+                    );
+                    let want = naive_path(b, from, false, dot_at_start);
+                    same(
+                        path_words::<false, true>(b, from, dot_at_start),
+                        want,
+                    );
+                    same(
+                        path_words::<false, false>(b, from, dot_at_start),
                         Path { colon: false, ..want },
                     );
+                    // The SSE2 scan is exact.
+                    #[cfg(all(
+                        target_arch = "x86_64",
+                        target_feature = "sse2"
+                    ))]
+                    {
+                        let want = naive_path(b, from, true, dot_at_start);
+                        let got =
+                            wide::path::<true, true>(b, from, dot_at_start);
+                        assert_eq!(got, want, "{s:?} {from}");
+                        let want = naive_path(b, from, false, dot_at_start);
+                        let got =
+                            wide::path::<false, true>(b, from, dot_at_start);
+                        assert_eq!(got, want, "{s:?} {from}");
+                        let got =
+                            wide::path::<false, false>(b, from, dot_at_start);
+                        assert_eq!(
+                            got,
+                            Path { colon: false, ..want },
+                            "{s:?} {from}"
+                        );
+                    }
                 }
                 let first = |set: &[u8]| {
                     (from..b.len())
@@ -306,6 +559,18 @@ pub(crate) mod tests {
                 assert_eq!(find::<true, true>(b, from), first(b";?#"));
                 assert_eq!(find::<false, true>(b, from), first(b"?#"));
                 assert_eq!(find::<false, false>(b, from), first(b"#"));
+                let rest = &b[from..];
+                let want = (0..rest.len()).any(|i| {
+                    rest[i] == b'.' && (i == 0 || rest[i - 1] == b'/')
+                });
+                assert!(dot_start(rest) >= want, "{s:?} {from}");
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+                assert_eq!(dot_start(rest), want, "{s:?} {from}");
+                assert_eq!(net_loc_end_words::<true>(b, from), first(b"/?#"));
+                assert_eq!(net_loc_end_words::<false>(b, from), first(b"/#"));
+                assert_eq!(find_words::<true, true>(b, from), first(b";?#"));
+                assert_eq!(find_words::<false, true>(b, from), first(b"?#"));
+                assert_eq!(find_words::<false, false>(b, from), first(b"#"));
                 let other = &b[from..];
                 let want =
                     b.iter().zip(other).take_while(|(x, y)| x == y).count();
