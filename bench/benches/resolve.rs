@@ -3,6 +3,8 @@
 //! [`urlspec_bench::PAIR_CORPORA`] (groups `resolve-relative-pairs`,
 //! `resolve-cc-relative-10k`; one iteration = one pass over the corpus,
 //! each pair: parse base + parse reference + resolve + owned `String`),
+//! the same with every base parsed before the timing (groups
+//! `resolve-prepared-…`, [`urlspec_bench::PREPARED_RESOLVERS`]),
 //! and every contender of [`urlspec_bench::HOSTILE`] on the one hostile
 //! pair (group `hostile`; one iteration = one call).
 //!
@@ -19,7 +21,7 @@ use criterion::{
 };
 use urlspec_bench::{
     hostile_pair, hostile_reference, PairCorpus, HOSTILE, PAIR_CORPORA,
-    RESOLVERS,
+    PREPARED_RESOLVERS, RESOLVERS,
 };
 
 fn resolve(c: &mut Criterion) {
@@ -43,6 +45,20 @@ fn resolve(c: &mut Criterion) {
                 pairs.as_slice(),
                 |b, pairs| b.iter(|| (r.run)(pairs)),
             );
+        }
+        group.finish();
+        // The same pairs with every base parsed before the timing.
+        let mut group = c.benchmark_group(format!(
+            "resolve-prepared-{}",
+            corpus.short_name()
+        ));
+        group.sampling_mode(SamplingMode::Flat).sample_size(20);
+        group.throughput(Throughput::Elements(pairs.len() as u64));
+        for r in PREPARED_RESOLVERS {
+            let pass = (r.prepare)(&pairs);
+            group.bench_function(BenchmarkId::from_parameter(r.name), |b| {
+                b.iter(&pass)
+            });
         }
         group.finish();
     }

@@ -416,6 +416,12 @@ pub fn resolve(
 
 /// A base URL parsed once, for resolving many references against it.
 ///
+/// With default options under RFC 3986, RFC 1808 and draft 04, the fast
+/// path of [`resolve`] reads the base's offsets from this parse and its
+/// directory from a scan made here, so each reference costs a scan of the
+/// reference alone. For one reference per base, [`resolve`] is cheaper: it
+/// reads only the parts of the base its case needs.
+///
 /// ```
 /// use urlspec::{resolve::Resolver, Spec};
 /// let r = Resolver::new("http://a/b/c/d;p?q", Spec::Rfc3986);
