@@ -22,9 +22,10 @@
 use core::arch::x86_64::*;
 use core::sync::atomic::{AtomicU8, Ordering};
 
-use super::split::{scheme_end, url_prefix, Shape};
+use super::split::{scheme_end, split_scalar, url_prefix, Shape};
 use super::table::{
-    self, AUTH, FRAGMENT, NO_PCT, PARAM, PARAMS_GO, PATH_GO, QUERY, SEGMENT,
+    self, AUTH, FRAGMENT, NOT_SLASHES, NO_PCT, PARAM, PARAMS_GO, PATH_GO,
+    QUERY, SEGMENT,
 };
 use super::{Meta, NONE};
 use crate::spec::SchemeRule;
@@ -52,12 +53,16 @@ impl Avx2 {
     }
 }
 
-/// Splits `b` (at least 16 bytes) under `Spec::EVERY[S]`, exactly as the
-/// scalar splitter does, except that [`Meta::fits`] is exact for every
-/// component (the scalar one may clear the net_loc's and the path's flags
-/// for bytes after them, which `validate::quick_rest` allows for).
+/// Splits `b` under `Spec::EVERY[S]`, exactly as the scalar splitter
+/// does (which it leaves inputs under 16 bytes to), except that
+/// [`Meta::fits`] is exact for every component (the scalar one may clear
+/// the net_loc's and the path's flags for bytes after them, which
+/// `validate::quick_rest` allows for).
 #[inline]
 pub(super) fn split<const S: usize>(b: &[u8], _: Avx2) -> Meta {
+    if b.len() < 16 {
+        return split_scalar::<S>(b);
+    }
     // SAFETY: an `Avx2` exists only when `Avx2::get` detected AVX2, BMI1
     // and BMI2, the features `split_avx2` is compiled for.
     unsafe { split_avx2::<S>(b) }
@@ -211,14 +216,73 @@ fn splat16(t: [u8; 16]) -> __m256i {
 
 /// Bit `i` set for the bytes at `base + i` with the property.
 #[derive(Clone, Copy)]
-struct Masks {
-    slash: u64,
-    question: u64,
-    hash: u64,
-    semicolon: u64,
-    percent: u64,
+struct Masks<B = u64> {
+    slash: B,
+    question: B,
+    hash: B,
+    semicolon: B,
+    percent: B,
     /// Outside class `Classes::FLAGS[k]` (a `%` is inside).
-    bad: [u64; N_COMPONENTS],
+    bad: [B; N_COMPONENTS],
+}
+
+impl Masks {
+    /// The masks of 64..128 bytes from those of the first 64 and of the
+    /// 64 at `at`.
+    #[inline(always)]
+    fn join(self, other: Masks, at: usize) -> Masks<u128> {
+        let j = |a: u64, b: u64| u128::from(a) | u128::from(b) << at;
+        Masks {
+            slash: j(self.slash, other.slash),
+            question: j(self.question, other.question),
+            hash: j(self.hash, other.hash),
+            semicolon: j(self.semicolon, other.semicolon),
+            percent: j(self.percent, other.percent),
+            bad: core::array::from_fn(|k| j(self.bad[k], other.bad[k])),
+        }
+    }
+}
+
+/// A mask word for [`short`].
+trait Bits:
+    Copy + core::ops::BitAnd<Output = Self> + core::ops::BitOr<Output = Self>
+{
+    /// The index of the first set bit at or after `p` (wrapping past the
+    /// width), or the width when none.
+    fn first(self, p: usize) -> usize;
+    fn any(self) -> bool;
+    /// Whether bits `p` and `p + 1` are set (`p` under the width).
+    fn pair(self, p: usize) -> bool;
+}
+
+impl Bits for u64 {
+    #[inline(always)]
+    fn first(self, p: usize) -> usize {
+        (self & (!0u64).wrapping_shl(p as u32)).trailing_zeros() as usize
+    }
+    #[inline(always)]
+    fn any(self) -> bool {
+        self != 0
+    }
+    #[inline(always)]
+    fn pair(self, p: usize) -> bool {
+        self.wrapping_shr(p as u32) & 3 == 3
+    }
+}
+
+impl Bits for u128 {
+    #[inline(always)]
+    fn first(self, p: usize) -> usize {
+        (self & (!0u128).wrapping_shl(p as u32)).trailing_zeros() as usize
+    }
+    #[inline(always)]
+    fn any(self) -> bool {
+        self != 0
+    }
+    #[inline(always)]
+    fn pair(self, p: usize) -> bool {
+        self.wrapping_shr(p as u32) & 3 == 3
+    }
 }
 
 /// Lane `j` of the input (of 16 to 63 bytes) as if followed by zeros:
@@ -354,9 +418,9 @@ impl Found {
 
 /// [`Meta::fits`] from whether each component (net_loc, path, params,
 /// query, fragment) holds only bytes of its class, and whether the input
-/// holds a `%`.
+/// holds a `%`, and whether the path starts with `//`.
 #[inline(always)]
-fn fits(fine: [bool; N_COMPONENTS], percent: bool) -> u16 {
+fn fits(fine: [bool; N_COMPONENTS], percent: bool, slashes: bool) -> u16 {
     let flags = [AUTH, SEGMENT, PARAM, QUERY, FRAGMENT];
     let mut fits = u16::MAX;
     for (fine, flag) in fine.into_iter().zip(flags) {
@@ -367,9 +431,13 @@ fn fits(fine: [bool; N_COMPONENTS], percent: bool) -> u16 {
     if percent {
         fits &= !NO_PCT;
     }
+    if slashes {
+        fits &= !NOT_SLASHES;
+    }
     fits
 }
 
+/// [`split`] for an input of at least 16 bytes.
 #[target_feature(enable = "avx2,bmi1,bmi2")]
 fn split_avx2<const S: usize>(b: &[u8]) -> Meta {
     let spec = Shape::<S>::SPEC;
@@ -382,7 +450,13 @@ fn split_avx2<const S: usize>(b: &[u8]) -> Meta {
     let net_loc = b.get(pos..pos + 2) == Some(b"//");
     let from = if net_loc { pos + 2 } else { pos };
     if len < 64 {
-        return short::<S>(b, start, scheme_end, net_loc, from);
+        let m = masks::<S, true>(b, 0);
+        return short::<S, u64>(b, start, scheme_end, net_loc, from, m);
+    }
+    if len < 128 {
+        let m = masks::<S, false>(b, 0)
+            .join(masks::<S, false>(b, len - 64), len - 64);
+        return short::<S, u128>(b, start, scheme_end, net_loc, from, m);
     }
     let mut f = Found {
         from,
@@ -422,7 +496,8 @@ fn split_avx2<const S: usize>(b: &[u8]) -> Meta {
         !query || f.bad[3] >= hash,
         !fragment || f.bad[4] >= len,
     ];
-    let fits = fits(fine, f.percent);
+    let slashes = b[path_start..].starts_with(b"//");
+    let fits = fits(fine, f.percent, slashes);
     Meta {
         start,
         scheme_end,
@@ -442,21 +517,19 @@ fn split_avx2<const S: usize>(b: &[u8]) -> Meta {
 /// used).
 #[target_feature(enable = "avx2,bmi1,bmi2")]
 #[inline]
-fn short<const S: usize>(
+fn short<const S: usize, B: Bits>(
     b: &[u8],
     start: usize,
     scheme_end: usize,
     net_loc: bool,
     from: usize,
+    m: Masks<B>,
 ) -> Meta {
     let len = b.len();
-    let m = masks::<S, true>(b, 0);
-    let first = |mask: u64, p: usize| {
-        (mask & (!0u64).wrapping_shl(p as u32)).trailing_zeros() as usize
-    };
+    let first = |mask: B, p: usize| mask.first(p);
     let mut stops = m.slash | m.hash;
     if Classes::<S>::QUERY_ENDS_NET_LOC {
-        stops |= m.question;
+        stops = stops | m.question;
     }
     let path_start = if net_loc { first(stops, from).min(len) } else { from };
     let hash = first(m.hash, path_start).min(len);
@@ -478,7 +551,7 @@ fn short<const S: usize>(
         !query || bad(3, question + 1) >= hash,
         !fragment || bad(4, hash + 1) >= len,
     ];
-    let fits = fits(fine, m.percent != 0);
+    let fits = fits(fine, m.percent.any(), m.slash.pair(path_start));
     Meta {
         start,
         scheme_end,
@@ -497,14 +570,13 @@ mod tests {
     use alloc::string::String;
     use alloc::vec::Vec;
 
-    use super::super::split::split_scalar;
     use super::super::{validate, Reference};
     use super::*;
     use crate::spec::Spec;
 
     /// Both splitters on `b` under `Spec::EVERY[S]`: the same offsets, and
-    /// class flags that are exact in the AVX2 one; for UTF-8 input, the
-    /// same `is_valid()`.
+    /// class flags that are exact in the AVX2 one (from 16 bytes on); for
+    /// UTF-8 input, the same `is_valid()`.
     fn agree<const S: usize>(b: &[u8], avx2: Avx2, check: bool) {
         let spec = Spec::EVERY[S];
         let want = split_scalar::<S>(b);
@@ -531,7 +603,12 @@ mod tests {
         if b.contains(&b'%') {
             exact &= !NO_PCT;
         }
-        assert_eq!(got.fits, exact, "{spec} {b:?}");
+        if b[m.path_start..].starts_with(b"//") {
+            exact &= !NOT_SLASHES;
+        }
+        if b.len() >= 16 {
+            assert_eq!(got.fits, exact, "{spec} {b:?}");
+        }
         // The scalar flags may only be clear where the exact ones are.
         assert_eq!(want.fits & exact, want.fits, "{spec} {b:?}");
         if let Ok(input) = core::str::from_utf8(b)
@@ -620,6 +697,21 @@ mod tests {
                     agree::<0>(&b, avx2, false);
                 }
                 b[i] = keep;
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2048))]
+
+        /// Random inputs of up to 200 bytes from the bytes that end or
+        /// classify components, under every spec.
+        #[test]
+        fn avx2_and_scalar_agree_on_random_inputs(
+            s in "(URL:|url:)?([a-z][a-z+.-]{0,7}:)?(//)?[a-zA-Z0-9:/?#;%@.~\\[\\] |{}\u{e9}\u{7f}-]{0,190}"
+        ) {
+            if let Some(avx2) = Avx2::get() {
+                agree_all(s.as_bytes(), avx2);
             }
         }
     }

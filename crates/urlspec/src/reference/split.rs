@@ -69,14 +69,12 @@ const fn auth_stops(ends: CharClass) -> [u8; 3] {
 }
 
 /// [`split_with`] for `Spec::EVERY[S]`, or its AVX2 form where the CPU
-/// has it (`simd.rs`; inputs under 16 bytes stay here).
+/// has it (`simd.rs`).
 #[inline(always)]
 fn split_as<const S: usize>(b: &[u8]) -> Meta {
     #[cfg(all(target_arch = "x86_64", feature = "std"))]
-    if b.len() >= 16 {
-        if let Some(avx2) = super::simd::Avx2::get() {
-            return super::simd::split::<S>(b, avx2);
-        }
+    if let Some(avx2) = super::simd::Avx2::get() {
+        return super::simd::split::<S>(b, avx2);
     }
     split_scalar::<S>(b)
 }
@@ -157,6 +155,9 @@ fn split_with(
         table::scan(b, from, t, PATH_GO, path_stops, seen)
     };
     fits &= s.acc | !(table::SEGMENT | NO_PCT);
+    if b[path_start..].starts_with(b"//") {
+        fits &= !table::NOT_SLASHES;
+    }
     let mut i = s.end;
     let path_end = i;
     let mut params_start = NONE;

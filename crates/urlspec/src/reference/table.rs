@@ -68,6 +68,12 @@ pub(crate) const FRAGMENT: u16 = 1 << 10;
 /// Does not end the net_loc (`#` and the spec's `authority_ends`).
 pub(crate) const AUTH_GO: u16 = 1 << 11;
 
+/// Not a byte's flag but [`Meta::fits`](super::Meta)'s own: set when the
+/// path does not start with `//`, so that `validate::quick` tests it with
+/// the class flags instead of reading the input (a branch on the path's
+/// length).
+pub(crate) const NOT_SLASHES: u16 = 1 << 12;
+
 /// The class flags of the components after the net_loc.
 pub(crate) const TAIL_CLASSES: u16 = SEGMENT | PARAM | QUERY | FRAGMENT;
 

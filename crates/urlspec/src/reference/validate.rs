@@ -6,7 +6,7 @@
 
 use core::fmt;
 
-use super::table::{self, AUTH, NO_PCT, SEGMENT, TAIL_CLASSES};
+use super::table::{self, AUTH, NOT_SLASHES, NO_PCT, SEGMENT, TAIL_CLASSES};
 use super::{Reference, NONE};
 use crate::chars::{self, CharClass};
 use crate::escape::is_escape_at;
@@ -346,13 +346,12 @@ pub(crate) fn quick(r: &Reference<'_>) -> Option<bool> {
     // that is a plain registered name (or RFC 1808's opaque net_loc), every
     // component in its class and no `%`, under a spec whose other checks
     // (below) cannot apply to such a URL unless its path starts with `//`.
-    const PLAIN: u16 = AUTH | TAIL_CLASSES | NO_PCT;
+    const PLAIN: u16 = AUTH | TAIL_CLASSES | NO_PCT | NOT_SLASHES;
     let m = r.meta();
     if m.fits & PLAIN == PLAIN
         && m.scheme_end != NONE
         && m.net_loc_start != NONE
         && matches!(r.spec(), Spec::Rfc1808 | Spec::Draft04 | Spec::Rfc3986)
-        && r.as_str().as_bytes().get(m.path_start + 1) != Some(&b'/')
     {
         return Some(true);
     }
