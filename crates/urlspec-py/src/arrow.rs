@@ -8,7 +8,9 @@
 //! Out: the columns are built in Rust vectors, returned as [`Buffer`]
 //! objects that own them, which `_batch.py` wraps with
 //! `pyarrow.foreign_buffer(address, size, base=buffer)`: the Arrow array
-//! reads the vector where it is and keeps its owner alive.
+//! reads the vector where it is and keeps its owner alive. A `string_view`
+//! column ([`Views`]) is such a vector of views whose longer values point
+//! into the input's data buffer, which `_batch.py` passes along with it.
 #![allow(unsafe_code)]
 
 use std::sync::Mutex;
@@ -28,6 +30,7 @@ enum Owned {
     U8(Vec<u8>),
     I32(Vec<i32>),
     I64(Vec<i64>),
+    U128(Vec<u128>),
 }
 
 #[pymethods]
@@ -39,6 +42,7 @@ impl Buffer {
             Owned::U8(v) => v.as_ptr() as usize,
             Owned::I32(v) => v.as_ptr() as usize,
             Owned::I64(v) => v.as_ptr() as usize,
+            Owned::U128(v) => v.as_ptr() as usize,
         }
     }
 
@@ -49,6 +53,7 @@ impl Buffer {
             Owned::U8(v) => v.len(),
             Owned::I32(v) => v.len() * 4,
             Owned::I64(v) => v.len() * 8,
+            Owned::U128(v) => v.len() * 16,
         }
     }
 }
@@ -66,6 +71,7 @@ impl Drop for Buffer {
         match std::mem::replace(&mut self.bytes, Owned::U8(Vec::new())) {
             Owned::U8(v) => give(v, |p| &mut p.u8s),
             Owned::I32(v) => give(v, |p| &mut p.i32s),
+            Owned::U128(v) => give(v, |p| &mut p.u128s),
             Owned::I64(_) => {}
         }
     }
@@ -77,8 +83,12 @@ impl Drop for Buffer {
 /// which measured about a quarter of `parse_many` over Arrow (97 -> 71
 /// ns/URL on kasztp with glibc told to keep its memory instead). At most
 /// [`POOL_BYTES`] in [`POOL_COUNT`] vectors of at least 64 KiB each.
-static POOL: Mutex<Pool> =
-    Mutex::new(Pool { u8s: Vec::new(), i32s: Vec::new(), bytes: 0 });
+static POOL: Mutex<Pool> = Mutex::new(Pool {
+    u8s: Vec::new(),
+    i32s: Vec::new(),
+    u128s: Vec::new(),
+    bytes: 0,
+});
 const POOL_BYTES: usize = 64 << 20;
 const POOL_COUNT: usize = 32;
 const POOL_MIN: usize = 64 << 10;
@@ -86,6 +96,7 @@ const POOL_MIN: usize = 64 << 10;
 struct Pool {
     u8s: Vec<Vec<u8>>,
     i32s: Vec<Vec<i32>>,
+    u128s: Vec<Vec<u128>>,
     bytes: usize,
 }
 
@@ -96,7 +107,7 @@ fn give<T>(mut v: Vec<T>, kind: fn(&mut Pool) -> &mut Vec<Vec<T>>) {
     }
     let Ok(mut pool) = POOL.lock() else { return };
     if pool.bytes + size > POOL_BYTES
-        || pool.u8s.len() + pool.i32s.len() >= POOL_COUNT
+        || pool.u8s.len() + pool.i32s.len() + pool.u128s.len() >= POOL_COUNT
     {
         return;
     }
@@ -217,6 +228,81 @@ impl Column {
         )
     }
 }
+
+/// A `string_view` column being built over the input's data buffer: one
+/// 16-byte view per value (length, then the bytes inline when 12 or
+/// fewer, else a 4-byte prefix, the data buffer's index and the offset in
+/// it), no copy of the longer values.
+pub struct Views {
+    views: Vec<u128>,
+    validity: Vec<u8>,
+    nulls: usize,
+}
+
+impl Views {
+    pub fn with_capacity(n: usize) -> Views {
+        Views {
+            views: take(n, |p| &mut p.u128s),
+            validity: vec![0xff; n.div_ceil(8)],
+            nulls: 0,
+        }
+    }
+
+    #[inline]
+    pub fn push_null(&mut self) {
+        let i = self.views.len();
+        self.validity[i / 8] &= !(1 << (i % 8));
+        self.nulls += 1;
+        self.views.push(0);
+    }
+
+    #[inline]
+    pub fn push(&mut self, view: u128) {
+        self.views.push(view);
+    }
+
+    /// `(validity or None, views, null_count)`.
+    pub fn into_py(self) -> (Option<Buffer>, Buffer, usize) {
+        let validity = (self.nulls > 0).then(|| Buffer::bytes(self.validity));
+        (validity, Buffer { bytes: Owned::U128(self.views) }, self.nulls)
+    }
+}
+
+/// The view of the `len` bytes at `at` in `text`, which starts `base`
+/// bytes into the data buffer. The data buffer is handed to Arrow as
+/// slices starting every [`VIEW_STEP`] bytes (so that every offset fits
+/// the view's 32 bits): the view names slice `(base + at) / VIEW_STEP`.
+/// `len` must be at most `i32::MAX`.
+#[inline(always)]
+pub fn view(text: &[u8], at: usize, len: usize, base: usize) -> u128 {
+    // The 16 bytes from `at`, zero past the end of the text.
+    let w = match text.get(at..at + 16) {
+        Some(b) => u128::from_le_bytes(b.try_into().unwrap_or([0; 16])),
+        None => tail(text, at),
+    };
+    if len <= 12 {
+        let mask = (1u128 << (8 * len)) - 1;
+        len as u128 | (w & mask) << 32
+    } else {
+        let start = base + at;
+        len as u128
+            | u128::from(w as u32) << 32
+            | ((start / VIEW_STEP) as u128) << 64
+            | ((start % VIEW_STEP) as u128) << 96
+    }
+}
+
+#[cold]
+fn tail(text: &[u8], at: usize) -> u128 {
+    let mut b = [0u8; 16];
+    let rest = text.get(at..).unwrap_or(&[]);
+    let k = rest.len().min(16);
+    b[..k].copy_from_slice(&rest[..k]);
+    u128::from_le_bytes(b)
+}
+
+/// See [`view`].
+pub const VIEW_STEP: usize = 1 << 30;
 
 /// The bytes of a `pyarrow.Buffer` or `bytes` object, read in place.
 pub struct Bytes<'a, 'py> {

@@ -8,7 +8,9 @@
 //! array's buffers (validity bitmap, offsets, UTF-8 data), read in place
 //! (`arrow.rs`), and gets back buffers owned by Rust from which pyarrow
 //! builds the result arrays without a copy; no Python object per value,
-//! and no pyarrow dependency here.
+//! and no pyarrow dependency here. `parse_many`'s components come back as
+//! `string_view` views into the input's own data buffer (or, asked for
+//! `string` columns, copied out).
 //!
 //! A value that cannot be resolved gives `None` (an Arrow null) and its
 //! reason in the aligned errors column: one bad row never aborts a batch.
@@ -19,7 +21,7 @@ use pyo3::types::{PyList, PyString};
 use urlspec::resolve::{self as res, Resolver};
 use urlspec::{Reference, Spec};
 
-use crate::arrow::{Buffer, Bytes, Column};
+use crate::arrow::{self, Buffer, Bytes, Column, Views};
 use crate::fastpy;
 use crate::{spec_of, Url};
 
@@ -551,11 +553,144 @@ fn parse_columns(u: &ArrowStrs<'_>, spec: Spec) -> Result<Parsed, String> {
     Ok((cols, valid, (nulls > 0).then_some(present)))
 }
 
+/// One view column: `(validity or None, views, null_count)`.
+type ViewsPy = (Option<Buffer>, Buffer, usize);
+
+/// What `parse_many_arrow_views` returns (see there).
+type ParsedViewsPy = (Vec<Option<ViewsPy>>, Buffer, Option<Buffer>, usize);
+
+/// `parse_many` over Arrow buffers, the components as `string_view`
+/// columns over the input's data buffer: the six columns (`None` for the
+/// params of a spec without params: all null), the `valid` bitmap, the
+/// bitmap of the non-null URLs (`None` when there are no nulls) and how
+/// many slices of the data buffer the views name (`arrow::view`).
+///
+/// Against `parse_many_arrow` (components copied into `string` columns):
+/// 50 against 59 ns/URL on kasztp (best of 21, load 4), 16 bytes written
+/// per value instead of its bytes, an offset and a `memcpy` call.
+#[pyfunction]
+#[pyo3(signature = (urls, spec = "rfc1808"))]
+fn parse_many_arrow_views<'py>(
+    py: Python<'py>,
+    urls: ArrowIn<'py>,
+    spec: &str,
+) -> PyResult<ParsedViewsPy> {
+    let spec = spec_of(py, spec)?;
+    let out = with_arrow(&urls, |u| {
+        let u = u?;
+        py.detach(|| parse_views(&u, spec))
+    })?;
+    let (cols, valid, present, buffers) =
+        out.map_err(|e| arrow_error(py, e))?;
+    // No params column for a spec without params: all null, made in Python.
+    let params = spec.rules().params;
+    Ok((
+        cols.into_iter()
+            .enumerate()
+            .map(|(k, c)| (k != 3 || params).then(|| c.into_py()))
+            .collect(),
+        Buffer::bytes(valid),
+        present.map(Buffer::bytes),
+        buffers,
+    ))
+}
+
+/// The six view columns, the `valid` bitmap, the bitmap of the non-null
+/// URLs (when there are nulls) and the number of data slices named.
+type ParsedViews = (Vec<Views>, Vec<u8>, Option<Vec<u8>>, usize);
+
+fn parse_views(u: &ArrowStrs<'_>, spec: Spec) -> Result<ParsedViews, String> {
+    // URLs parsed a block at a time, then each column filled for the
+    // block: two tight loops instead of one with six column appends
+    // (measured with the scalar splitter: 65 -> 62 ns/URL on kasztp).
+    const BLOCK: usize = 256;
+    let n = u.len;
+    let text = u.text.as_bytes();
+    let origin = u.text.as_ptr() as usize;
+    // A spec without params has an all-null params column, made in Python.
+    let params = spec.rules().params;
+    let mut cols: Vec<Views> = (0..6)
+        .map(|k| Views::with_capacity(if k == 3 && !params { 0 } else { n }))
+        .collect();
+    let mut valid = vec![0u8; n.div_ceil(8)];
+    let mut present = vec![0u8; n.div_ceil(8)];
+    let mut nulls = 0;
+    let mut last = 0;
+    // The (start in `text`, length) of each component of each URL of the
+    // block, `ABSENT` for an absent one.
+    let mut spans = [[(ABSENT, 0u32); 6]; BLOCK];
+    let mut block = 0;
+    while block < n {
+        let end = (block + BLOCK).min(n);
+        for i in block..end {
+            let slot = &mut spans[i - block];
+            let Some(url) = u.get(i)? else {
+                nulls += 1;
+                *slot = [(ABSENT, 0); 6];
+                continue;
+            };
+            if url.len() > i32::MAX as usize {
+                return Err(
+                    "a URL longer than 2 GiB has no string_view".into()
+                );
+            }
+            present[i / 8] |= 1 << (i % 8);
+            let r = Reference::parse_with(url, spec);
+            let parts = [
+                r.scheme(),
+                r.net_loc(),
+                Some(r.path()),
+                if params { r.params() } else { None },
+                r.query(),
+                r.fragment(),
+            ];
+            for (s, p) in slot.iter_mut().zip(parts) {
+                *s = p.map_or((ABSENT, 0), |p| {
+                    (p.as_ptr() as usize - origin, p.len() as u32)
+                });
+            }
+            if r.is_valid() {
+                valid[i / 8] |= 1 << (i % 8);
+            }
+        }
+        for (k, c) in cols.iter_mut().enumerate() {
+            if k == 3 && !params {
+                continue;
+            }
+            for &(at, len) in spans[..end - block].iter().map(|s| &s[k]) {
+                if at == ABSENT {
+                    c.push_null();
+                } else {
+                    let len = len as usize;
+                    c.push(arrow::view(text, at, len, u.start));
+                    if len > 12 {
+                        last = last.max(at);
+                    }
+                }
+            }
+        }
+        block = end;
+    }
+    // Every slice up to the last long value's start.
+    let buffers = if u.text.is_empty() {
+        0
+    } else {
+        (u.start + last) / arrow::VIEW_STEP + 1
+    };
+    Ok((cols, valid, (nulls > 0).then_some(present), buffers))
+}
+
+/// The start of an absent component in `parse_views`.
+const ABSENT: usize = usize::MAX;
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Buffer>()?;
     m.add_function(wrap_pyfunction!(resolve_many_list, m)?)?;
     m.add_function(wrap_pyfunction!(parse_many_list, m)?)?;
     m.add_function(wrap_pyfunction!(resolve_many_arrow, m)?)?;
     m.add_function(wrap_pyfunction!(parse_many_arrow, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_many_arrow_views, m)?)?;
+    // `arrow::view` writes views little-endian, Arrow's native order here.
+    m.add("STRING_VIEW", cfg!(target_endian = "little"))?;
     Ok(())
 }

@@ -162,6 +162,14 @@ def test_arrow_buffers_checked():
         _native.parse_many_arrow((None, offsets, b"abc", 0, 1, False))
     with pytest.raises(TypeError):
         _native.parse_many_arrow((None, "not a buffer", b"", 0, 0, False))
+    with pytest.raises(urlspec.Error, match="too short"):
+        _native.parse_many_arrow_views((None, b"\0" * 4, b"", 0, 3, False))
+    with pytest.raises(urlspec.Error, match="out of range"):
+        offsets = (0).to_bytes(4, "little") + (9).to_bytes(4, "little")
+        _native.parse_many_arrow_views((None, offsets, b"abc", 0, 1, False))
+    with pytest.raises(urlspec.Error, match="not UTF-8"):
+        offsets = (0).to_bytes(4, "little") + (2).to_bytes(4, "little")
+        _native.parse_many_arrow_views((None, offsets, b"\xff\xfe", 0, 1, False))
     with pytest.raises(TypeError, match="string array"):
         urlspec.parse_many(pa.array([1, 2]))
 
@@ -291,3 +299,81 @@ def test_parse_many_reuses_objects_correctly():
     _parse_rounds()
     after = sys.getrefcount(urlspec.URL)
     assert after == before
+
+
+_PARTS = ("scheme", "net_loc", "path", "params", "query", "fragment")
+
+
+def _want_rows(items, spec):
+    rows = []
+    for u in items:
+        if u is None:
+            rows.append(None)
+            continue
+        p = urlspec.parse(u, spec=spec)
+        rows.append({**{f: getattr(p, f) for f in _PARTS}, "valid": p.is_valid()})
+    return rows
+
+
+def test_parse_many_arrow_string_view_columns():
+    """The component fields are string_view arrays over the input's data
+    buffer (no copy); string_view=False gives string fields. Both hold the
+    list form's answers for sliced, chunked, null, large and non-ASCII
+    input, values of up to 12 bytes (inline) and longer, values ending at
+    the end of the data buffer, under every spec."""
+    pa = _pa()
+    values = [
+        "http://a/b?c#d",
+        None,
+        "//h/p",
+        "",
+        "é/ü;x",
+        "http://host.example/twelve-chars?q=123456789012#1234567890123",
+        "a:b;123456789012?1234567890123#x",
+        "mailto:x@y",
+        "g;é?ü#ä",
+        "http://ab/",
+    ] * 7 + ["http://h/ends-here-with-a-long-path", "x?q"]
+    base = pa.array(values)
+    cases = [
+        base,
+        base.slice(3),
+        base.slice(9, 13),
+        base.slice(5, 0),
+        base.slice(len(values) - 1),
+        base.cast(pa.large_string()).slice(7, 20),
+        base.cast(pa.string_view()),
+        pa.chunked_array([base[:10], base[10:17], base[17:]]),
+        pa.chunked_array([base.slice(2, 6)]),
+        pa.chunked_array([], type=pa.string()),
+        pa.array([], type=pa.string()),
+        pa.array([None, None], type=pa.string()),
+    ]
+    for arr in cases:
+        items = arr.to_pylist()
+        for spec in urlspec.SPECS:
+            want = _want_rows(items, spec)
+            s = urlspec.parse_many(arr, spec=spec)
+            s.validate(full=True)
+            assert [s.type.field(f).type for f in _PARTS] == [pa.string_view()] * 6
+            assert s.to_pylist() == want, (spec, items)
+            c = urlspec.parse_many(arr, spec=spec, string_view=False)
+            c.validate(full=True)
+            assert [c.type.field(f).type for f in _PARTS] == [pa.string()] * 6
+            assert c.to_pylist() == want, (spec, items)
+            # each field column on its own: null where the URL is null
+            for f in _PARTS:
+                col = s.field(f).to_pylist()
+                assert col == [None if r is None else r[f] for r in want]
+
+
+def test_parse_many_arrow_views_point_into_input():
+    pa = _pa()
+    arr = pa.array(["http://example.com/a-long-path/" + str(i) for i in range(100)])
+    s = urlspec.parse_many(arr, spec="rfc3986")
+    path = s.field("path")
+    # the long values are read from the input's own data buffer
+    assert path.buffers()[2].address == arr.buffers()[2].address
+    assert path.to_pylist() == ["/a-long-path/" + str(i) for i in range(100)]
+    # no params component under RFC 3986: an all-null column
+    assert s.field("params").null_count == 100

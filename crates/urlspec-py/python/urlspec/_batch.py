@@ -103,7 +103,28 @@ def resolve_many(bases: Any, refs: Any, spec: str = "rfc1808") -> ResolveMany:
 _FIELDS = ("scheme", "net_loc", "path", "params", "query", "fragment")
 
 
-def parse_many(urls: Any, spec: str = "rfc1808") -> Any:
+_VIEW_STEP = 1 << 30  # src/arrow.rs, VIEW_STEP
+
+
+def _has_string_view(pa) -> bool:
+    # pyarrow 16+; views are written little-endian (src/arrow.rs, view).
+    return hasattr(pa, "string_view") and _native.STRING_VIEW
+
+
+def _views_out(n: int, col, data_slices):
+    pa = _pyarrow()
+    if col is None:  # no params under this spec
+        return pa.nulls(n, pa.string_view())
+    validity, views, nulls = col
+    return pa.Array.from_buffers(
+        pa.string_view(),
+        n,
+        [None if validity is None else _buffer(validity), _buffer(views), *data_slices],
+        null_count=nulls,
+    )
+
+
+def parse_many(urls: Any, spec: str = "rfc1808", *, string_view: bool = True) -> Any:
     """Splits every URL of ``urls`` under ``spec``, in one call.
 
     A list gives a list of ``URL`` (``None`` for ``None``). A pyarrow
@@ -111,13 +132,30 @@ def parse_many(urls: Any, spec: str = "rfc1808") -> Any:
     net_loc, path, params, query, fragment (null when absent, ``""`` when
     empty) and the bool ``valid`` (whether the URL follows the grammar);
     a null URL gives a null row.
+
+    The component fields are ``string_view`` arrays whose values point
+    into the input's data buffer, which they keep alive (no copy; a value
+    of up to 12 bytes is held in its view). ``string_view=False``, or a
+    pyarrow without ``string_view`` (before 16), gives ``string`` fields
+    with the components copied out instead. A chunked array of several
+    chunks, or a ``string_view`` array, is first combined into one
+    ``string`` array (a copy), which the views then point into.
     """
     if _is_arrow(urls):
         pa = _pyarrow()
         arr = _chunks(urls)
         n = len(arr)
-        cols, valid, present = _native.parse_many_arrow(_arrow_in(arr), spec)
-        arrays = [_arrow_out(n, c) for c in cols]
+        given = _arrow_in(arr)
+        if string_view and _has_string_view(pa):
+            cols, valid, present, nbuf = _native.parse_many_arrow_views(given, spec)
+            data = given[2]
+            if nbuf and not isinstance(data, pa.Buffer):
+                data = pa.py_buffer(data)
+            slices = [data.slice(k * _VIEW_STEP) for k in range(nbuf)]
+            arrays = [_views_out(n, c, slices) for c in cols]
+        else:
+            cols, valid, present = _native.parse_many_arrow(given, spec)
+            arrays = [_arrow_out(n, c) for c in cols]
         arrays.append(pa.Array.from_buffers(pa.bool_(), n, [None, _buffer(valid)]))
         mask = None
         if present is not None:
