@@ -7,7 +7,8 @@ use urlspec::{Reference, Spec};
 use urlspec_links::{html, mime, Context};
 
 /// Parsing under every spec never panics and is lossless; validation and
-/// the server split never panic and report positions inside the input.
+/// the server split never panic and report positions inside the input;
+/// the AVX2 and scalar splitters agree.
 pub fn parse(input: &str) {
     for spec in Spec::ALL {
         let r = Reference::parse_with(input, spec);
@@ -22,6 +23,19 @@ pub fn parse(input: &str) {
             let _ = (s.user(), s.password(), s.host(), s.port(), s.port_number(), s.is_valid());
         }
         let _ = (r.kind(), r.is_generic(), r.has_hierarchical_path());
+    }
+    // The AVX2 splitter (where the CPU has it) and the scalar one give the
+    // same components and the same validity.
+    for spec in Spec::EVERY {
+        if let Some([vector, scalar]) = urlspec::reference::both_splitters(input, spec) {
+            let parts = |r: Reference<'_>| {
+                [r.scheme(), r.net_loc(), Some(r.path()), r.params(), r.query(), r.fragment()]
+                    .map(|p| p.map(str::to_owned))
+            };
+            assert_eq!(parts(vector), parts(scalar), "{spec}: splitters");
+            assert_eq!(vector.is_valid(), scalar.is_valid(), "{spec}: validity");
+            assert_eq!(vector.violations(), scalar.violations(), "{spec}: violations");
+        }
     }
 }
 

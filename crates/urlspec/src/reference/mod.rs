@@ -101,6 +101,15 @@ pub struct Reference<'a> {
     meta: Meta,
 }
 
+/// The parse of `input` under `spec` by the AVX2 splitter and by the
+/// scalar one, where the CPU has AVX2 (`None` elsewhere), for the fuzz
+/// target that checks that they agree. Not part of the API.
+#[doc(hidden)]
+pub fn both_splitters(input: &str, spec: Spec) -> Option<[Reference<'_>; 2]> {
+    let [a, b] = split::both(input.as_bytes(), spec)?;
+    Some([a, b].map(|meta| Reference { input, spec, meta }))
+}
+
 impl<'a> Reference<'a> {
     /// Parses `input` under the default spec, RFC 1808.
     ///

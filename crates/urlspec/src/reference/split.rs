@@ -68,6 +68,34 @@ const fn auth_stops(ends: CharClass) -> [u8; 3] {
     stops
 }
 
+/// The split of `b` under `spec` by the AVX2 splitter and by the scalar
+/// one, where the CPU has AVX2: for the fuzz target that checks they
+/// agree ([`super::both_splitters`]).
+pub(super) fn both(b: &[u8], spec: Spec) -> Option<[Meta; 2]> {
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    {
+        let avx2 = super::simd::Avx2::get()?;
+        fn pair<const S: usize>(b: &[u8], a: super::simd::Avx2) -> [Meta; 2] {
+            [super::simd::split::<S>(b, a), split_scalar::<S>(b)]
+        }
+        Some(match spec {
+            Spec::Rfc1630 => pair::<0>(b, avx2),
+            Spec::Draft04 => pair::<1>(b, avx2),
+            Spec::Rfc1808 => pair::<2>(b, avx2),
+            Spec::Draft96 => pair::<3>(b, avx2),
+            Spec::Draft96Dec => pair::<4>(b, avx2),
+            Spec::Rfc2396 => pair::<5>(b, avx2),
+            Spec::Rfc3986 => pair::<6>(b, avx2),
+            Spec::Whatwg => pair::<7>(b, avx2),
+        })
+    }
+    #[cfg(not(all(target_arch = "x86_64", feature = "std")))]
+    {
+        let _ = (b, spec);
+        None
+    }
+}
+
 /// [`split_with`] for `Spec::EVERY[S]`, or its AVX2 form where the CPU
 /// has it (`simd.rs`).
 #[inline(always)]
