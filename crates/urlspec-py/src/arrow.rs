@@ -243,22 +243,28 @@ impl Views {
     pub fn with_capacity(n: usize) -> Views {
         Views {
             views: take(n, |p| &mut p.u128s),
-            validity: vec![0xff; n.div_ceil(8)],
+            validity: vec![0; n.div_ceil(8)],
             nulls: 0,
         }
     }
 
+    /// Appends `n` (up to 8) values, the `j`th present when bit `j` of
+    /// `present` is set (`views[j]` is then its view; else a null). The
+    /// column holds a multiple of 8 values before the call. A whole
+    /// validity byte at a time: a bit cleared per null, in memory, made a
+    /// chain of dependent writes along the mostly-null columns (with the
+    /// table of masks in `view`, 54 -> 50-53 ns/URL on kasztp).
     #[inline]
-    pub fn push_null(&mut self) {
+    pub fn push8(&mut self, views: &[u128; 8], n: usize, present: u8) {
         let i = self.views.len();
-        self.validity[i / 8] &= !(1 << (i % 8));
-        self.nulls += 1;
-        self.views.push(0);
-    }
-
-    #[inline]
-    pub fn push(&mut self, view: u128) {
-        self.views.push(view);
+        self.validity[i / 8] = present;
+        self.nulls += n - present.count_ones() as usize;
+        if n == 8 {
+            // A copy of known size: no `memmove` call.
+            self.views.extend_from_slice(views);
+        } else {
+            self.views.extend_from_slice(&views[..n]);
+        }
     }
 
     /// `(validity or None, views, null_count)`.
@@ -281,8 +287,7 @@ pub fn view(text: &[u8], at: usize, len: usize, base: usize) -> u128 {
         None => tail(text, at),
     };
     if len <= 12 {
-        let mask = (1u128 << (8 * len)) - 1;
-        len as u128 | (w & mask) << 32
+        len as u128 | (w & MASKS[len]) << 32
     } else {
         let start = base + at;
         len as u128
@@ -291,6 +296,18 @@ pub fn view(text: &[u8], at: usize, len: usize, base: usize) -> u128 {
             | ((start % VIEW_STEP) as u128) << 96
     }
 }
+
+/// `MASKS[k]`: the low `k` bytes (a table: a variable shift of a `u128`
+/// compiles to several instructions and branches).
+static MASKS: [u128; 13] = {
+    let mut m = [0u128; 13];
+    let mut k = 1;
+    while k < 13 {
+        m[k] = (1 << (8 * k)) - 1;
+        k += 1;
+    }
+    m
+};
 
 #[cold]
 fn tail(text: &[u8], at: usize) -> u128 {

@@ -599,6 +599,14 @@ fn parse_many_arrow_views<'py>(
 /// URLs (when there are nulls) and the number of data slices named.
 type ParsedViews = (Vec<Views>, Vec<u8>, Option<Vec<u8>>, usize);
 
+/// `Reference::parse_with` behind a call of its own: the column loop of
+/// `parse_views` around it then compiles better (measured: 55-60 -> 51-55
+/// ns/URL on kasztp, best of 21, seven alternating runs).
+#[inline(never)]
+fn parse_apart(url: &str, spec: Spec) -> Reference<'_> {
+    Reference::parse_with(url, spec)
+}
+
 fn parse_views(u: &ArrowStrs<'_>, spec: Spec) -> Result<ParsedViews, String> {
     // URLs parsed a block at a time, then each column filled for the
     // block: two tight loops instead of one with six column appends
@@ -635,7 +643,7 @@ fn parse_views(u: &ArrowStrs<'_>, spec: Spec) -> Result<ParsedViews, String> {
                 );
             }
             present[i / 8] |= 1 << (i % 8);
-            let r = Reference::parse_with(url, spec);
+            let r = parse_apart(url, spec);
             let parts = [
                 r.scheme(),
                 r.net_loc(),
@@ -657,16 +665,21 @@ fn parse_views(u: &ArrowStrs<'_>, spec: Spec) -> Result<ParsedViews, String> {
             if k == 3 && !params {
                 continue;
             }
-            for &(at, len) in spans[..end - block].iter().map(|s| &s[k]) {
-                if at == ABSENT {
-                    c.push_null();
-                } else {
-                    let len = len as usize;
-                    c.push(arrow::view(text, at, len, u.start));
-                    if len > 12 {
-                        last = last.max(at);
+            for eight in spans[..end - block].chunks(8) {
+                let mut views = [0u128; 8];
+                let mut bits = 0u8;
+                for (j, s) in eight.iter().enumerate() {
+                    let (at, len) = s[k];
+                    if at != ABSENT {
+                        bits |= 1 << j;
+                        let len = len as usize;
+                        views[j] = arrow::view(text, at, len, u.start);
+                        if len > 12 {
+                            last = last.max(at);
+                        }
                     }
                 }
+                c.push8(&views, eight.len(), bits);
             }
         }
         block = end;
