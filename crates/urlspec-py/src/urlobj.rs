@@ -5,10 +5,10 @@
 //! replaced: freed objects are kept (up to [`FREE_MAX`]) and reused by the
 //! next allocations, and a batch writes each `Url` into its object
 //! directly. Measured on kasztp (`parse_many` over a list, ns/URL, best of
-//! 21, same machine and load): PyO3's paths 88; PyO3's
-//! `#[pyclass(freelist = 65536)]` 77 (its `Mutex` costs two atomic
-//! read-modify-writes per allocation and per release); this free list 67;
-//! with the direct write and dealloc as well, 48.
+//! 21, same machine and load, with the library's scalar splitter): PyO3's
+//! paths 88; PyO3's `#[pyclass(freelist = 65536)]` 77 (its `Mutex` costs
+//! two atomic read-modify-writes per allocation and per release); this
+//! free list 67; with the direct write and dealloc as well, 48.
 //! Reused objects spare the page faults of fresh memory (a batch's
 //! objects fill whole pages, which CPython hands back once they are all
 //! freed), and the direct paths PyO3's type-slot look-ups, `tp_new` call
