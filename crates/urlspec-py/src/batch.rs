@@ -8,9 +8,9 @@
 //! array's buffers (validity bitmap, offsets, UTF-8 data), read in place
 //! (`arrow.rs`), and gets back buffers owned by Rust from which pyarrow
 //! builds the result arrays without a copy; no Python object per value,
-//! and no pyarrow dependency here. `parse_many`'s components come back as
-//! `string_view` views into the input's own data buffer (or, asked for
-//! `string` columns, copied out).
+//! and no pyarrow dependency here. `parse_many`'s components come back
+//! copied into `string` columns, or, asked for, as `string_view` views
+//! into the input's own data buffer.
 //!
 //! A value that cannot be resolved gives `None` (an Arrow null) and its
 //! reason in the aligned errors column: one bad row never aborts a batch.

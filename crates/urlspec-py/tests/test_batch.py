@@ -316,9 +316,9 @@ def _want_rows(items, spec):
 
 
 def test_parse_many_arrow_string_view_columns():
-    """The component fields are string_view arrays over the input's data
-    buffer (no copy); string_view=False gives string fields. Both hold the
-    list form's answers for sliced, chunked, null, large and non-ASCII
+    """The component fields are string arrays; string_view=True gives
+    string_view arrays over the input's data buffer (no copy). Both hold
+    the list form's answers for sliced, chunked, null, large and non-ASCII
     input, values of up to 12 bytes (inline) and longer, values ending at
     the end of the data buffer, under every spec."""
     pa = _pa()
@@ -353,11 +353,11 @@ def test_parse_many_arrow_string_view_columns():
         items = arr.to_pylist()
         for spec in urlspec.SPECS:
             want = _want_rows(items, spec)
-            s = urlspec.parse_many(arr, spec=spec)
+            s = urlspec.parse_many(arr, spec=spec, string_view=True)
             s.validate(full=True)
             assert [s.type.field(f).type for f in _PARTS] == [pa.string_view()] * 6
             assert s.to_pylist() == want, (spec, items)
-            c = urlspec.parse_many(arr, spec=spec, string_view=False)
+            c = urlspec.parse_many(arr, spec=spec)
             c.validate(full=True)
             assert [c.type.field(f).type for f in _PARTS] == [pa.string()] * 6
             assert c.to_pylist() == want, (spec, items)
@@ -370,10 +370,27 @@ def test_parse_many_arrow_string_view_columns():
 def test_parse_many_arrow_views_point_into_input():
     pa = _pa()
     arr = pa.array(["http://example.com/a-long-path/" + str(i) for i in range(100)])
-    s = urlspec.parse_many(arr, spec="rfc3986")
+    s = urlspec.parse_many(arr, spec="rfc3986", string_view=True)
     path = s.field("path")
     # the long values are read from the input's own data buffer
     assert path.buffers()[2].address == arr.buffers()[2].address
     assert path.to_pylist() == ["/a-long-path/" + str(i) for i in range(100)]
     # no params component under RFC 3986: an all-null column
     assert s.field("params").null_count == 100
+    # and they outlive the input array object
+    del arr
+    import gc
+
+    gc.collect()
+    assert s.field("path")[99].as_py() == "/a-long-path/99"
+    s.validate(full=True)
+
+
+def test_parse_many_string_view_needs_support(monkeypatch):
+    pa = _pa()
+    from urlspec import _batch
+
+    monkeypatch.setattr(_batch, "_has_string_view", lambda pa: False)
+    with pytest.raises(ValueError, match="pyarrow 16"):
+        urlspec.parse_many(pa.array(["x"]), string_view=True)
+    assert urlspec.parse_many(pa.array(["x"])).type.field("path").type == pa.string()
