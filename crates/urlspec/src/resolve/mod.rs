@@ -247,6 +247,41 @@ mod tests {
     use super::*;
 
     #[test]
+    fn resolve_into_appends_what_resolve_gives() {
+        let mut refs = crate::reference::tests::samples();
+        refs.extend(
+            ["", "#", "?", "//x", "/", "../../..", "a:b"].map(String::from),
+        );
+        for spec in Spec::ALL {
+            for base in BASES.iter().copied().chain([""]) {
+                for r in &refs {
+                    let mut out = String::from("kept|");
+                    let got = resolve_into(base, r, spec, &mut out);
+                    match resolve(base, r, spec) {
+                        Ok(want) => {
+                            assert_eq!(
+                                out,
+                                alloc::format!("kept|{}", want.href)
+                            );
+                            assert_eq!(
+                                got,
+                                Ok(Outcome {
+                                    same_document: want.same_document,
+                                    taken_as_absolute: want.taken_as_absolute,
+                                })
+                            );
+                        }
+                        Err(e) => {
+                            assert_eq!(out, "kept|", "{spec} {base:?} {r:?}");
+                            assert_eq!(got, Err(e));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn option_names_round_trip() {
         for v in [
             DotDotAboveRoot::Keep,
@@ -412,6 +447,37 @@ pub fn resolve(
         return Ok(plan.resolved());
     }
     Resolver::new(base, spec).resolve_slow(reference)
+}
+
+/// [`resolve`], appending the result to `out` (which a batch can reuse, so
+/// that a result costs no allocation of its own). On error `out` is left
+/// as it was.
+///
+/// ```
+/// use urlspec::{resolve::resolve_into, Spec};
+/// let mut out = String::new();
+/// for (base, r) in [("http://a/b/c/d;p?q", "g"), ("http://x/y", "../z")] {
+///     out.clear();
+///     resolve_into(base, r, Spec::Rfc3986, &mut out).unwrap();
+///     println!("{out}");
+/// }
+/// assert_eq!(out, "http://x/z");
+/// ```
+pub fn resolve_into(
+    base: &str,
+    reference: &str,
+    spec: Spec,
+    out: &mut String,
+) -> Result<Outcome, ResolveError> {
+    if let Some(plan) = fast::plan(base, reference, spec) {
+        out.reserve(plan.len());
+        plan.write(out);
+        return Ok(Outcome {
+            same_document: plan.same_document,
+            taken_as_absolute: false,
+        });
+    }
+    Resolver::new(base, spec).resolve_into(reference, out)
 }
 
 /// A base URL parsed once, for resolving many references against it.
