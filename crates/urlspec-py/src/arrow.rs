@@ -229,6 +229,133 @@ impl Column {
     }
 }
 
+/// The place of one value of a block in the input text (`at`, `len`),
+/// `(0, 0)` for a null.
+#[derive(Clone, Copy, Default)]
+pub struct Span {
+    pub at: usize,
+    pub len: usize,
+}
+
+/// How many bytes [`Strings::push_block`] copies per value at once.
+const WIDE: usize = 32;
+
+/// A `string` column filled a block of values at a time
+/// ([`Strings::push_block`]), for `parse_many`: the block's offsets and
+/// validity bytes written in loops of their own, its data copied into room
+/// made once for the whole block.
+pub struct Strings {
+    validity: Vec<u8>,
+    offsets: Offsets,
+    data: Vec<u8>,
+    nulls: usize,
+    len: usize,
+}
+
+impl Strings {
+    /// A column for `n` values with `bytes` bytes of data expected.
+    pub fn with_capacity(n: usize, bytes: usize) -> Strings {
+        let mut offsets = take(n + 1, |p| &mut p.i32s);
+        offsets.push(0);
+        Strings {
+            validity: vec![0; n.div_ceil(8)],
+            offsets: Offsets::Small(offsets),
+            data: take(bytes + WIDE, |p| &mut p.u8s),
+            nulls: 0,
+            len: 0,
+        }
+    }
+
+    /// Appends the values `text[s.at..s.at + s.len]` of `spans`, value `j`
+    /// null where bit `j % 8` of `present[j / 8]` is clear (its span
+    /// `(0, 0)`); bits past the block are clear. The column holds a
+    /// multiple of 8 values before the call. Every span is in `text`.
+    pub fn push_block(&mut self, text: &[u8], spans: &[Span], present: &[u8]) {
+        let n = spans.len();
+        let total: usize = spans.iter().map(|s| s.len).sum();
+        let start = self.data.len();
+        // Offsets: the block's ends, into room reserved once.
+        match &mut self.offsets {
+            Offsets::Small(v) if start + total <= i32::MAX as usize => {
+                let mut end = start;
+                v.extend(spans.iter().map(|s| {
+                    end += s.len;
+                    end as i32
+                }));
+            }
+            _ => self.large_ends(start, spans),
+        }
+        // Validity: whole bytes.
+        let i = self.len / 8;
+        let bytes = n.div_ceil(8);
+        self.validity[i..i + bytes].copy_from_slice(&present[..bytes]);
+        let set: usize =
+            present[..bytes].iter().map(|b| b.count_ones() as usize).sum();
+        self.nulls += n - set;
+        self.len += n;
+        if total == 0 {
+            return;
+        }
+        // Data: each value copied `WIDE` bytes at a time into room with
+        // `WIDE` bytes of slack (zeroed once per block, in cache), the end
+        // advanced by its length; the slack cut off after.
+        self.data.resize(start + total + WIDE, 0);
+        let dst = &mut self.data[start..];
+        let mut pos = 0;
+        for s in spans {
+            copy(dst, pos, text, s.at, s.len);
+            pos += s.len;
+        }
+        self.data.truncate(start + total);
+    }
+
+    /// The ends of `spans` as i64 offsets (past 2 GiB of data).
+    #[cold]
+    #[inline(never)]
+    fn large_ends(&mut self, start: usize, spans: &[Span]) {
+        if let Offsets::Small(v) = &self.offsets {
+            let mut w: Vec<i64> = Vec::with_capacity(v.capacity());
+            w.extend(v.iter().map(|&o| i64::from(o)));
+            self.offsets = Offsets::Large(w);
+        }
+        if let Offsets::Large(v) = &mut self.offsets {
+            let mut end = start;
+            v.extend(spans.iter().map(|s| {
+                end += s.len;
+                end as i64
+            }));
+        }
+    }
+
+    /// `(validity or None, offsets, data, null_count, large)`.
+    pub fn into_py(self) -> (Option<Buffer>, Buffer, Buffer, usize, bool) {
+        let (offsets, large) = match self.offsets {
+            Offsets::Small(v) => (Owned::I32(v), false),
+            Offsets::Large(v) => (Owned::I64(v), true),
+        };
+        let validity = (self.nulls > 0).then(|| Buffer::bytes(self.validity));
+        (
+            validity,
+            Buffer { bytes: offsets },
+            Buffer::bytes(self.data),
+            self.nulls,
+            large,
+        )
+    }
+}
+
+/// `text[at..at + len]` written at `dst[pos..]`, which has `WIDE` bytes of
+/// room past `pos + len`: a value of up to `WIDE` bytes is one copy of
+/// known size (its bytes and the ones after it, which the next value
+/// overwrites), unless the text ends within `WIDE` bytes of `at`.
+#[inline(always)]
+fn copy(dst: &mut [u8], pos: usize, text: &[u8], at: usize, len: usize) {
+    match text.get(at..at + WIDE) {
+        Some(src) if len <= WIDE => dst[pos..pos + WIDE].copy_from_slice(src),
+        _ => dst[pos..pos + len].copy_from_slice(&text[at..at + len]),
+    }
+}
+
 /// A `string_view` column being built over the input's data buffer: one
 /// 16-byte view per value (length, then the bytes inline when 12 or
 /// fewer, else a 4-byte prefix, the data buffer's index and the offset in

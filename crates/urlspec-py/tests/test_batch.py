@@ -394,3 +394,38 @@ def test_parse_many_string_view_needs_support(monkeypatch):
     with pytest.raises(ValueError, match="pyarrow 16"):
         urlspec.parse_many(pa.array(["x"]), string_view=True)
     assert urlspec.parse_many(pa.array(["x"])).type.field("path").type == pa.string()
+
+
+def test_parse_many_arrow_string_columns_copies():
+    """The string columns are filled a block of URLs at a time, each value
+    copied 32 bytes at once into room with slack (src/arrow.rs, Strings):
+    components of every length around the copy width, empty and absent
+    ones, null URLs (also at block ends), values ending at the end of the
+    input's data (a short copy there), sliced arrays and more than one
+    block give the list form's answers."""
+    pa = _pa()
+    values = []
+    for k in range(0, 70):
+        seg = "p" * k
+        values += [
+            f"http://{'h' * k}.x/{seg}?{seg}#{seg}",
+            f"{seg};{seg}?{seg}",
+            "",
+            None,
+            f"s{k}:{seg}",
+            f"//é{seg}/ü{seg}",
+        ]
+    values += [None] * 9 + ["http://a/" + "z" * 33]
+    for tail in ("", "x", "y" * 31, "y" * 32, "y" * 33, "é" * 20):
+        vals = values + [tail]
+        arr = pa.array(vals)
+        for a in (arr, arr.slice(1), arr.slice(127, 130), arr.slice(len(vals) - 3), arr.cast(pa.large_string()).slice(5)):
+            items = a.to_pylist()
+            for spec in ("rfc3986", "rfc1808"):
+                s = urlspec.parse_many(a, spec=spec)
+                s.validate(full=True)
+                assert s.to_pylist() == _want_rows(items, spec), (spec, tail)
+                for f in _PARTS:
+                    col = s.field(f)
+                    assert col.type == pa.string()
+                    assert col.to_pylist() == [None if u is None else getattr(urlspec.parse(u, spec=spec), f) for u in items]
