@@ -122,6 +122,10 @@ fn whatwg_pair(base: &str, r: &str) -> Result<String, String> {
     urlspec::whatwg::resolve(base, r).map_err(|e| e.0)
 }
 
+/// How many items ahead `resolve_many` over lists asks for the next
+/// inputs ([`fastpy::prefetch`]).
+const AHEAD: usize = 8;
+
 /// What one pair of `resolve_many` over lists gives.
 enum Outcome {
     /// `None`, no error (a `None` base or reference).
@@ -219,6 +223,10 @@ fn resolve_many_list<'py>(
     let mut buf = String::new();
     let urls = fastpy::list_of(py, n, |i| {
         let j = if one_base { 0 } else { i };
+        fastpy::prefetch(refs, i + AHEAD);
+        if !one_base {
+            fastpy::prefetch(&base_list, i + AHEAD);
+        }
         let buf = &mut buf;
         // SAFETY: the closure is plain Rust (the library's resolution and
         // string comparisons): it runs no Python code.
