@@ -513,24 +513,29 @@ fn resolve_many_arrow<'py>(
 }
 
 /// `parse_many` over Arrow buffers: one string column per component
-/// (scheme, net_loc, path, params, query, fragment), the validity of each
-/// URL as a bitmap (`valid`), and the bitmap of the non-null URLs (`None`
-/// when there are no nulls).
+/// (scheme, net_loc, path, params, query, fragment; `None` for the params
+/// of a spec without params: all null, made in Python), the validity of
+/// each URL as a bitmap (`valid`), and the bitmap of the non-null URLs
+/// (`None` when there are no nulls).
 #[pyfunction]
 #[pyo3(signature = (urls, spec = "rfc1808"))]
 fn parse_many_arrow<'py>(
     py: Python<'py>,
     urls: ArrowIn<'py>,
     spec: &str,
-) -> PyResult<(Vec<ArrowOutPy>, Buffer, Option<Buffer>)> {
+) -> PyResult<(Vec<Option<ArrowOutPy>>, Buffer, Option<Buffer>)> {
     let spec = spec_of(py, spec)?;
     let out = with_arrow(&urls, |u| {
         let u = u?;
         py.detach(|| parse_columns(&u, spec))
     })?;
     let (cols, valid, present) = out.map_err(|e| arrow_error(py, e))?;
+    let params = spec.rules().params;
     Ok((
-        cols.into_iter().map(Strings::into_py).collect(),
+        cols.into_iter()
+            .enumerate()
+            .map(|(k, c)| (k != 3 || params).then(|| c.into_py()))
+            .collect(),
         Buffer::bytes(valid),
         present.map(Buffer::bytes),
     ))
@@ -554,10 +559,16 @@ fn parse_columns(u: &ArrowStrs<'_>, spec: Spec) -> Result<Parsed, String> {
     let origin = u.text.as_ptr() as usize;
     // Room for each column's data as the corpora need it (the path most),
     // grown when a batch needs more.
+    // A spec without params has an all-null params column, made in Python.
+    let params = spec.rules().params;
     let mut cols: Vec<Strings> =
         [bytes / 8, bytes / 2, bytes, 0, bytes / 8, 0]
             .into_iter()
-            .map(|b| Strings::with_capacity(n, b))
+            .enumerate()
+            .map(|(k, b)| {
+                let n = if k == 3 && !params { 0 } else { n };
+                Strings::with_capacity(n, b)
+            })
             .collect();
     let mut valid = vec![0u8; n.div_ceil(8)];
     let mut present = vec![0u8; n.div_ceil(8)];
@@ -601,6 +612,9 @@ fn parse_columns(u: &ArrowStrs<'_>, spec: Spec) -> Result<Parsed, String> {
             }
         }
         for (k, c) in cols.iter_mut().enumerate() {
+            if k == 3 && !params {
+                continue;
+            }
             c.push_block(text, &spans[k][..end - block], &bits[k]);
         }
         block = end;

@@ -162,7 +162,8 @@ def parse_many(urls: Any, spec: str = "rfc1808", *, string_view: bool = False) -
             arrays = [_views_out(n, c, slices) for c in cols]
         else:
             cols, valid, present = _native.parse_many_arrow(given, spec)
-            arrays = [_arrow_out(n, c) for c in cols]
+            # None: no params under this spec, an all-null column
+            arrays = [pa.nulls(n, pa.string()) if c is None else _arrow_out(n, c) for c in cols]
         arrays.append(pa.Array.from_buffers(pa.bool_(), n, [None, _buffer(valid)]))
         mask = None
         if present is not None:
