@@ -218,8 +218,8 @@ fn resolve_many_list<'py>(
     // makes no object the garbage collector tracks.
     let errors = fastpy::list_of(py, n, |_| Ok(none()))?;
     // Each result is written here, then copied into its new `str`: no
-    // allocation of its own (a `String` per pair, made and freed, was
-    // about a quarter of the time).
+    // allocation of its own (against a `String` per pair, made and freed:
+    // about 160 -> 152 ns/pair on relative-pairs, alternating runs).
     let mut buf = String::new();
     let urls = fastpy::list_of(py, n, |i| {
         let j = if one_base { 0 } else { i };
