@@ -379,8 +379,9 @@ impl<'a> ArrowStrs<'a> {
     }
 
     /// Value `j`, `None` when null; `Err` for offsets out of range or
-    /// off a character boundary.
-    #[inline]
+    /// off a character boundary. Inlined into the loops (a call returning
+    /// the `Result` through memory was 5% of `parse_many` over Arrow).
+    #[inline(always)]
     fn get(&self, j: usize) -> Result<Option<&'a str>, String> {
         let i = self.offset + j;
         if let Some(v) = self.validity {
@@ -393,15 +394,18 @@ impl<'a> ArrowStrs<'a> {
             .zip(b.checked_sub(self.start))
             .and_then(|(a, b)| self.text.get(a..b))
             .map(Some)
-            .ok_or_else(|| {
-                "Arrow offsets out of range or not on a character boundary"
-                    .into()
-            })
+            .ok_or_else(bad_offsets)
     }
 
     fn to_vec(&self) -> Result<Vec<Option<&'a str>>, String> {
         (0..self.len).map(|j| self.get(j)).collect()
     }
+}
+
+#[cold]
+#[inline(never)]
+fn bad_offsets() -> String {
+    "Arrow offsets out of range or not on a character boundary".into()
 }
 
 /// The values of an Arrow string array; `Err` when the buffers are not a
