@@ -352,7 +352,8 @@ fn head(mut input: Input) -> io::Result<(Vec<u8>, Input)> {
 
 /// Every link of `source`: see `urlspec.links` in `__init__.py`.
 #[pyfunction]
-#[pyo3(signature = (source, url = None, redirects = Vec::new(), spec = "rfc1808", format = "auto", name = None))]
+#[pyo3(signature = (source, url = None, redirects = Vec::new(), spec = "rfc1808", format = "auto", name = None, strict_base = false, base_headers = "spec"))]
+#[allow(clippy::too_many_arguments)]
 pub fn links(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
@@ -361,11 +362,30 @@ pub fn links(
     spec: &str,
     format: &str,
     name: Option<String>,
+    strict_base: bool,
+    base_headers: &str,
 ) -> PyResult<Links> {
     let spec = spec_of(py, spec)?;
+    let mut base = urlspec::base::Options::default();
+    base.strict = strict_base;
+    base.headers =
+        match base_headers {
+            "spec" => urlspec::base::Headers::Spec,
+            "all" => urlspec::base::Headers::All,
+            other => return Err(error(
+                py,
+                "Error",
+                format!(
+                    "base_headers must be \"spec\" or \"all\", not {other:?}"
+                ),
+                None,
+                None,
+                None,
+            )),
+        };
     let ctx = Context {
         spec,
-        base: urlspec::base::Options::default(),
+        base,
         retrieval: url.into_iter().chain(redirects).collect(),
     };
     let name = name.unwrap_or_else(|| "-".to_owned());

@@ -166,3 +166,48 @@ def test_same_as_cli(path, extra, spec, tmp_path):
             got = [l.to_dict() for l in urlspec.links(fh, spec=spec, name=str(f), **kw)]
         assert got == want
         assert len(got) > 0
+
+
+BASE_CASES = [
+    # A relative <BASE href>: resolved against the retrieval URL, or with
+    # strict_base ignored (the retrieval URL is the base).
+    (b'<html><base href="sub/"><a href="g">g</a></html>', "html", "rfc3986",
+     {"strict_base": False}, "http://h/d/sub/g"),
+    (b'<html><base href="sub/"><a href="g">g</a></html>', "html", "rfc3986",
+     {"strict_base": True}, "http://h/d/g"),
+    # Content-Base is not one of RFC 3986's base headers; base_headers="all"
+    # takes it under every spec.
+    (b"Content-Type: text/html\r\nContent-Base: http://cb/x/\r\n\r\n"
+     b'<a href="g">g</a>', "mime", "rfc3986", {}, "http://h/d/g"),
+    (b"Content-Type: text/html\r\nContent-Base: http://cb/x/\r\n\r\n"
+     b'<a href="g">g</a>', "mime", "rfc3986", {"base_headers": "all"}, "http://cb/x/g"),
+]
+
+
+@pytest.mark.parametrize("data,fmt,spec,kw,want", BASE_CASES)
+def test_strict_base_and_base_headers(data, fmt, spec, kw, want, tmp_path):
+    links = urlspec.links(data, url="http://h/d/", spec=spec, format=fmt, **kw)
+    got = [l.url for l in links if l.reference == "g"]
+    assert got == [want]
+    cli = CLI if CLI.exists() else shutil.which("urlspec")
+    if cli is None:
+        return
+    path = tmp_path / f"doc.{'eml' if fmt == 'mime' else 'html'}"
+    path.write_bytes(data)
+    flags = []
+    if kw.get("strict_base"):
+        flags.append("--strict-base")
+    if kw.get("base_headers"):
+        flags += ["--base-headers", kw["base_headers"]]
+    out = subprocess.run(
+        [str(cli), "links", "--output", "json", "--spec", spec, "--format", fmt,
+         "--url", "http://h/d/", *flags, str(path)],
+        capture_output=True, text=True, check=False,
+    ).stdout
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert [l["url"] for l in lines if l["reference"] == "g"] == [want]
+
+
+def test_base_headers_must_be_spec_or_all():
+    with pytest.raises(urlspec.Error, match="base_headers"):
+        urlspec.links(b"<a href=g>", base_headers="some")

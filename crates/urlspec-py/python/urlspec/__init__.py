@@ -81,6 +81,8 @@ def links(
     spec: str = "rfc1808",
     format: str = "auto",
     name: str | None = None,
+    strict_base: bool = False,
+    base_headers: str = "spec",
 ) -> Links:
     """Every link of an HTML page, a MIME message or a WARC archive.
 
@@ -93,6 +95,13 @@ def links(
     ``"-"``, as the CLI names standard input). For WARC input each
     document is a ``response`` record of HTML and is named by its
     ``WARC-Target-URI``.
+
+    As the CLI's ``--strict-base`` and ``--base-headers``:
+    ``strict_base=True`` ignores a ``<BASE href>``, ``Base`` or
+    ``Content-Base`` that is not absolute instead of resolving it against
+    the next outer layer; ``base_headers="all"`` takes ``Base``,
+    ``Content-Base`` and ``Content-Location`` (in that order) under every
+    spec instead of the spec's own.
 
     Returns a lazy iterator of ``Link``, each with the fields of one line of
     ``urlspec links --output json``. A WARC archive is read one record at a
@@ -107,6 +116,8 @@ def links(
         spec=spec,
         format=format,
         name=name,
+        strict_base=strict_base,
+        base_headers=base_headers,
     )
 
 
