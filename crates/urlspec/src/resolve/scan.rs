@@ -78,13 +78,25 @@ pub(crate) fn net_loc_end<const QUERY: bool>(b: &[u8], from: usize) -> usize {
 )]
 #[inline]
 fn net_loc_end_words<const QUERY: bool>(b: &[u8], from: usize) -> usize {
+    if QUERY {
+        first_words(b, from, [b'/', b'#', b'?'])
+    } else {
+        first_words(b, from, [b'/', b'#'])
+    }
+}
+
+/// The first index at or after `from` of a byte of `set`, or `b.len()`,
+/// eight bytes at a time.
+#[cfg_attr(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    allow(dead_code)
+)]
+#[inline(always)]
+fn first_words<const N: usize>(b: &[u8], from: usize, set: [u8; N]) -> usize {
     let mut i = from;
     while i < b.len() {
         let x = load(b, i);
-        let mut stop = eq_low(x, b'/') | eq_low(x, b'#');
-        if QUERY {
-            stop |= eq_low(x, b'?');
-        }
+        let stop = set.iter().fold(0, |m, &c| m | eq_low(x, c));
         if stop != 0 {
             return i + lowest(stop);
         }
@@ -116,22 +128,12 @@ fn find_words<const PARAMS: bool, const QUERY: bool>(
     b: &[u8],
     from: usize,
 ) -> usize {
-    let mut i = from;
-    while i < b.len() {
-        let x = load(b, i);
-        let mut stop = eq_low(x, b'#');
-        if QUERY {
-            stop |= eq_low(x, b'?');
-        }
-        if PARAMS {
-            stop |= eq_low(x, b';');
-        }
-        if stop != 0 {
-            return i + lowest(stop);
-        }
-        i += 8;
+    match (PARAMS, QUERY) {
+        (true, true) => first_words(b, from, [b'#', b'?', b';']),
+        (true, false) => first_words(b, from, [b'#', b';']),
+        (false, true) => first_words(b, from, [b'#', b'?']),
+        (false, false) => first_words(b, from, [b'#']),
     }
-    b.len()
 }
 
 /// The length of the longest common prefix of `a` and `b`, eight bytes
@@ -266,7 +268,8 @@ mod wide {
         from: usize,
     ) -> usize {
         match (PARAMS, QUERY) {
-            (true, _) => first(b, from, [b'#', b'?', b';']),
+            (true, true) => first(b, from, [b'#', b'?', b';']),
+            (true, false) => first(b, from, [b'#', b';']),
             (false, true) => first(b, from, [b'#', b'?']),
             (false, false) => first(b, from, [b'#']),
         }
@@ -571,6 +574,8 @@ pub(crate) mod tests {
                 assert_eq!(find_words::<true, true>(b, from), first(b";?#"));
                 assert_eq!(find_words::<false, true>(b, from), first(b"?#"));
                 assert_eq!(find_words::<false, false>(b, from), first(b"#"));
+                assert_eq!(find::<true, false>(b, from), first(b";#"));
+                assert_eq!(find_words::<true, false>(b, from), first(b";#"));
                 let other = &b[from..];
                 let want =
                     b.iter().zip(other).take_while(|(x, y)| x == y).count();
