@@ -2,7 +2,7 @@
 //! what each spec makes of it, which components differ, and the rule that
 //! makes each difference.
 //!
-//! Every explanation is generated from the specs' [`Rules`](crate::spec::Rules)
+//! Every explanation is generated from the specs' [`Rules`]
 //! — the same data the parser and resolvers run on — and cites where each
 //! spec writes the rule down. Differences in the scheme, user, password,
 //! host or port are flagged as security-relevant: two programs that follow

@@ -232,7 +232,7 @@ pub struct NotComparable {
     /// The byte offset of the `%`.
     pub position: usize,
     /// The text there (at most three bytes), or, under
-    /// [`Spec::Whatwg`](crate::Spec::Whatwg), the parser's reason.
+    /// [`Spec::Whatwg`], the parser's reason.
     pub found: String,
 }
 

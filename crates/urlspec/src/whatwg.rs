@@ -1,4 +1,4 @@
-//! [`Spec::Whatwg`]: the WHATWG URL Standard, as browsers parse, through the
+//! [`Spec::Whatwg`](crate::Spec::Whatwg): the WHATWG URL Standard, as browsers parse, through the
 //! well-kept `url` crate (cargo feature `whatwg`). urlspec does not
 //! re-implement the standard; it maps the `url` crate's results onto its own
 //! component model so that every command can show them beside the RFCs'.
