@@ -7,8 +7,9 @@
 //! one with exactly one record, an error record in place of an input that
 //! cannot be answered, so the output lines up with the input.
 //!
-//! A mode [prepares](Mode::prepare) each base once (parses it into
-//! [`Resolver`]s) and answers every reference against it; `--pairs`
+//! A mode [prepares](Mode::prepare) each base once (into [`Resolver`]s,
+//! or under one spec a [`OneBase`] that makes its `Resolver` only for a
+//! second reference) and answers every reference against it; `--pairs`
 //! prepares again only when the base differs from the previous line's.
 
 use std::borrow::Cow;
@@ -82,7 +83,8 @@ impl std::fmt::Display for BadLine {
 /// one spec, under all, or find the relative form.
 pub trait Mode {
     /// What the mode makes of a base once, to answer many references
-    /// against it (parsed [`Resolver`]s, which borrow the base).
+    /// against it (parsed [`Resolver`]s or a [`OneBase`], which borrow the
+    /// base).
     type Prepared<'b>;
 
     /// Prepares `base` ("" for no base).
