@@ -368,11 +368,11 @@ pub fn links(
     let spec = spec_of(py, spec)?;
     let mut base = urlspec::base::Options::default();
     base.strict = strict_base;
-    base.headers =
-        match base_headers {
-            "spec" => urlspec::base::Headers::Spec,
-            "all" => urlspec::base::Headers::All,
-            other => return Err(error(
+    base.headers = match base_headers {
+        "spec" => urlspec::base::Headers::Spec,
+        "all" => urlspec::base::Headers::All,
+        other => {
+            return Err(error(
                 py,
                 "Error",
                 format!(
@@ -381,8 +381,9 @@ pub fn links(
                 None,
                 None,
                 None,
-            )),
-        };
+            ))
+        }
+    };
     let ctx = Context {
         spec,
         base,
