@@ -32,18 +32,10 @@ pub(super) fn plan<'a>(
     plan_with(Text(base), r, spec)
 }
 
-/// [`plan`] for a base prepared once ([`super::Resolver`]).
-#[inline]
-pub(super) fn plan_prepared<'a>(
-    base: Prepared<'a>,
-    r: &'a str,
-    spec: Spec,
-) -> Option<Plan<'a>> {
-    plan_with(base, r, spec)
-}
-
+/// [`plan`] for a base in either form: its text, or prepared once by
+/// [`super::Resolver`].
 #[inline(always)]
-fn plan_with<'a>(
+pub(super) fn plan_with<'a>(
     base: impl Base<'a>,
     r: &'a str,
     spec: Spec,
@@ -630,7 +622,7 @@ mod tests {
             let dir = resolver.fast.expect("the fast path is on");
             let prepared = Prepared { base: b, dir };
             assert_eq!(
-                plan_prepared(prepared, r, spec).map(|p| p.resolved()),
+                plan_with(prepared, r, spec).map(|p| p.resolved()),
                 plan(base, r, spec).map(|p| p.resolved()),
                 "{spec} {base:?} {r:?}"
             );

@@ -470,12 +470,7 @@ pub fn resolve_into(
     out: &mut String,
 ) -> Result<Outcome, ResolveError> {
     if let Some(plan) = fast::plan(base, reference, spec) {
-        out.reserve(plan.len());
-        plan.write(out);
-        return Ok(Outcome {
-            same_document: plan.same_document,
-            taken_as_absolute: false,
-        });
+        return Ok(plan.append(out));
     }
     Resolver::new(base, spec).resolve_into(reference, out)
 }
@@ -582,12 +577,7 @@ impl<'b> Resolver<'b> {
         out: &mut String,
     ) -> Result<Outcome, ResolveError> {
         if let Some(plan) = self.fast(reference) {
-            out.reserve(plan.len());
-            plan.write(out);
-            return Ok(Outcome {
-                same_document: plan.same_document,
-                taken_as_absolute: false,
-            });
+            return Ok(plan.append(out));
         }
         let r = Reference::parse_with(reference, self.spec);
         let mark = out.len();
@@ -606,12 +596,7 @@ impl<'b> Resolver<'b> {
         out: &mut String,
     ) -> Result<Outcome, ResolveError> {
         if let Some(plan) = self.plan(r) {
-            out.reserve(plan.len());
-            plan.write(out);
-            return Ok(Outcome {
-                same_document: plan.same_document,
-                taken_as_absolute: false,
-            });
+            return Ok(plan.append(out));
         }
         self.resolve_general(r, out)
     }
@@ -625,7 +610,7 @@ impl<'b> Resolver<'b> {
             return None;
         };
         let prepared = fast::Prepared { base, dir };
-        fast::plan_prepared(prepared, reference, self.spec)
+        fast::plan_with(prepared, reference, self.spec)
     }
 
     /// The result as slices of base and reference, when the spec's
@@ -765,10 +750,13 @@ impl<'a> Plan<'a> {
         self.parts.iter().map(|p| p.len()).sum()
     }
 
-    pub(crate) fn write(&self, out: &mut String) {
+    /// Appends the result to `out`, reserving its length first.
+    pub(crate) fn append(&self, out: &mut String) -> Outcome {
+        out.reserve(self.len());
         for p in self.parts {
             out.push_str(p);
         }
+        Outcome { same_document: self.same_document, taken_as_absolute: false }
     }
 
     /// The result in a string of its exact length.

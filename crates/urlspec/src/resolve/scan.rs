@@ -63,30 +63,55 @@ fn highest(m: u64) -> usize {
 /// The first index at or after `from` of `/`, `#` or (with `QUERY`) `?`,
 /// or `b.len()`: the end of a net_loc (RFC 1808 P3: `/`; RFC 2396, RFC
 /// 3986: `/` and `?`; `#` always).
-#[inline]
-pub(crate) fn net_loc_end<const QUERY: bool>(b: &[u8], from: usize) -> usize {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    return wide::net_loc_end::<QUERY>(b, from);
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-    net_loc_end_words::<QUERY>(b, from)
-}
-
-/// [`net_loc_end`], eight bytes at a time.
+///
+/// With SSE2 a call, as [`find`] is: inlined, its vector constants were
+/// loaded on every path that merely might reach it (+16 instructions per
+/// resolved pair).
 #[cfg_attr(
     all(target_arch = "x86_64", target_feature = "sse2"),
-    allow(dead_code)
+    inline(never)
 )]
-#[inline]
-fn net_loc_end_words<const QUERY: bool>(b: &[u8], from: usize) -> usize {
+#[cfg_attr(not(all(target_arch = "x86_64", target_feature = "sse2")), inline)]
+pub(crate) fn net_loc_end<const QUERY: bool>(b: &[u8], from: usize) -> usize {
     if QUERY {
-        first_words(b, from, [b'/', b'#', b'?'])
+        first_of(b, from, [b'/', b'#', b'?'])
     } else {
-        first_words(b, from, [b'/', b'#'])
+        first_of(b, from, [b'/', b'#'])
     }
 }
 
-/// The first index at or after `from` of a byte of `set`, or `b.len()`,
-/// eight bytes at a time.
+/// The first index at or after `from` of `#`, of `?` too with `QUERY`,
+/// of `;` too with `PARAMS`; `b.len()` if none.
+#[cfg_attr(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    inline(never)
+)]
+#[cfg_attr(not(all(target_arch = "x86_64", target_feature = "sse2")), inline)]
+pub(crate) fn find<const PARAMS: bool, const QUERY: bool>(
+    b: &[u8],
+    from: usize,
+) -> usize {
+    match (PARAMS, QUERY) {
+        (true, true) => first_of(b, from, [b'#', b'?', b';']),
+        (true, false) => first_of(b, from, [b'#', b';']),
+        (false, true) => first_of(b, from, [b'#', b'?']),
+        (false, false) => first_of(b, from, [b'#']),
+    }
+}
+
+/// The first index at or after `from` of a byte of `set`, or `b.len()`:
+/// sixteen bytes at a time where SSE2 is there ([`wide::first`]), else
+/// eight ([`first_words`]).
+#[inline(always)]
+fn first_of<const N: usize>(b: &[u8], from: usize, set: [u8; N]) -> usize {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    return wide::first(b, from, set);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    first_words(b, from, set)
+}
+
+/// [`first_of`], eight bytes at a time (tested everywhere, taken where
+/// SSE2 is not there).
 #[cfg_attr(
     all(target_arch = "x86_64", target_feature = "sse2"),
     allow(dead_code)
@@ -103,37 +128,6 @@ fn first_words<const N: usize>(b: &[u8], from: usize, set: [u8; N]) -> usize {
         i += 8;
     }
     b.len()
-}
-
-/// The first index at or after `from` of `#`, or of `?` and `#` with
-/// `QUERY`, or of `;`, `?` and `#` with `PARAMS` too; `b.len()` if none.
-#[inline]
-pub(crate) fn find<const PARAMS: bool, const QUERY: bool>(
-    b: &[u8],
-    from: usize,
-) -> usize {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    return wide::find::<PARAMS, QUERY>(b, from);
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-    find_words::<PARAMS, QUERY>(b, from)
-}
-
-/// [`find`], eight bytes at a time.
-#[cfg_attr(
-    all(target_arch = "x86_64", target_feature = "sse2"),
-    allow(dead_code)
-)]
-#[inline]
-fn find_words<const PARAMS: bool, const QUERY: bool>(
-    b: &[u8],
-    from: usize,
-) -> usize {
-    match (PARAMS, QUERY) {
-        (true, true) => first_words(b, from, [b'#', b'?', b';']),
-        (true, false) => first_words(b, from, [b'#', b';']),
-        (false, true) => first_words(b, from, [b'#', b'?']),
-        (false, false) => first_words(b, from, [b'#']),
-    }
 }
 
 /// The length of the longest common prefix of `a` and `b`, eight bytes
@@ -245,34 +239,6 @@ mod wide {
             i += 16;
         }
         b.len()
-    }
-
-    /// [`super::net_loc_end`]: a call, so that its constants are not
-    /// loaded on every path that merely might reach it.
-    #[inline(never)]
-    pub(super) fn net_loc_end<const QUERY: bool>(
-        b: &[u8],
-        from: usize,
-    ) -> usize {
-        if QUERY {
-            first(b, from, [b'/', b'#', b'?'])
-        } else {
-            first(b, from, [b'/', b'#'])
-        }
-    }
-
-    /// [`super::find`], a call as [`net_loc_end`] is.
-    #[inline(never)]
-    pub(super) fn find<const PARAMS: bool, const QUERY: bool>(
-        b: &[u8],
-        from: usize,
-    ) -> usize {
-        match (PARAMS, QUERY) {
-            (true, true) => first(b, from, [b'#', b'?', b';']),
-            (true, false) => first(b, from, [b'#', b';']),
-            (false, true) => first(b, from, [b'#', b'?']),
-            (false, false) => first(b, from, [b'#']),
-        }
     }
 
     /// [`super::dot_start`], sixteen bytes at a time.
@@ -569,13 +535,15 @@ pub(crate) mod tests {
                 assert!(dot_start(rest) >= want, "{s:?} {from}");
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 assert_eq!(dot_start(rest), want, "{s:?} {from}");
-                assert_eq!(net_loc_end_words::<true>(b, from), first(b"/?#"));
-                assert_eq!(net_loc_end_words::<false>(b, from), first(b"/#"));
-                assert_eq!(find_words::<true, true>(b, from), first(b";?#"));
-                assert_eq!(find_words::<false, true>(b, from), first(b"?#"));
-                assert_eq!(find_words::<false, false>(b, from), first(b"#"));
+                // The word scans, which the calls above take only where
+                // SSE2 is not there.
+                assert_eq!(first_words(b, from, *b"/?#"), first(b"/?#"));
+                assert_eq!(first_words(b, from, *b"/#"), first(b"/#"));
+                assert_eq!(first_words(b, from, *b";?#"), first(b";?#"));
+                assert_eq!(first_words(b, from, *b"?#"), first(b"?#"));
+                assert_eq!(first_words(b, from, *b"#"), first(b"#"));
                 assert_eq!(find::<true, false>(b, from), first(b";#"));
-                assert_eq!(find_words::<true, false>(b, from), first(b";#"));
+                assert_eq!(first_words(b, from, *b";#"), first(b";#"));
                 let other = &b[from..];
                 let want =
                     b.iter().zip(other).take_while(|(x, y)| x == y).count();
