@@ -594,14 +594,7 @@ fn parse_columns(u: &ArrowStrs<'_>, spec: Spec) -> Result<Parsed, String> {
             };
             present[i / 8] |= 1 << (i % 8);
             let r = parse_apart(url, spec);
-            let parts = [
-                r.scheme(),
-                r.net_loc(),
-                Some(r.path()),
-                r.params(),
-                r.query(),
-                r.fragment(),
-            ];
+            let parts = crate::components(&r);
             for (k, p) in parts.into_iter().enumerate() {
                 spans[k][j] = match p {
                     Some(p) => {
@@ -719,14 +712,8 @@ fn parse_views(u: &ArrowStrs<'_>, spec: Spec) -> Result<ParsedViews, String> {
             }
             present[i / 8] |= 1 << (i % 8);
             let r = parse_apart(url, spec);
-            let parts = [
-                r.scheme(),
-                r.net_loc(),
-                Some(r.path()),
-                if params { r.params() } else { None },
-                r.query(),
-                r.fragment(),
-            ];
+            // A spec without params has none: its column stays null.
+            let parts = crate::components(&r);
             for (s, p) in slot.iter_mut().zip(parts) {
                 *s = p.map_or((ABSENT, 0), |p| {
                     (p.as_ptr() as usize - origin, p.len() as u32)

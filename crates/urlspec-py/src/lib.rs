@@ -86,20 +86,27 @@ pub(crate) struct Spans {
 
 const ABSENT: u32 = u32::MAX;
 
+/// The six components of `r` in column order (scheme, net_loc, path,
+/// params, query, fragment), `None` where absent.
+#[inline(always)]
+pub(crate) fn components<'a>(r: &Reference<'a>) -> [Option<&'a str>; 6] {
+    [
+        r.scheme(),
+        r.net_loc(),
+        Some(r.path()),
+        r.params(),
+        r.query(),
+        r.fragment(),
+    ]
+}
+
 impl Spans {
     /// The spans of the components of a parsed reference, from the
     /// slices of its input the accessors give (cheaper than six
     /// `Reference::span` calls: 39 -> 30 ns per kasztp URL).
     pub(crate) fn of(r: &Reference<'_>) -> Spans {
         let base = r.as_str().as_ptr() as usize;
-        let parts = [
-            r.scheme(),
-            r.net_loc(),
-            Some(r.path()),
-            r.params(),
-            r.query(),
-            r.fragment(),
-        ];
+        let parts = components(r);
         let mut spans = Spans { start: [ABSENT; 6], end: [0; 6] };
         for (i, p) in parts.into_iter().enumerate() {
             if let Some(p) = p {
