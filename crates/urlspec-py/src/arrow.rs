@@ -1,9 +1,9 @@
 //! Arrow buffers in and out without copies and without an Arrow crate.
 //!
 //! In: `_batch.py` hands over the `pyarrow.Buffer`s of a string array
-//! (validity, offsets, data); their memory is read in place, through the
-//! address and size pyarrow reports, for as long as the call holds the
-//! buffer objects. Plain `bytes` are accepted too (and read in place).
+//! (validity, offsets, data); their memory is read in place through the
+//! buffer protocol, exported for the whole call ([`Bytes`]). Plain
+//! `bytes` are accepted too (and read in place).
 //!
 //! Out: the columns are built in Rust vectors, returned as [`Buffer`]
 //! objects that own them, which `_batch.py` wraps with
@@ -15,13 +15,12 @@
 
 use std::sync::Mutex;
 
+use pyo3::buffer::PyUntypedBuffer;
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBytes, PyType};
 
 /// Memory handed to pyarrow: the vector stays where it is (the object is
 /// frozen, the vector never touched again) until the object is freed.
-#[pyclass(frozen, module = "urlspec._native")]
+#[pyclass(frozen, immutable_type, module = "urlspec._native")]
 pub struct Buffer {
     bytes: Owned,
 }
@@ -448,51 +447,69 @@ fn tail(text: &[u8], at: usize) -> u128 {
 /// See [`view`].
 pub const VIEW_STEP: usize = 1 << 30;
 
-/// The bytes of a `pyarrow.Buffer` or `bytes` object, read in place.
-pub struct Bytes<'a, 'py> {
-    _owner: &'a Bound<'py, PyAny>,
-    slice: &'a [u8],
+/// The bytes of an object exporting a buffer (a `pyarrow.Buffer`,
+/// `bytes`), read in place through the buffer protocol: the export is
+/// held until the value is dropped, so that the exporter can neither free
+/// nor move the memory meanwhile (a `bytearray` refuses to resize, for
+/// one). Only the protocol's answer is trusted, never attributes a
+/// subclass could override.
+///
+/// An export that is not read-only ([`Bytes::writable`]; pyarrow marks
+/// the buffers of nearly every array so, and `memoryview` writes to them
+/// are plain Python) may change while it is read: callers read such input
+/// with the GIL held, so that no Python code runs meanwhile and the UTF-8
+/// checked before stays UTF-8. A read-only export is read with the GIL
+/// released: nothing that keeps to the buffer protocol's contract writes
+/// to it, the contract pyarrow's own kernels rely on too. What neither
+/// covers: pyarrow's `ResizableBuffer.resize`, which runs without the GIL
+/// and ignores exports; one already under way in another thread when a
+/// call begins breaks this read as it breaks pyarrow's kernels
+/// (SECURITY.md).
+pub struct Bytes {
+    export: PyUntypedBuffer,
 }
 
-fn pyarrow_buffer_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
-    static TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-    TYPE.import(py, "pyarrow", "Buffer")
-}
-
-impl<'a, 'py> Bytes<'a, 'py> {
-    pub fn of(obj: &'a Bound<'py, PyAny>) -> PyResult<Bytes<'a, 'py>> {
-        if let Ok(b) = obj.cast::<PyBytes>() {
-            return Ok(Bytes { _owner: obj, slice: b.as_bytes() });
-        }
-        let py = obj.py();
-        if !obj.is_instance(pyarrow_buffer_type(py)?)? {
+impl Bytes {
+    /// The bytes `obj` exports, if its type is immutable: a type made in
+    /// C (`bytes`, pyarrow's buffers), not a class statement's, whose
+    /// objects may not have been set up by the C type they derive from
+    /// (a `pyarrow.Buffer` subclass's `__new__` makes one whose export
+    /// reads NULL inside pyarrow).
+    pub fn of(obj: &Bound<'_, PyAny>) -> PyResult<Bytes> {
+        // SAFETY: reads the flags of `obj`'s type, alive while `obj` is.
+        let flags = unsafe { pyo3::ffi::PyType_GetFlags(obj.get_type_ptr()) };
+        if flags & pyo3::ffi::Py_TPFLAGS_IMMUTABLETYPE == 0 {
             return Err(pyo3::exceptions::PyTypeError::new_err(
-                "expected a pyarrow.Buffer or bytes",
+                "expected bytes or a pyarrow buffer, not an object of a Python class",
             ));
         }
-        let address: usize = obj.getattr("address")?.extract()?;
-        let size: usize = obj.getattr("size")?.extract()?;
-        if obj.getattr("is_cpu")?.is_truthy().ok() == Some(false) {
-            return Err(pyo3::exceptions::PyValueError::new_err(
-                "the Arrow buffer is not in CPU memory",
+        let export = PyUntypedBuffer::get(obj)?;
+        if export.item_size() != 1 || !export.is_c_contiguous() {
+            return Err(pyo3::exceptions::PyTypeError::new_err(
+                "expected a contiguous buffer of bytes",
             ));
         }
-        let slice = if size == 0 || address == 0 {
-            &[][..]
-        } else {
-            // SAFETY: a `pyarrow.Buffer` (type checked above) owns or keeps
-            // alive `size` readable bytes at `address` for as long as the
-            // object lives, and `_owner` borrows the object for 'a, so the
-            // slice cannot outlive it. The buffers of an Arrow array are
-            // immutable once the array is built (pyarrow gives no way to
-            // write to them through the array), so nothing writes to them
-            // while the slice is read, with or without the GIL.
-            unsafe { std::slice::from_raw_parts(address as *const u8, size) }
-        };
-        Ok(Bytes { _owner: obj, slice })
+        Ok(Bytes { export })
     }
 
-    pub fn slice(&self) -> &'a [u8] {
-        self.slice
+    /// The exported bytes.
+    pub fn slice(&self) -> &[u8] {
+        let len = self.export.len_bytes();
+        if len == 0 {
+            return &[];
+        }
+        // SAFETY: a held export is `len` readable bytes at `buf_ptr`
+        // (C-contiguous, one byte per item: checked in `of`), which stay
+        // allocated and in place until the export is released, when
+        // `self` is dropped; the slice borrows `self`. Writes to them
+        // while the slice is read: see the type's doc.
+        unsafe {
+            std::slice::from_raw_parts(self.export.buf_ptr() as *const u8, len)
+        }
+    }
+
+    /// Whether the exporter allows writes to the bytes.
+    pub fn writable(&self) -> bool {
+        !self.export.readonly()
     }
 }

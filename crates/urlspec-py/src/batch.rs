@@ -3,10 +3,12 @@
 //! Two forms. Over Python lists: one pass with the GIL held, each item
 //! read in place (`fastpy.rs`: no new reference, no copy), its answer made
 //! at once into a fresh list; holding the GIL costs less than holding or
-//! copying every input so as to release it. Over Arrow string arrays, with
-//! the GIL released: the Python side (`urlspec/_batch.py`) hands over the
-//! array's buffers (validity bitmap, offsets, UTF-8 data), read in place
-//! (`arrow.rs`), and gets back buffers owned by Rust from which pyarrow
+//! copying every input so as to release it. Over Arrow string arrays: the
+//! Python side (`urlspec/_batch.py`) hands over the array's buffers
+//! (validity bitmap, offsets, UTF-8 data), read in place through the
+//! buffer protocol (`arrow.rs`), with the GIL released when they are
+//! read-only and held when Python code could write to them (most pyarrow
+//! arrays), and gets back buffers owned by Rust from which pyarrow
 //! builds the result arrays without a copy; no Python object per value,
 //! and no pyarrow dependency here. `parse_many`'s components come back
 //! copied into `string` columns, or, asked for, as `string_view` views
@@ -449,15 +451,20 @@ fn arrow_strs<'a>(
     Ok(strs)
 }
 
-/// Reads an [`ArrowIn`] in place and runs `f` over its values.
+/// Reads an [`ArrowIn`] in place and runs `f` over its values, telling
+/// it whether a buffer is writable (then the work must keep the GIL:
+/// [`arrow::Bytes`], [`detach_unless`]).
 fn with_arrow<R>(
     a: &ArrowIn<'_>,
-    f: impl FnOnce(Result<ArrowStrs<'_>, String>) -> R,
+    f: impl FnOnce(Result<ArrowStrs<'_>, String>, bool) -> R,
 ) -> PyResult<R> {
     let (validity, offsets, data, offset, len, large) = a;
     let validity = validity.as_ref().map(Bytes::of).transpose()?;
     let offsets = Bytes::of(offsets)?;
     let data = data.as_ref().map(Bytes::of).transpose()?;
+    let writable = offsets.writable()
+        || validity.as_ref().is_some_and(Bytes::writable)
+        || data.as_ref().is_some_and(Bytes::writable);
     let strs = arrow_strs(
         validity.as_ref().map(|v| v.slice()),
         offsets.slice(),
@@ -466,7 +473,23 @@ fn with_arrow<R>(
         *len,
         *large,
     );
-    Ok(f(strs))
+    Ok(f(strs, writable))
+}
+
+/// `f()` with the GIL released, unless `hold`: input buffers that Python
+/// code may write to or resize are read with the GIL held, so that none
+/// runs while they are (the UTF-8 checked before stays true, and the
+/// memory stays where it is).
+fn detach_unless<T: Send>(
+    py: Python<'_>,
+    hold: bool,
+    f: impl FnOnce() -> T + Send,
+) -> T {
+    if hold {
+        f()
+    } else {
+        py.detach(f)
+    }
 }
 
 type ArrowOutPy = (Option<Buffer>, Buffer, Buffer, usize, bool);
@@ -494,9 +517,9 @@ fn resolve_many_arrow<'py>(
         None => Some(bases.cast::<PyString>()?.to_str()?),
         Some(_) => None,
     };
-    let out = with_arrow(&refs, |r| {
+    let out = with_arrow(&refs, |r, hold_r| {
         let r = r?.to_vec()?;
-        let job = |b: Vec<Option<&str>>| {
+        let job = |b: Vec<Option<&str>>, hold: bool| {
             if b.len() != 1 && b.len() != r.len() {
                 return Err(format!(
                     "resolve_many: {} bases for {} references",
@@ -504,12 +527,14 @@ fn resolve_many_arrow<'py>(
                     r.len()
                 ));
             }
-            Ok(py.detach(|| resolve_all(&b, &r, spec)))
+            Ok(detach_unless(py, hold, || resolve_all(&b, &r, spec)))
         };
         match &base_in {
-            None => job(vec![single]),
-            Some(a) => with_arrow(a, |b| job(b?.to_vec()?))
-                .map_err(|e| e.to_string())?,
+            None => job(vec![single], hold_r),
+            Some(a) => {
+                with_arrow(a, |b, hold_b| job(b?.to_vec()?, hold_r || hold_b))
+                    .map_err(|e| e.to_string())?
+            }
         }
     })?;
     let out = out.map_err(|e| arrow_error(py, e))?;
@@ -529,9 +554,9 @@ fn parse_many_arrow<'py>(
     spec: &str,
 ) -> PyResult<(Vec<Option<ArrowOutPy>>, Buffer, Option<Buffer>)> {
     let spec = spec_of(py, spec)?;
-    let out = with_arrow(&urls, |u| {
+    let out = with_arrow(&urls, |u, hold| {
         let u = u?;
-        py.detach(|| parse_columns(&u, spec))
+        detach_unless(py, hold, || parse_columns(&u, spec))
     })?;
     let (cols, valid, present) = out.map_err(|e| arrow_error(py, e))?;
     let params = spec.rules().params;
@@ -644,9 +669,9 @@ fn parse_many_arrow_views<'py>(
     spec: &str,
 ) -> PyResult<ParsedViewsPy> {
     let spec = spec_of(py, spec)?;
-    let out = with_arrow(&urls, |u| {
+    let out = with_arrow(&urls, |u, hold| {
         let u = u?;
-        py.detach(|| parse_views(&u, spec))
+        detach_unless(py, hold, || parse_views(&u, spec))
     })?;
     let (cols, valid, present, buffers) =
         out.map_err(|e| arrow_error(py, e))?;

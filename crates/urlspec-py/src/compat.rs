@@ -13,7 +13,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyString, PyType};
+use pyo3::types::{IntoPyDict, PyString, PyType};
 
 use urlspec::resolve as res;
 use urlspec::{Reference, Spec};
@@ -31,15 +31,55 @@ fn set_compat_types(
     split_other: Py<PyAny>,
     join_other: Py<PyAny>,
 ) -> PyResult<()> {
-    // The class must be a tuple subclass of five fields (a namedtuple):
-    // `split_result_of` fills it as `tuple.__new__` does.
-    let tuple = split_result.py().get_type::<pyo3::types::PyTuple>();
-    if !split_result.is_subclass(&tuple)? {
-        return Err(PyTypeError::new_err("SplitResult is not a tuple type"));
+    // `split_result_of` fills the class's objects as `tuple.__new__`
+    // does: only a class whose objects are tuples in memory will do.
+    if !plain_tuple_class(split_result)? {
+        return Err(PyTypeError::new_err(
+            "SplitResult must be a tuple subclass made by a class statement \
+             (such as a namedtuple)",
+        ));
     }
     let _ =
         TYPES.set((split_result.clone().unbind(), split_other, join_other));
     Ok(())
+}
+
+/// Whether `cls`'s objects are tuples in memory: every class from `cls`
+/// up to `tuple` made by a class statement (as a namedtuple is), adding
+/// nothing to the tuple's layout. Their deallocation and traversal then
+/// free and visit the tuple's items and nothing else. A tuple subclass in
+/// C may not: a struct sequence such as `time.struct_time` walks fields
+/// beyond the items it is given.
+fn plain_tuple_class(cls: &Bound<'_, PyType>) -> PyResult<bool> {
+    let py = cls.py();
+    // A class made by a class statement, for its slots.
+    let probe = py.get_type::<PyType>().call1((
+        "probe",
+        (py.get_type::<pyo3::types::PyTuple>(),),
+        [("__slots__", pyo3::types::PyTuple::empty(py))].into_py_dict(py)?,
+    ))?;
+    // SAFETY: the type objects are alive (held by `cls`, `probe` and
+    // the interpreter), and only their fields are read, with the GIL held.
+    unsafe {
+        let tuple = std::ptr::addr_of_mut!(ffi::PyTuple_Type);
+        let made = probe.as_ptr().cast::<ffi::PyTypeObject>();
+        let mut t = cls.as_ptr().cast::<ffi::PyTypeObject>();
+        while t != tuple {
+            if t.is_null()
+                || ffi::PyType_GetFlags(t) & ffi::Py_TPFLAGS_HEAPTYPE == 0
+                // Addresses of CPython's C functions: the same function
+                // is at one address.
+                || (*t).tp_dealloc.map(|f| f as usize)
+                    != (*made).tp_dealloc.map(|f| f as usize)
+                || (*t).tp_basicsize != (*tuple).tp_basicsize
+                || (*t).tp_itemsize != (*tuple).tp_itemsize
+            {
+                return Ok(false);
+            }
+            t = (*t).tp_base;
+        }
+    }
+    Ok(true)
 }
 
 /// `SplitResult(*fields)` (or a plain tuple before `set_compat_types`).
@@ -50,7 +90,7 @@ fn split_result_of<'py>(
     let Some((cls, _, _)) = TYPES.get() else {
         return Ok(pyo3::types::PyTuple::new(py, fields)?.into_any());
     };
-    // SAFETY: `cls` is a subclass of tuple (checked in `set_compat_types`)
+    // SAFETY: `cls`'s objects are tuples (checked in `set_compat_types`)
     // whose instances are made by `tp_alloc(cls, n)` and filled with
     // `PyTuple_SetItem`, exactly as CPython's `tuple_subtype_new` does for
     // `tuple.__new__(cls, fields)`. The new object has a reference count of

@@ -5,6 +5,11 @@
 //! copied in (`PyUnicode_New(len, 127)`, no UTF-8 decoding), and result
 //! lists filled with `PyList_SET_ITEM`. These are why the package is built
 //! for each Python version instead of as one abi3 wheel (README, Python).
+//!
+//! A borrowed item stays valid only while no other thread can change the
+//! list: these functions rely on the GIL, on free-threaded builds too,
+//! where the module declares that it uses it and refuses to load with it
+//! forced off (`check_interpreter` in `lib.rs`).
 #![allow(unsafe_code)]
 
 use pyo3::ffi;
@@ -177,20 +182,28 @@ pub fn new_str<'py>(
 }
 
 /// A new list of `n` items, item `i` being `f(i)`.
+///
+/// The list is kept from the garbage collector until it is full: `f` may
+/// run Python code (an exception made, a collection with `gc.callbacks`),
+/// which must not find, through `gc.get_objects()`, a list whose slots are
+/// still NULL.
 pub fn list_of<'py>(
     py: Python<'py>,
     n: usize,
     mut f: impl FnMut(usize) -> PyResult<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
     // SAFETY: `PyList_New(n)` gives a new list of `n` NULL slots (or NULL
-    // with an exception, made `Err`), owned by `list` and seen by no other
-    // code until returned. Each slot is set once, in bounds, with
-    // `PyList_SET_ITEM`, which takes over the reference `into_ptr` hands
-    // it. Should `f` fail first, the remaining slots stay NULL, which the
-    // list's deallocation skips.
+    // with an exception, made `Err`), tracked by the collector, owned by
+    // `list` and referenced by nothing else: untracked at once, nothing
+    // can reach it until it is returned. Each slot is set once, in
+    // bounds, with `PyList_SET_ITEM`, which takes over the reference
+    // `into_ptr` hands it; the full list is tracked again, once. Should
+    // `f` fail first, the list is freed untracked, its remaining slots
+    // NULL, which the list's deallocation skips.
     unsafe {
         let list = ffi::PyList_New(n as ffi::Py_ssize_t);
         let list = Bound::from_owned_ptr_or_err(py, list)?;
+        ffi::PyObject_GC_UnTrack(list.as_ptr().cast());
         for i in 0..n {
             let v = f(i)?;
             ffi::PyList_SET_ITEM(
@@ -199,6 +212,7 @@ pub fn list_of<'py>(
                 v.into_ptr(),
             );
         }
+        ffi::PyObject_GC_Track(list.as_ptr().cast());
         Ok(list.cast_into_unchecked())
     }
 }

@@ -66,7 +66,11 @@ pub(crate) fn spec_of(py: Python<'_>, name: &str) -> PyResult<Spec> {
 
 /// A parsed URL or relative reference: the input and the byte range of
 /// each component, sliced out when asked for.
-#[pyclass(frozen, module = "urlspec", name = "URL")]
+///
+/// An immutable type, as every class of the package: Python code can
+/// neither replace its `__new__` (which would hand out objects whose
+/// contents were never written) nor assign its objects another class.
+#[pyclass(frozen, immutable_type, module = "urlspec", name = "URL")]
 pub struct Url {
     /// The `str` given: kept, not copied (its UTF-8 is cached by Python).
     input: Py<PyString>,
@@ -616,8 +620,51 @@ fn specs() -> Vec<&'static str> {
     Spec::EVERY.iter().filter(|s| s.is_available()).map(|s| s.name()).collect()
 }
 
-#[pymodule]
+/// Refuses to run where the package's process-wide state would be shared
+/// unsoundly: outside the main interpreter, and without the GIL.
+///
+/// Subinterpreters: the `URL` free list (`urlobj`), PyO3's type objects
+/// and the cached Python objects are per process, so objects of one
+/// interpreter would be reused or freed by another. Own-GIL interpreters
+/// never get here (CPython refuses a module without a
+/// `Py_mod_multiple_interpreters` slot in them, which PyO3 does not
+/// declare); legacy ones and isolated ones sharing the GIL do.
+///
+/// Free-threaded builds: the module declares that it uses the GIL
+/// (`gil_used`), so CPython enables it at import; the batch calls over
+/// lists read list items in place and `urlobj`'s free list is guarded by
+/// it. Forced off (`PYTHON_GIL=0`, `-X gil=0`), it is not there to rely
+/// on, and the import fails.
+#[allow(unsafe_code)]
+fn check_interpreter(py: Python<'_>) -> PyResult<()> {
+    use pyo3::exceptions::PyImportError;
+    // SAFETY: both calls only read the runtime's state, with the GIL held
+    // (module execution).
+    let main = unsafe {
+        pyo3::ffi::PyInterpreterState_Get()
+            == pyo3::ffi::PyInterpreterState_Main()
+    };
+    if !main {
+        return Err(PyImportError::new_err(
+            "urlspec can only be imported in the main interpreter",
+        ));
+    }
+    #[cfg(Py_GIL_DISABLED)]
+    {
+        let sys = py.import("sys")?;
+        if !sys.call_method0("_is_gil_enabled")?.is_truthy()? {
+            return Err(PyImportError::new_err(
+                "urlspec needs the GIL, which PYTHON_GIL=0 or -X gil=0 turned off",
+            ));
+        }
+    }
+    let _ = py;
+    Ok(())
+}
+
+#[pymodule(gil_used = true)]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    check_interpreter(m.py())?;
     m.add_class::<Url>()?;
     urlobj::install(m.py())?;
     m.add_class::<links::Link>()?;

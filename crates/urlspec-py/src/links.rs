@@ -23,7 +23,7 @@ use crate::{error, spec_of};
 const HEAD: u64 = 1024;
 
 /// One link: the fields of one `urlspec links --output json` line.
-#[pyclass(frozen, module = "urlspec", name = "Link")]
+#[pyclass(frozen, immutable_type, module = "urlspec", name = "Link")]
 pub struct Link {
     doc: Arc<DocInfo>,
     element: String,
@@ -194,7 +194,7 @@ struct State {
 }
 
 /// The links of one input, in document order: an iterator of `Link`.
-#[pyclass(frozen, module = "urlspec", name = "Links")]
+#[pyclass(frozen, immutable_type, module = "urlspec", name = "Links")]
 pub struct Links {
     state: Mutex<State>,
 }

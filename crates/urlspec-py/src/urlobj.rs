@@ -18,6 +18,13 @@
 //! (`tp_alloc`, `tp_free` and `tp_dealloc` run with it held). Elsewhere,
 //! or should PyO3's object layout not be the one checked at install, the
 //! type keeps PyO3's slots and [`new`] goes through `Bound::new`.
+//!
+//! What this relies on: the layout check in [`install`] (the `Url` value
+//! is the object's only field of non-zero size, no GC, no items); the
+//! type being immutable (`immutable_type`: Python code cannot replace its
+//! `__new__` to get objects never written, nor assign its objects another
+//! class); one interpreter, the main one (`check_interpreter` in
+//! `lib.rs`: pooled objects belong to that interpreter's allocator).
 #![allow(unsafe_code)]
 
 use std::cell::UnsafeCell;
@@ -116,11 +123,23 @@ unsafe extern "C" fn dealloc(obj: *mut ffi::PyObject) {
     }
 }
 
-/// Takes over the `URL` type's allocation (see the module doc). Called
-/// once, at import, before any other `URL` object exists.
+/// Takes over the `URL` type's allocation (see the module doc), at the
+/// module's first import, before any other `URL` object exists.
+///
+/// Once per process: the type object is PyO3's, made once and shared by
+/// every import of the module (a module removed from `sys.modules` and
+/// imported again runs its initialisation again, on the same type, whose
+/// free list must then be kept, not replaced). Only in the main
+/// interpreter, which `lib.rs` ensures: the free list holds objects of
+/// that interpreter's allocator.
 pub fn install(py: Python<'_>) -> PyResult<()> {
     #[cfg(not(any(Py_GIL_DISABLED, PyPy)))]
     {
+        // SAFETY: with the GIL held (`py`); the reference is dropped at
+        // once.
+        if unsafe { state().is_some() } {
+            return Ok(());
+        }
         // A `URL` made by PyO3 shows where its `Url` value lives.
         let probe = Bound::new(py, Url::empty(py))?;
         let start = probe.as_ptr() as usize;
