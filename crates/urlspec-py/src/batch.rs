@@ -308,15 +308,15 @@ fn parse_many_list<'py>(
         #[allow(unsafe_code)]
         let spans = unsafe {
             fastpy::with_item(urls, i, |t| match t {
-                Text::Str(u) => Ok(Some(Url::spans(u, spec))),
-                Text::None => Ok(None),
-                Text::Bad => Err(true),
-                Text::Other => Err(false),
+                Text::Str(u) => Url::spans(u, spec).ok_or(Item::TooLong),
+                Text::None => Err(Item::None),
+                Text::Bad => Err(Item::Bad),
+                Text::Other => Err(Item::Other),
             })
         }?;
         match spans {
-            Ok(None) => Ok(py.None().into_bound(py)),
-            Ok(Some(spans)) => {
+            Err(Item::None) => Ok(py.None().into_bound(py)),
+            Ok(spans) => {
                 // SAFETY: `with_item` checked `i < len`, and nothing ran
                 // since (the closure runs no Python code).
                 #[allow(unsafe_code)]
@@ -325,7 +325,7 @@ fn parse_many_list<'py>(
                 let url = Url::with_spans(input.unbind(), spec, spans);
                 crate::urlobj::new(py, url)
             }
-            Err(true) => Err(crate::error(
+            Err(Item::Bad) => Err(crate::error(
                 py,
                 "Error",
                 bad_unicode("urls", i),
@@ -333,9 +333,25 @@ fn parse_many_list<'py>(
                 None,
                 None,
             )),
-            Err(false) => Err(not_str(urls, "urls", i)),
+            Err(Item::Other) => Err(not_str(urls, "urls", i)),
+            Err(Item::TooLong) => {
+                let len = urls.get_item(i)?.cast_into::<PyString>()?;
+                let len = len.to_str()?.len();
+                Err(crate::too_long(py, &format!("urls[{i}]"), len))
+            }
         }
     })
+}
+
+/// An item of `parse_many` over a list that gives no spans.
+enum Item {
+    None,
+    /// Not valid Unicode.
+    Bad,
+    /// Not a `str` (nor `None`).
+    Other,
+    /// Longer than a `URL` holds.
+    TooLong,
 }
 
 /// An Arrow string array as handed over by `_batch.py`: the validity

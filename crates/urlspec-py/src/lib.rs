@@ -7,6 +7,7 @@
 
 use std::borrow::Cow;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
@@ -82,6 +83,8 @@ pub struct Url {
 /// query, fragment) in the input, `start == ABSENT` for an absent one.
 /// 48 bytes instead of the 72 of six `Option<(u32, u32)>`: a `URL` object
 /// takes 80 bytes instead of 112, fewer pages for a batch to fault in.
+/// 32-bit offsets hold inputs of up to [`MAX_INPUT`] bytes; a longer one
+/// is refused ([`Url::spans`]).
 #[derive(Clone, Copy)]
 pub(crate) struct Spans {
     start: [u32; 6],
@@ -89,6 +92,37 @@ pub(crate) struct Spans {
 }
 
 const ABSENT: u32 = u32::MAX;
+
+/// The longest input a `URL` holds: every offset, up to the input's
+/// length, below [`ABSENT`] (4 GiB less 2 bytes).
+const MAX_INPUT: usize = u32::MAX as usize - 1;
+
+/// The input limit in force: [`MAX_INPUT`], unless a test lowered it
+/// (`_limit_input_for_tests`) to reach the refusal without 4 GiB.
+static INPUT_LIMIT: AtomicUsize = AtomicUsize::new(MAX_INPUT);
+
+/// Lowers the limit on a `URL`'s input to `n` bytes (never above
+/// [`MAX_INPUT`]); returns the limit it replaces. For the tests.
+#[pyfunction]
+fn _limit_input_for_tests(n: usize) -> usize {
+    INPUT_LIMIT.swap(n.min(MAX_INPUT), Ordering::Relaxed)
+}
+
+/// `urlspec.Error` for an input longer than a `URL` holds (`what`: which
+/// input).
+pub(crate) fn too_long(py: Python<'_>, what: &str, len: usize) -> PyErr {
+    let limit = INPUT_LIMIT.load(Ordering::Relaxed);
+    error(
+        py,
+        "Error",
+        format!(
+            "{what} is {len} bytes long: a URL object holds at most {limit}"
+        ),
+        None,
+        None,
+        Some("input too long".into()),
+    )
+}
 
 /// The six components of `r` in column order (scheme, net_loc, path,
 /// params, query, fragment), `None` where absent.
@@ -131,19 +165,19 @@ impl Spans {
 }
 
 impl Url {
-    /// The spans of the components of `input` under `spec`.
-    pub(crate) fn spans(input: &str, spec: Spec) -> Spans {
-        Spans::of(&Reference::parse_with(input, spec))
-    }
-
-    /// `input` split under `spec`; `text` is its UTF-8.
-    pub(crate) fn new(input: Py<PyString>, text: &str, spec: Spec) -> Url {
-        Url { spans: Url::spans(text, spec), input, spec }
+    /// The spans of the components of `input` under `spec`; `None` when
+    /// `input` is longer than the offsets hold ([`MAX_INPUT`]).
+    pub(crate) fn spans(input: &str, spec: Spec) -> Option<Spans> {
+        if input.len() > INPUT_LIMIT.load(Ordering::Relaxed) {
+            return None;
+        }
+        Some(Spans::of(&Reference::parse_with(input, spec)))
     }
 
     /// The URL of `""` (for `urlobj::install`'s probe).
     pub(crate) fn empty(py: Python<'_>) -> Url {
-        Url::new(PyString::new(py, "").unbind(), "", Spec::Rfc1808)
+        let spans = Spans::of(&Reference::parse_with("", Spec::Rfc1808));
+        Url::with_spans(PyString::new(py, "").unbind(), Spec::Rfc1808, spans)
     }
 
     /// `input` with spans already computed from `input`'s text.
@@ -364,7 +398,8 @@ impl Url {
     }
 }
 
-/// Splits `url` into its components under `spec`. Never fails.
+/// Splits `url` into its components under `spec`. Fails only for an
+/// input of 4 GiB or more (`urlspec.Error`).
 #[pyfunction]
 #[pyo3(signature = (url, spec = "rfc1808"))]
 fn parse(
@@ -373,7 +408,10 @@ fn parse(
     spec: &str,
 ) -> PyResult<Url> {
     let spec = spec_of(py, spec)?;
-    Ok(Url::new(url.clone().unbind(), url.to_str()?, spec))
+    let text = url.to_str()?;
+    let spans = Url::spans(text, spec)
+        .ok_or_else(|| too_long(py, "url", text.len()))?;
+    Ok(Url::with_spans(url.clone().unbind(), spec, spans))
 }
 
 /// Resolves `reference` against `base` under `spec`.
@@ -680,6 +718,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(equivalent, m)?)?;
     m.add_function(wrap_pyfunction!(extract, m)?)?;
     m.add_function(wrap_pyfunction!(specs, m)?)?;
+    m.add_function(wrap_pyfunction!(_limit_input_for_tests, m)?)?;
     m.add_function(wrap_pyfunction!(links::links, m)?)?;
     batch::register(m)?;
     compat::register(m)?;

@@ -429,3 +429,30 @@ def test_parse_many_arrow_string_columns_copies():
                     col = s.field(f)
                     assert col.type == pa.string()
                     assert col.to_pylist() == [None if u is None else getattr(urlspec.parse(u, spec=spec), f) for u in items]
+
+
+def test_url_objects_refuse_inputs_their_offsets_cannot_hold():
+    # A URL object keeps 32-bit offsets: an input of 4 GiB or more is
+    # refused, not split wrong. The limit, lowered for the test, is the
+    # one checked for the real size.
+    from urlspec import _native
+
+    old = _native._limit_input_for_tests(10)
+    try:
+        assert urlspec.parse("http://a/").path == "/"  # 9 bytes
+        assert urlspec.parse("http://a/b").path == "/b"  # 10 bytes
+        with pytest.raises(urlspec.Error, match="url is 11 bytes long: a URL object holds at most 10"):
+            urlspec.parse("http://a/bc")
+        urls = urlspec.parse_many(["http://a/b", None, "http://a/b"])
+        assert [u and u.path for u in urls] == ["/b", None, "/b"]
+        with pytest.raises(urlspec.Error, match=r"urls\[1\] is 12 bytes long"):
+            urlspec.parse_many(["http://a/b", "http://a/bcd", "x"])
+        # The Arrow form keeps 64-bit offsets: no limit.
+        pa = pytest.importorskip("pyarrow")
+        t = urlspec.parse_many(pa.array(["http://a/bcdef"]))
+        assert t.field("path").to_pylist() == ["/bcdef"]
+    finally:
+        # Never raised past the 32-bit bound, whatever is asked.
+        assert _native._limit_input_for_tests(1 << 40) == 10
+        _native._limit_input_for_tests(old)
+    assert _native._limit_input_for_tests(old) == old == 2**32 - 2
