@@ -265,8 +265,12 @@ against the base http://a/b/c/d;p?q:
   ;x          http://a/b/c/d;x    http://a/b/c/;x     http://a/b/c/;x
   ?y          http://a/b/c/d;p?y  http://a/b/c/?y     http://a/b/c/d;p?y
 
+Where the texts leave a choice, the default is the reading of
+docs/readings.md, and the options below select the others.
+
 With no base (--base ''), RFC 1630, RFC 1808 and the drafts take the
-reference as an absolute URL (RFC 1808 step 1; taken_as_absolute in --json);
+reference as an absolute URL (RFC 1808 step 1, docs/readings.md#a20;
+taken_as_absolute in --json);
 RFC 2396, RFC 3986 and whatwg report NoBase. Under whatwg (the WHATWG URL
 Standard's parser with a base, through the url crate, as browsers resolve) a
 reference the standard cannot resolve against the base is InvalidReference,
@@ -432,9 +436,10 @@ shown in the generic syntax.
 Each URL is then checked against RFC 1630's production for its scheme (the
 strict reading): every violation is printed under the URL with a caret at the
 offending character and the production it breaks. The lenient readings the
-view applied to make sense of the URL anyway follow, each naming the SPEC.md
-ambiguity (A…) it follows: `;type=d` on ftp, a path that is RFC 1738's and not
-RFC 1630's, is read as a directory listing (A24). Last comes the scheme's
+view applied to make sense of the URL anyway follow, each naming the entry of
+docs/readings.md it follows (A24 is docs/readings.md#a24): `;type=d` on ftp, a
+path that is RFC 1738's and not RFC 1630's, is read as a directory listing
+(A24). Last comes the scheme's
 default port and where that number comes from: only http's 80 is in the seed
 documents; the others are RFC 1738's or later documents', and say so.
 
@@ -632,7 +637,9 @@ differently.
 
 Each finding has a stable code, a severity (info < low < medium < high), the
 bytes of the input it concerns (shown with carets under them), an explanation
-for this input, and the source it rests on. The URL is parsed under --spec.
+for this input, and the source it rests on (a source in docs/readings.md is the
+reading urlspec takes where the documents leave a choice). The URL is parsed
+under --spec.
 
 Rules (the severity is the highest the rule reports):
 ",
@@ -700,6 +707,11 @@ whether the URL is valid under the spec), or a single result column with
 the specs that give each, and the rule of the specs' rule tables that makes
 the difference, citing where each spec writes it down.
 
+Where the documents themselves leave a choice, urlspec takes the reading
+docs/readings.md gives, with the text behind it and the option (if any) that
+selects the other; an explanation that rests on one cites its anchor
+(docs/readings.md#rfc1630-partial).
+
 A difference in the scheme, user, password, host or port is marked
 [security]: two programs that follow different specs would send the same URL
 to different places (http://a?@b/: host a, or host b with user a?).
@@ -751,7 +763,7 @@ Examples:
   # A backslash: data to the RFCs, a `/` to browsers (another host)
   urlspec diff 'http://a\\@b/'
 
-  # SPEC.md section 5.7: the seed specs on `?y` against B0
+  # The seed specs on `?y` against RFC 1808's base (testdata/diff/spec-5.7.toml)
   urlspec diff --specs rfc1630,draft04,rfc1808,draft96 --base 'http://a/b/c/d;p?q#f' '?y'
 
   # Every URL of a list on which RFC 3986 and browsers disagree
@@ -1019,7 +1031,8 @@ pub struct ResolveOptions {
     /// (BaseNotHierarchical): a mailto, news or telnet base under rfc1630,
     /// rfc1808 and the 1996 drafts, a mailto or telnet base under draft04
     /// (RFC 1808 §2.3), and any non-hierarchical base under draft96,
-    /// draft96dec and rfc2396 (RFC 2396 §5).
+    /// draft96dec and rfc2396 (RFC 2396 §5). See docs/readings.md#a19,
+    /// docs/readings.md#a20 and docs/readings.md#as17.
     #[arg(long)]
     pub strict: bool,
 
@@ -1030,7 +1043,7 @@ pub struct ResolveOptions {
     /// (step 3c) and rfc3986 for non-strict parsers (§5.2.2); RFC 1808
     /// §5.2 describes it as what older parsers did and says it should be
     /// avoided. Off by default everywhere but rfc1630, which has it on
-    /// (see --no-same-scheme).
+    /// (see --no-same-scheme; docs/readings.md#a13).
     #[arg(long, overrides_with = "no_same_scheme")]
     pub same_scheme: bool,
 
@@ -1047,7 +1060,7 @@ pub struct ResolveOptions {
     /// `..` segments that would climb above the root of the path
     /// (../../../g against http://a/b/c/d;p?q). Only rfc2396 has the
     /// choice: rfc3986 always removes them; rfc1808 and the other specs
-    /// always keep them.
+    /// always keep them (docs/readings.md#as2).
     #[arg(long, value_enum, value_name = "HOW", default_value_t)]
     pub dotdot_above_root: AboveRoot,
 
@@ -1055,14 +1068,15 @@ pub struct ResolveOptions {
     ///
     /// Against a base with a net_loc and an empty path (http://a), RFC
     /// 2396 merges `g` into http://ag; with this option the path is taken
-    /// as `/`, giving http://a/g, as rfc3986 and the older specs do anyway.
+    /// as `/`, giving http://a/g, as rfc3986 and the older specs do anyway
+    /// (docs/readings.md#as4).
     #[arg(long)]
     pub fix_pathless_base: bool,
 
     /// How rule .4 removes `.` and `..` segments [rfc1630]
     ///
     /// RFC 1630's rule .4 can be read literally or as RFC 1808's step 6
-    /// (against http://a/b/c/d).
+    /// (against http://a/b/c/d; docs/readings.md#a11).
     #[arg(long, value_enum, value_name = "HOW", default_value_t)]
     pub rfc1630_dots: Dots1630,
 
@@ -1070,7 +1084,8 @@ pub struct ResolveOptions {
     /// [rfc3986]
     ///
     /// RFC 3986 §5.2.4 as printed turns the rootless path of g:h/../i into
-    /// a rooted one; some implementations keep it rootless.
+    /// a rooted one; some implementations keep it rootless
+    /// (docs/readings.md#as11).
     #[arg(long, value_enum, value_name = "HOW", default_value_t)]
     pub rootless_dots: Rootless,
 }
@@ -1259,12 +1274,12 @@ pub struct EquivOptions {
     pub include_fragment: bool,
 
     /// Keep an empty port (host:) and the scheme's default port (:80 on
-    /// http), which are otherwise dropped
+    /// http), which are otherwise dropped (docs/readings.md#a7)
     #[arg(long)]
     pub no_default_port: bool,
 
     /// Fold the host to lower case under the seed specs too (rfc2396 and
-    /// rfc3986 always do)
+    /// rfc3986 always do; docs/readings.md#equivalence)
     #[arg(long)]
     pub host_case: bool,
 }

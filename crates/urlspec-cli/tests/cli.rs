@@ -2157,7 +2157,7 @@ fn run_env(
     child.wait_with_output().unwrap()
 }
 
-/// SPEC.md §5.7, as `testdata/diff/spec-5.7.toml` gives it.
+/// Where the seed specs disagree, as `testdata/diff/spec-5.7.toml` gives it.
 fn spec_5_7() -> toml::Table {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
