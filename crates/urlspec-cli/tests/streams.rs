@@ -351,3 +351,13 @@ fn a_failed_write_is_exit_status_2_with_no_success_summary() {
         assert!(!err.contains(" read,") && !err.contains("links,"), "{err}");
     }
 }
+
+#[test]
+fn extract_reads_past_bytes_that_are_not_utf8_and_dash_is_standard_input() {
+    let out = run(&["extract", "--output", "json", "-"], BAD_MIDDLE);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let urls: Vec<Value> =
+        json_lines(&out).iter().map(|v| v["url"].clone()).collect();
+    assert_eq!(urls, ["http://a/b", "http://c/d"].map(Value::from));
+    assert_eq!(json_lines(&out)[1]["line"], 3);
+}
