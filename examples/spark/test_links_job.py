@@ -67,7 +67,9 @@ def cli():
     if os.environ.get("URLSPEC_CLI"):
         return os.environ["URLSPEC_CLI"]
     subprocess.run(["cargo", "build", "-q", "-p", "urlspec-cli"], cwd=ROOT, check=True)
-    return os.path.join(ROOT, "target", "debug", "urlspec")
+    meta = subprocess.run(["cargo", "metadata", "--format-version", "1", "--no-deps"],
+                          cwd=ROOT, check=True, capture_output=True, text=True)
+    return os.path.join(json.loads(meta.stdout)["target_directory"], "debug", "urlspec")
 
 
 @pytest.fixture(scope="module")

@@ -134,18 +134,77 @@ pub enum Command {
         after_help = EXTRACT_EXAMPLES
     )]
     Extract(ExtractArgs),
+    /// Print the shell completion script for urlspec.
+    #[command(
+        about = "Print the completion script of a shell (bash, zsh, fish, \
+                 powershell, elvish) for urlspec, made from these argument \
+                 definitions",
+        long_about = COMPLETIONS_LONG_ABOUT
+    )]
+    Completions(CompletionsArgs),
+    /// Print the manual page.
+    #[command(
+        about = "Print the manual page of urlspec (roff, for man), or write \
+                 one page per command into a directory",
+        long_about = MAN_LONG_ABOUT
+    )]
+    Man(ManArgs),
+}
+
+/// The long description of `urlspec completions`.
+const COMPLETIONS_LONG_ABOUT: &str = "\
+Print the completion script of SHELL for urlspec on standard output. It is made
+from the same argument definitions as --help, so it knows every subcommand,
+option and value (--spec names, --output formats, …).
+
+Install it where the shell looks for completions:
+  bash        urlspec completions bash > ~/.local/share/bash-completion/completions/urlspec
+  zsh         urlspec completions zsh > ~/.zfunc/_urlspec
+              (with fpath+=(~/.zfunc) before compinit in ~/.zshrc)
+  fish        urlspec completions fish > ~/.config/fish/completions/urlspec.fish
+  powershell  urlspec completions powershell >> $PROFILE
+
+Exit status: 0, or 2 when the script cannot be written.";
+
+/// The long description of `urlspec man`.
+const MAN_LONG_ABOUT: &str = "\
+Print the manual page of urlspec (roff, section 1) on standard output, made
+from the same definitions as --help: the description, every option, the
+subcommands, the specs and the exit statuses. With --dir, write one page per
+command into DIR instead: urlspec.1, urlspec-parse.1, urlspec-resolve.1, ….
+
+  urlspec man | man -l -
+  urlspec man --dir ~/.local/share/man/man1 && man urlspec-links
+
+Exit status: 0, or 2 when a page cannot be written.";
+
+/// The paragraph of `--help` on where the URLs of a command that reads
+/// one per line come from, and what becomes of one without an answer.
+macro_rules! url_inputs {
+    () => {
+        "\
+The URLs come from the arguments; an argument of - stands for the lines of
+standard input, one URL per line (a trailing CR LF or LF is removed), as does
+giving no argument at all. (So the one-character reference `-` is given on
+standard input.) A line that is not UTF-8, or an input urlspec fails on (a bug
+to report), gets `error: KIND: MESSAGE` in its place (NotUtf8 or
+InternalError; with --json, an object whose error says so), the same with its
+line number on standard error, and the inputs after it are still read."
+    };
 }
 
 /// The long description of `urlspec parse`.
-const PARSE_LONG_ABOUT: &str = "\
+const PARSE_LONG_ABOUT: &str = concat!(
+    "\
 Split each URL into scheme, net_loc (authority), user, password, host, port,
 path, params, query and fragment, exactly as the chosen spec splits it, and
 check it against that spec's grammar.
 
-The URLs come from the arguments or, when there are none, one per line from
-standard input (a trailing CR LF or LF is removed; a line that is not UTF-8 is
-reported and skipped). Each invalid URL is printed with a caret under every
-offending character and the grammar rule it breaks.
+", url_inputs!(), "
+
+Each invalid URL is printed with a caret under every offending character and
+the grammar rule it breaks (aligned as a terminal shows the characters: two
+columns for a CJK character, none for a combining mark).
 
 An absent component is shown as (absent) and an empty one as \"\": `http://a/b?`
 has an empty query but no fragment. Control characters are shown as their
@@ -162,11 +221,12 @@ violation (rule URL) and no components.
 With --json, each line is one object with the keys input, spec, scheme,
 net_loc, user, password, host, port, path, params, query, fragment (null when
 absent, \"\" when empty; under whatwg, all null when the standard gives no
-URL), valid and violations (each with position, a byte offset into input,
-rule and message).
+URL), valid, violations (each with position, a byte offset into input, rule
+and message) and error (null, or {kind, message} for an input without an
+answer; its input is null when it is not UTF-8).
 
-Exit status: 0 when every URL is valid, 1 when some URL is invalid (or a line
-was not UTF-8), 2 for a usage or I/O error.";
+Exit status: 0 when every URL is valid, 1 when some URL is invalid or has no
+answer, 2 for a usage or I/O error.");
 
 /// The `Examples:` section of `urlspec parse --help`.
 const PARSE_EXAMPLES: &str = "\
@@ -182,6 +242,9 @@ Examples:
 
   # Stream a file, one URL per line; exit status 1 if any is invalid
   urlspec parse --spec rfc2396 < urls.txt
+
+  # Arguments and standard input together: - stands for its lines
+  grep -o 'http[^\"]*' page.html | urlspec parse --spec rfc3986 http://a/ -
 
   # JSON Lines: list the invalid URLs with the rules they break
   urlspec parse --json < urls.txt | jq -c 'select(.valid | not) | {input, rules: [.violations[].rule]}'";
@@ -202,15 +265,20 @@ against the base http://a/b/c/d;p?q:
   ;x          http://a/b/c/d;x    http://a/b/c/;x     http://a/b/c/;x
   ?y          http://a/b/c/d;p?y  http://a/b/c/?y     http://a/b/c/d;p?y
 
+Where the texts leave a choice, the default is the reading of
+docs/readings.md, and the options below select the others.
+
 With no base (--base ''), RFC 1630, RFC 1808 and the drafts take the
-reference as an absolute URL (RFC 1808 step 1; taken_as_absolute in --json);
+reference as an absolute URL (RFC 1808 step 1, docs/readings.md#a20;
+taken_as_absolute in --json);
 RFC 2396, RFC 3986 and whatwg report NoBase. Under whatwg (the WHATWG URL
 Standard's parser with a base, through the url crate, as browsers resolve) a
 reference the standard cannot resolve against the base is InvalidReference,
 with the parser's reason.
 
-Input: the REF arguments or, when there are none, one reference per line from
-standard input (a trailing CR LF or LF is removed). With --pairs, each line of
+Input: the REF arguments, where - stands for the lines of standard input, one
+reference per line (a trailing CR LF or LF is removed), as does giving no REF
+at all. With --pairs, each line of
 standard input is BASE<TAB>REFERENCE (split at the first TAB; an empty BASE
 is no base); consecutive lines with the same base reuse the parsed base, so
 input grouped by base is fastest.
@@ -222,8 +290,10 @@ pairs.tsv out.txt). An input that cannot be resolved gives, in its place,
 
 and the same with its line number on standard error. The kinds: NoBase,
 BaseNotAbsolute, BaseNotHierarchical and InvalidReference (--strict),
-DotDotAboveRoot (--dotdot-above-root error), and for unreadable input lines
-MissingTab (a --pairs line without a TAB) and NotUtf8. (An absolute reference
+DotDotAboveRoot (--dotdot-above-root error), for unreadable input lines
+MissingTab (a --pairs line without a TAB) and NotUtf8, and InternalError for an
+input urlspec fails on (a bug to report); the lines after any of them are still
+read. (An absolute reference
 such as `error: x` resolves to itself and looks the same; --json tells the two
 apart, and keeps standard error quiet.)
 
@@ -352,7 +422,8 @@ Examples:
   urlspec links --format mime - < page.mht";
 
 /// The long description of `urlspec scheme`.
-const SCHEME_LONG_ABOUT: &str = "\
+const SCHEME_LONG_ABOUT: &str = concat!(
+    "\
 Read each URL as the scheme it names and show what that scheme's own syntax
 makes of it: for ftp the login (anonymous unless one is written), the CWD list,
 the file, the transfer type and the FTP commands a client sends; for http the
@@ -365,9 +436,10 @@ shown in the generic syntax.
 Each URL is then checked against RFC 1630's production for its scheme (the
 strict reading): every violation is printed under the URL with a caret at the
 offending character and the production it breaks. The lenient readings the
-view applied to make sense of the URL anyway follow, each naming the SPEC.md
-ambiguity (A…) it follows: `;type=d` on ftp, a path that is RFC 1738's and not
-RFC 1630's, is read as a directory listing (A24). Last comes the scheme's
+view applied to make sense of the URL anyway follow, each naming the entry of
+docs/readings.md it follows (A24 is docs/readings.md#a24): `;type=d` on ftp, a
+path that is RFC 1738's and not RFC 1630's, is read as a directory listing
+(A24). Last comes the scheme's
 default port and where that number comes from: only http's 80 is in the seed
 documents; the others are RFC 1738's or later documents', and say so.
 
@@ -378,9 +450,7 @@ URL (what a browser requests: http://a\\b/ is http://a/b/), shown first as
 href, or the URL as written when the standard gives none. A password is shown as ****. Values are decoded where the
 scheme says so (a gopher selector's %09 is a tab, shown as \u{2409}).
 
-The URLs come from the arguments or, when there are none, one per line from
-standard input (a trailing CR LF or LF is removed; a line that is not UTF-8 is
-reported and skipped).
+", url_inputs!(), "
 
 With --json, each line is one object with the keys input, spec, view, fields
 (an array of {name, value} in the view's order; a name such as cwd, command
@@ -388,11 +458,11 @@ or segment may repeat), default_port (null, or {port, source, in_seeds}),
 port (the port a client connects to: the one written, else the default; null
 when none), valid (no strict violation), violations (each with position, a
 byte offset into input, production and message; under whatwg, into the
-serialization) and lenient (an array of strings).
+serialization), lenient (an array of strings) and error (null, or {kind,
+message} for an input without an answer).
 
 Exit status: 0 when every URL meets RFC 1630's production for its scheme, 1
-when some URL breaks it (or a line was not UTF-8), 2 for a usage or I/O
-error.";
+when some URL breaks it or has no answer, 2 for a usage or I/O error.");
 
 /// The `Examples:` section of `urlspec scheme --help`.
 const SCHEME_EXAMPLES: &str = "\
@@ -449,13 +519,23 @@ specs, none of which says they are case-insensitive, unless --host-case;
 rfc2396 (host names and addresses) and rfc3986 always fold them. An empty port
 and the scheme's default port are dropped unless --no-default-port.
 
+A (or B) of - compares the other URL with every line of standard input in its
+place, one answer each (separated by a blank line; with --json, one object per
+line). A line that is not UTF-8, or one urlspec fails on (a bug to report),
+gets `error: KIND: MESSAGE` in its place (NotUtf8, InternalError), and the
+lines after it are still read.
+
 With --json, one object with the keys spec, level, a and b (each {input,
 normalized, error}: normalized is null and error is {position, found,
 message} when the URL cannot be compared, position being a byte offset into
-input) and equivalent (true, false, or null when a URL cannot be compared).
+input), equivalent (true, false, or null when a URL cannot be compared) and
+error (null, or {kind, message} for a line of standard input without an
+answer).
 
 Exit status: 0 when A and B are equivalent, 1 when they are not, 2 when one
-cannot be compared, or for a usage error.";
+cannot be compared, or for a usage error. Over standard input: 2 when some URL
+cannot be compared, else 1 when some pair is not equivalent or some line has
+no answer, else 0.";
 
 /// The `Examples:` section of `urlspec equiv --help`.
 const EQUIV_EXAMPLES: &str = "\
@@ -481,7 +561,10 @@ Examples:
   if urlspec equiv --spec rfc3986 \"$a\" \"$b\" > /dev/null; then echo same; fi
 
   # JSON: both normalized forms and the verdict
-  urlspec equiv --json 'http://a/~u' 'http://a/%7Eu' | jq .equivalent";
+  urlspec equiv --json 'http://a/~u' 'http://a/%7Eu' | jq .equivalent
+
+  # Which URLs of a list are the same as one URL (- is each line)
+  urlspec equiv --spec rfc3986 --json http://example.com/ - < urls.txt | jq -r 'select(.equivalent) | .b.input'";
 
 /// The long description of `urlspec normalize`.
 const NORMALIZE_LONG_ABOUT: &str = "\
@@ -498,8 +581,9 @@ spec requires escaped are escaped, an empty or default port is dropped, the
 fragment is dropped (--include-fragment keeps it), and under rfc3986 the
 dot-segments are removed and the host is folded to lower case.
 
-Input: the URL arguments or, when there are none, one URL per line from
-standard input (a trailing CR LF or LF is removed), streamed.
+Input: the URL arguments, where - stands for the lines of standard input, one
+URL per line (a trailing CR LF or LF is removed), streamed, as does giving no
+URL at all.
 
 Output: one line per input, so the output lines up with the input (paste
 urls.txt normalized.txt). A URL that cannot be compared (it holds a `%` that
@@ -508,12 +592,14 @@ does not start an escape, which RFC 1630 makes illegal) gives, in its place,
   error: NotComparable: <message>
 
 and the same with its line number on standard error; a line that is not UTF-8
-gives `error: NotUtf8: <message>`.
+gives `error: NotUtf8: <message>`, and an input urlspec fails on (a bug to
+report) `error: InternalError: <message>`. The lines after any of them are
+still read.
 
 With --json, each line is one object with the keys input (null for a line
 that is not UTF-8), spec, level, result (null on error) and error (null, or
 {kind, message, position}; position is the byte offset of the `%`, null for
-NotUtf8).
+NotUtf8 and InternalError).
 
 Exit status: 0 when every URL was normalized, 1 when some line is an error, 2
 for a usage or I/O error.";
@@ -551,7 +637,9 @@ differently.
 
 Each finding has a stable code, a severity (info < low < medium < high), the
 bytes of the input it concerns (shown with carets under them), an explanation
-for this input, and the source it rests on. The URL is parsed under --spec.
+for this input, and the source it rests on (a source in docs/readings.md is the
+reading urlspec takes where the documents leave a choice). The URL is parsed
+under --spec.
 
 Rules (the severity is the highest the rule reports):
 ",
@@ -564,25 +652,29 @@ Rules (the severity is the highest the rule reports):
             rule.code, rule.name, rule.severity, rule.source
         );
     }
-    text.push_str(
+    text.push_str(concat!(
         "
 --fail-on sets the threshold: the exit status is 1 when some finding is at or
 above it. The default, medium, lets a low finding (a non-default port above
 1023) pass; --fail-on high fails only on the worst, --fail-on info on any
 finding. The findings are printed whatever the threshold.
 
-The URLs come from the arguments or, when there are none, one per line from
-standard input (a trailing CR LF or LF is removed; a line that is not UTF-8 is
-reported and skipped).
+",
+        url_inputs!(),
+        "
+
+--only-findings leaves out the URLs without findings: a clean URL prints
+nothing, as text or JSON.
 
 With --json, each line is one object with the keys input, spec, max_severity
-(null when there is no finding), fails (some finding reaches --fail-on) and
+(null when there is no finding), fails (some finding reaches --fail-on),
 findings (each with code, name, severity, span {start, end} in bytes of input,
-end excluded, message and source).
+end excluded, message and source) and error (null, or {kind, message} for an
+input without an answer).
 
-Exit status: 0 when no finding reaches --fail-on, 1 when some finding does (or
-a line was not UTF-8), 2 for a usage or I/O error.",
-    );
+Exit status: 0 when no finding reaches --fail-on, 1 when some finding does or
+some input has no answer, 2 for a usage or I/O error.",
+    ));
     text
 }
 
@@ -599,7 +691,10 @@ Examples:
   urlspec check --fail-on high < urls.txt > findings.txt || exit 1
 
   # JSON Lines: count the findings by code
-  urlspec check --json < urls.txt | jq -r '.findings[].code' | sort | uniq -c";
+  urlspec check --json < urls.txt | jq -r '.findings[].code' | sort | uniq -c
+
+  # Only the URLs that have findings
+  urlspec check --only-findings --fail-on high < urls.txt";
 
 /// The long description of `urlspec diff`.
 const DIFF_LONG_ABOUT: &str = "\
@@ -611,6 +706,11 @@ whether the URL is valid under the spec), or a single result column with
 --base; then, for each column on which the specs disagree, the answers with
 the specs that give each, and the rule of the specs' rule tables that makes
 the difference, citing where each spec writes it down.
+
+Where the documents themselves leave a choice, urlspec takes the reading
+docs/readings.md gives, with the text behind it and the option (if any) that
+selects the other; an explanation that rests on one cites its anchor
+(docs/readings.md#rfc1630-partial).
 
 A difference in the scheme, user, password, host or port is marked
 [security]: two programs that follow different specs would send the same URL
@@ -629,26 +729,30 @@ or all; the default, all, is every spec of this build: the seven documents
 and, when built with the whatwg feature, the WHATWG URL Standard through the
 url crate, as browsers parse.
 
---batch reads the inputs from standard input, one per line (with --base,
-references; with --pairs, BASE<TAB>REFERENCE lines, split at the first TAB),
-streamed, and prints only those on which the specs disagree: the input, then
-the disagreeing columns. --security-only prints only the security-relevant
-ones. A summary ends the output (on standard error with --json): the inputs
-read, how many the specs disagree on, how many of those are
-security-relevant, and the most common sets of disagreeing columns. A line
-that is not UTF-8, or a --pairs line without a TAB, is reported on standard
-error and skipped.
+--batch (or an INPUT of -) reads the inputs from standard input, one per line
+(with --base, references; with --pairs, BASE<TAB>REFERENCE lines, split at the
+first TAB), streamed, and prints only those on which the specs disagree: the
+input, then the disagreeing columns. --security-only prints only the
+security-relevant ones. A summary ends the output (on standard error with
+--json, once the rest is written): the inputs read, how many the specs
+disagree on, how many of those are security-relevant, and the most common sets
+of disagreeing columns. A line that is not UTF-8, a --pairs line without a TAB
+and an input urlspec fails on (a bug to report) are printed in their place,
+with `error: KIND: MESSAGE` (NotUtf8, MissingTab, InternalError; `line N`
+stands for an input that is not text), and reported on standard error.
 
 With --json, one object (with --batch, one line per disagreement) with the
 keys input, base (null without --base), specs, rows (one per spec: {spec,
 valid, error, cells}, cells mapping each column name to its value or null),
 differences (each {column, security, groups, explanations}, groups being
 [{value, specs}] in spec order; an error is the value \"error: ...\" in
-the first column) and agree.
+the first column), agree and error (null; for an input line without a
+comparison, {kind, message, line}, with input null when it is not text, no
+rows and agree null).
 
 Exit status: 0 when the specs agree (with --batch: on every input; with
 --security-only: on where every input goes), 1 when they disagree (on some
-input; or a line could not be read), 2 for a usage or I/O error.";
+input; or a line has no comparison), 2 for a usage or I/O error.";
 
 /// The `Examples:` section of `urlspec diff --help`.
 const DIFF_EXAMPLES: &str = "\
@@ -659,7 +763,7 @@ Examples:
   # A backslash: data to the RFCs, a `/` to browsers (another host)
   urlspec diff 'http://a\\@b/'
 
-  # SPEC.md section 5.7: the seed specs on `?y` against B0
+  # The seed specs on `?y` against RFC 1808's base (testdata/diff/spec-5.7.toml)
   urlspec diff --specs rfc1630,draft04,rfc1808,draft96 --base 'http://a/b/c/d;p?q#f' '?y'
 
   # Every URL of a list on which RFC 3986 and browsers disagree
@@ -757,16 +861,21 @@ fn top_after_help() -> String {
          urlspec check --fail-on high < urls.txt\n  \
          urlspec extract --no-bare --output tsv notes.txt\n  \
          urlspec diff 'http://a?@b/'\n  \
-         urlspec diff --batch --security-only < urls.txt\n\n\
+         urlspec diff --batch --security-only < urls.txt\n  \
+         urlspec completions bash > ~/.local/share/bash-completion/completions/urlspec\n  \
+         urlspec man | man -l -\n\n\
          Specs (--spec; the default is ",
     );
     let _ = writeln!(text, "{}):", Spec::default());
     text.push_str(&spec_list());
     text.push_str(
-        "\nExit status: 0 all inputs valid (resolved), 1 some input invalid \
-         (not resolved), 2 usage or I/O error; for equiv, 0 equivalent, 1 \
-         not, 2 not comparable; for diff, 0 the specs agree, 1 they \
-         disagree.",
+        "\nInputs: where a command takes URLs or files, - stands for standard \
+         input (one URL per line); each input that cannot be answered gets \
+         its error in place, and the inputs after it are still read.\n\
+         \nExit status: 0 all inputs valid (resolved), 1 some input invalid \
+         (not resolved, or without an answer), 2 usage or I/O error (a \
+         failed write among them); for equiv, 0 equivalent, 1 not, 2 not \
+         comparable; for diff, 0 the specs agree, 1 they disagree.",
     );
     text
 }
@@ -836,8 +945,8 @@ pub struct ParseArgs {
     #[arg(long)]
     pub json: bool,
 
-    /// URLs to parse; when none are given, read one per line from standard
-    /// input (put `--` before a URL that starts with `-`)
+    /// URLs to parse; - reads one per line from standard input, as does
+    /// giving none (put `--` before a URL that starts with `-`)
     #[arg(value_name = "URL")]
     pub urls: Vec<String>,
 }
@@ -895,9 +1004,9 @@ pub struct ResolveArgs {
     )]
     pub relative: bool,
 
-    /// References to resolve (with --relative: TARGET URLs); when none are
-    /// given, read one per line from standard input (put `--` before one
-    /// that starts with `-`)
+    /// References to resolve (with --relative: TARGET URLs); - reads one
+    /// per line from standard input, as does giving none (put `--` before
+    /// one that starts with `-`)
     #[arg(value_name = "REF")]
     pub references: Vec<String>,
 
@@ -922,7 +1031,8 @@ pub struct ResolveOptions {
     /// (BaseNotHierarchical): a mailto, news or telnet base under rfc1630,
     /// rfc1808 and the 1996 drafts, a mailto or telnet base under draft04
     /// (RFC 1808 §2.3), and any non-hierarchical base under draft96,
-    /// draft96dec and rfc2396 (RFC 2396 §5).
+    /// draft96dec and rfc2396 (RFC 2396 §5). See docs/readings.md#a19,
+    /// docs/readings.md#a20 and docs/readings.md#as17.
     #[arg(long)]
     pub strict: bool,
 
@@ -933,7 +1043,7 @@ pub struct ResolveOptions {
     /// (step 3c) and rfc3986 for non-strict parsers (§5.2.2); RFC 1808
     /// §5.2 describes it as what older parsers did and says it should be
     /// avoided. Off by default everywhere but rfc1630, which has it on
-    /// (see --no-same-scheme).
+    /// (see --no-same-scheme; docs/readings.md#a13).
     #[arg(long, overrides_with = "no_same_scheme")]
     pub same_scheme: bool,
 
@@ -950,7 +1060,7 @@ pub struct ResolveOptions {
     /// `..` segments that would climb above the root of the path
     /// (../../../g against http://a/b/c/d;p?q). Only rfc2396 has the
     /// choice: rfc3986 always removes them; rfc1808 and the other specs
-    /// always keep them.
+    /// always keep them (docs/readings.md#as2).
     #[arg(long, value_enum, value_name = "HOW", default_value_t)]
     pub dotdot_above_root: AboveRoot,
 
@@ -958,14 +1068,15 @@ pub struct ResolveOptions {
     ///
     /// Against a base with a net_loc and an empty path (http://a), RFC
     /// 2396 merges `g` into http://ag; with this option the path is taken
-    /// as `/`, giving http://a/g, as rfc3986 and the older specs do anyway.
+    /// as `/`, giving http://a/g, as rfc3986 and the older specs do anyway
+    /// (docs/readings.md#as4).
     #[arg(long)]
     pub fix_pathless_base: bool,
 
     /// How rule .4 removes `.` and `..` segments [rfc1630]
     ///
     /// RFC 1630's rule .4 can be read literally or as RFC 1808's step 6
-    /// (against http://a/b/c/d).
+    /// (against http://a/b/c/d; docs/readings.md#a11).
     #[arg(long, value_enum, value_name = "HOW", default_value_t)]
     pub rfc1630_dots: Dots1630,
 
@@ -973,7 +1084,8 @@ pub struct ResolveOptions {
     /// [rfc3986]
     ///
     /// RFC 3986 §5.2.4 as printed turns the rootless path of g:h/../i into
-    /// a rooted one; some implementations keep it rootless.
+    /// a rooted one; some implementations keep it rootless
+    /// (docs/readings.md#as11).
     #[arg(long, value_enum, value_name = "HOW", default_value_t)]
     pub rootless_dots: Rootless,
 }
@@ -1076,8 +1188,8 @@ pub struct SchemeArgs {
     #[arg(long)]
     pub json: bool,
 
-    /// URLs to read; when none are given, read one per line from standard
-    /// input (put `--` before a URL that starts with `-`)
+    /// URLs to read; - reads one per line from standard input, as does
+    /// giving none (put `--` before a URL that starts with `-`)
     #[arg(value_name = "URL")]
     pub urls: Vec<String>,
 }
@@ -1099,11 +1211,12 @@ pub struct EquivArgs {
     #[arg(long)]
     pub json: bool,
 
-    /// The first URL (put `--` before a URL that starts with `-`)
+    /// The first URL; - compares B with each line of standard input (put
+    /// `--` before a URL that starts with `-`)
     #[arg(value_name = "A")]
     pub a: String,
 
-    /// The second URL
+    /// The second URL; - compares A with each line of standard input
     #[arg(value_name = "B")]
     pub b: String,
 
@@ -1130,8 +1243,8 @@ pub struct NormalizeArgs {
     #[arg(long)]
     pub json: bool,
 
-    /// URLs to normalize; when none are given, read one per line from
-    /// standard input (put `--` before a URL that starts with `-`)
+    /// URLs to normalize; - reads one per line from standard input, as
+    /// does giving none (put `--` before a URL that starts with `-`)
     #[arg(value_name = "URL")]
     pub urls: Vec<String>,
 
@@ -1161,12 +1274,12 @@ pub struct EquivOptions {
     pub include_fragment: bool,
 
     /// Keep an empty port (host:) and the scheme's default port (:80 on
-    /// http), which are otherwise dropped
+    /// http), which are otherwise dropped (docs/readings.md#a7)
     #[arg(long)]
     pub no_default_port: bool,
 
     /// Fold the host to lower case under the seed specs too (rfc2396 and
-    /// rfc3986 always do)
+    /// rfc3986 always do; docs/readings.md#equivalence)
     #[arg(long)]
     pub host_case: bool,
 }
@@ -1203,10 +1316,30 @@ pub struct CheckArgs {
     #[arg(long, value_enum, value_name = "SEVERITY", default_value_t)]
     pub fail_on: FailOn,
 
-    /// URLs to check; when none are given, read one per line from standard
-    /// input (put `--` before a URL that starts with `-`)
+    /// Print only the URLs that have findings (nothing for a clean URL)
+    #[arg(long)]
+    pub only_findings: bool,
+
+    /// URLs to check; - reads one per line from standard input, as does
+    /// giving none (put `--` before a URL that starts with `-`)
     #[arg(value_name = "URL")]
     pub urls: Vec<String>,
+}
+
+/// The arguments of `urlspec completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for
+    #[arg(value_enum, value_name = "SHELL")]
+    pub shell: clap_complete::Shell,
+}
+
+/// The arguments of `urlspec man`.
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// Write one page per command (urlspec.1, urlspec-parse.1, …) into DIR
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<std::path::PathBuf>,
 }
 
 /// The values of `--fail-on`: the severities of [`Severity`], lowest
@@ -1263,16 +1396,17 @@ pub struct DiffArgs {
     pub batch: bool,
 
     /// With --batch: read BASE<TAB>REFERENCE lines
-    #[arg(long, conflicts_with = "input")]
+    #[arg(long)]
     pub pairs: bool,
 
     /// With --batch: print only the disagreements on the scheme, user,
     /// password, host or port
-    #[arg(long, conflicts_with = "input")]
+    #[arg(long)]
     pub security_only: bool,
 
-    /// The URL to compare (with --base, the reference); put `--` before
-    /// one that starts with `-`
+    /// The URL to compare (with --base, the reference); - reads one per
+    /// line from standard input, as --batch does (put `--` before one that
+    /// starts with `-`)
     #[arg(
         value_name = "INPUT",
         required_unless_present = "batch",
@@ -1909,7 +2043,8 @@ mod tests {
         assert!(diff_args(&[]).is_err());
         assert!(diff_args(&["--batch", "x"]).is_err());
         assert!(diff_args(&["--pairs"]).is_err());
-        assert!(diff_args(&["--security-only", "x"]).is_err());
+        // Refused by the command, which sees whether INPUT is `-`.
+        assert!(diff_args(&["--security-only", "x"]).is_ok());
         assert!(diff_args(&["--batch", "--pairs", "--base", "h:"]).is_err());
         let args =
             diff_args(&["--batch", "--pairs", "--security-only"]).unwrap();

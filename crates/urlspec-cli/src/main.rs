@@ -6,8 +6,10 @@
 //! The command is a thin layer over the [`urlspec`] and [`urlspec_links`]
 //! libraries: [`cli`] holds the clap definitions, [`cmd`] one module per
 //! subcommand (`parse`, `resolve`, `links`, `scheme`, `equiv`,
-//! `normalize`, `check`, `diff`, `extract`), and [`output`] the helpers
-//! they share (JSON building, caret rendering, line-by-line input).
+//! `normalize`, `check`, `diff`, `extract`, and `completions` and `man`,
+//! made from the clap definitions), and [`output`] the helpers they share
+//! (JSON building, caret rendering, line-by-line input, each input's
+//! record made apart so that one input cannot end a stream).
 //!
 //! The specs are the seven documents and, with the `whatwg` feature (on by
 //! default), the WHATWG URL Standard through the `url` crate.
@@ -15,15 +17,17 @@
 //! Exit status: 0 when every input is valid (`parse`, `scheme`), resolved
 //! (`resolve`, and every link for `links`), normalized (`normalize`) or
 //! without a finding at the `--fail-on` level (`check`), 1 when some input
-//! is not (or a line of standard input was not UTF-8, or a `links` input
-//! not of its format, or an `extract` URL not resolved), 2 for a usage or
+//! is not or has no answer (a line of standard input that is not UTF-8,
+//! an input the library fails on, a `links` input not of its format, an
+//! `extract` URL not resolved), 2 for a usage or
 //! I/O error (for `links` and `extract`, also a missing file, after the
 //! other files were read). `equiv` exits with 0 when its two URLs are
 //! equivalent, 1 when they are not, 2 when one cannot be compared. `diff`
 //! exits with 0 when the specs agree (on every input, with `--batch`), 1
 //! when they disagree.
 //! A closed standard output (`urlspec parse … | head`) ends the command
-//! quietly with status 0.
+//! quietly with status 0; any other failed write (a full disk) ends it
+//! with status 2 and no summary.
 
 mod cli;
 mod cmd;
@@ -45,8 +49,17 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(err) => {
             // `--help` and `--version` go to stdout and exit 0; usage errors
-            // go to stderr and exit 2. A closed pipe is no reason to fail.
-            let _ = err.print();
+            // go to stderr and exit 2. A closed pipe is no reason to fail,
+            // but help that could not be written (a full disk) is.
+            if let Err(write) = err.print() {
+                if write.kind() != io::ErrorKind::BrokenPipe {
+                    let _ = writeln!(
+                        io::stderr().lock(),
+                        "urlspec: writing standard output: {write}"
+                    );
+                    return ExitCode::from(EXIT_ERROR);
+                }
+            }
             return ExitCode::from(
                 u8::try_from(err.exit_code()).unwrap_or(EXIT_ERROR),
             );

@@ -379,13 +379,34 @@ pub fn visible(text: &str) -> Cow<'_, str> {
     Cow::Owned(text.chars().map(|c| replacement(c).unwrap_or(c)).collect())
 }
 
-/// The number of characters of `text` that end at or before byte
-/// `position`: the column (from 0) of the character at `position`. A
-/// position inside a character counts as that character's column.
-pub fn char_column(text: &str, position: usize) -> usize {
-    text.char_indices()
-        .take_while(|&(i, c)| i + c.len_utf8() <= position)
-        .count()
+/// The width on a terminal of `c` as [`visible`] shows it: two columns for
+/// a wide character (CJK), none for a combining mark, one otherwise.
+fn display_width(c: char) -> usize {
+    use unicode_width::UnicodeWidthChar;
+    // Controls are shown as one visible character each.
+    c.width().unwrap_or(1)
+}
+
+/// The terminal column (from 0) at which the character that holds byte
+/// `position` of `text` is shown, counting display widths: a wide
+/// character takes two columns, a combining mark none (a caret under one
+/// goes under the character it combines with). The end of `text` is the
+/// column after its last character.
+pub fn display_column(text: &str, position: usize) -> usize {
+    let mut column = 0;
+    // The column of the last character that takes room.
+    let mut last = 0;
+    for (i, c) in text.char_indices() {
+        let width = display_width(c);
+        if position < i + c.len_utf8() {
+            return if width == 0 { last } else { column };
+        }
+        if width > 0 {
+            last = column;
+        }
+        column += width;
+    }
+    column
 }
 
 /// How many violations or findings the human output shows with the input
@@ -393,33 +414,70 @@ pub fn char_column(text: &str, position: usize) -> usize {
 /// output stays linear in the input however many there are.
 pub const MAX_SHOWN: usize = 20;
 
-/// The line that counts the violations or findings not shown.
+/// The line that counts the violations or findings not shown: `what` is
+/// the singular noun.
 pub fn more_line(total: usize, what: &str) -> Option<String> {
     (total > MAX_SHOWN).then(|| {
-        format!(
-            "  … and {} more {what} (--json lists them all)",
-            total - MAX_SHOWN
-        )
+        let more = plural((total - MAX_SHOWN) as u64, &format!("more {what}"));
+        format!("  … and {more} (--json lists them all)")
     })
 }
 
-/// A caret under byte `position` of `text` (printed on the line above,
-/// after `indent`): spaces up to its character column, then `^`.
+/// Carets under the character that holds byte `position` of `text`
+/// (printed on the line above, after `indent`): as many as the character
+/// is wide (two under a CJK character), at least one.
 pub fn caret(indent: &str, text: &str, position: usize) -> String {
-    carets(indent, text, position..position)
+    let end = text
+        .get(position..)
+        .and_then(|rest| rest.chars().next())
+        .map_or(position, |c| position + c.len_utf8());
+    carets(indent, text, position..end)
 }
 
 /// Carets under the bytes `span` of `text` (printed on the line above,
-/// after `indent`): spaces up to the character column of its start, then
-/// one `^` per character of the span, at least one.
+/// after `indent`): spaces up to the display column of its start, then one
+/// `^` per column the span takes, at least one. Columns are counted as a
+/// terminal shows them ([`display_column`]), so the carets stay under
+/// their characters whatever wide characters or combining marks come
+/// before.
 pub fn carets(indent: &str, text: &str, span: Range<usize>) -> String {
-    let column = char_column(text, span.start);
-    let width = char_column(text, span.end).saturating_sub(column).max(1);
+    let column = display_column(text, span.start);
+    let end = if span.end > span.start {
+        // The column after the span's last character.
+        let last = text[..span.end.min(text.len())]
+            .char_indices()
+            .next_back()
+            .filter(|&(i, _)| i >= span.start);
+        last.map_or(column, |(i, c)| {
+            display_column(text, i) + display_width(c).max(1)
+        })
+    } else {
+        column
+    };
+    let width = end.saturating_sub(column).max(1);
     let mut line = String::with_capacity(indent.len() + column + width);
     line.push_str(indent);
     line.extend(std::iter::repeat_n(' ', column));
     line.extend(std::iter::repeat_n('^', width));
     line
+}
+
+/// `text` padded with spaces to `width` terminal columns (nothing added
+/// when it is as wide or wider), counting display widths as [`carets`]
+/// does: `format!("{text:<width$}")` counts characters, which misaligns
+/// wide ones.
+pub fn pad(text: &str, width: usize) -> String {
+    let shown = text_width(text);
+    let mut padded =
+        String::with_capacity(text.len() + width.saturating_sub(shown));
+    padded.push_str(text);
+    padded.extend(std::iter::repeat_n(' ', width.saturating_sub(shown)));
+    padded
+}
+
+/// The width of `text` on a terminal, as [`visible`] shows it.
+pub fn text_width(text: &str) -> usize {
+    text.chars().map(display_width).sum()
 }
 
 /// Lines above this size do not keep their buffer for the next line, so
@@ -765,23 +823,38 @@ pub fn stdin() -> BufReader<io::StdinLock<'static>> {
     BufReader::with_capacity(64 * 1024, io::stdin().lock())
 }
 
-/// Calls `each` on every input with its origin: the `args` when there are
-/// any, otherwise each line of standard input as it arrives (read in
-/// blocks, see [`BlockReader`]). A line that is not UTF-8 is passed as
-/// `Err`, so that
-/// the caller can answer it in its place.
+/// The input argument that stands for the lines of standard input (for
+/// `links` and `extract`, for standard input as a file).
+pub const STDIN: &str = "-";
+
+/// Calls `each` on every input with its origin: each of the `args`, where
+/// [`STDIN`] stands for every line of standard input as it arrives (read
+/// in blocks, see [`BlockReader`]); with no `args`, the lines of standard
+/// input. A line that is not UTF-8 is passed as `Err`, so that the caller
+/// can answer it in its place.
 ///
 /// An error from `each` is an output error and stops the loop.
 pub fn for_each_input_or_error(
     args: &[String],
     mut each: impl FnMut(Origin, Result<&str, NotUtf8>) -> io::Result<()>,
 ) -> Result<(), Error> {
-    if !args.is_empty() {
-        for (n, arg) in (1..).zip(args) {
+    if args.is_empty() {
+        return for_each_stdin_line(&mut each);
+    }
+    for (n, arg) in (1..).zip(args) {
+        if arg == STDIN {
+            for_each_stdin_line(&mut each)?;
+        } else {
             each(Origin::Argument(n), Ok(arg)).map_err(Error::Write)?;
         }
-        return Ok(());
     }
+    Ok(())
+}
+
+/// Calls `each` on every line of standard input.
+fn for_each_stdin_line(
+    each: &mut impl FnMut(Origin, Result<&str, NotUtf8>) -> io::Result<()>,
+) -> Result<(), Error> {
     let mut lines = stdin_blocks();
     while let Some(block) = lines.next_block().map_err(Error::Read)? {
         for (number, text) in block {
@@ -791,28 +864,166 @@ pub fn for_each_input_or_error(
     Ok(())
 }
 
-/// Calls `each` on every input: the `args` when there are any, otherwise
-/// each line of standard input as it arrives. A line that is not UTF-8 is
-/// reported on standard error and skipped.
-///
-/// Returns whether every input could be read as text (`false` when a line
-/// was skipped). An error from `each` is an output error and stops the
-/// loop.
-pub fn for_each_input(
-    args: &[String],
-    mut each: impl FnMut(&str) -> io::Result<()>,
-) -> Result<bool, Error> {
-    let mut all_text = true;
-    for_each_input_or_error(args, |origin, text| match text {
-        Ok(text) => each(text),
-        Err(not_utf8) => {
-            all_text = false;
-            let message = format!("urlspec: {origin}: {not_utf8}");
-            let _ = writeln!(io::stderr().lock(), "{message}");
-            Ok(())
+/// An input that gets an error record in place of its answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BadLine {
+    /// The line is not UTF-8.
+    NotUtf8(NotUtf8),
+    /// A `--pairs` line without a TAB between its two parts.
+    MissingTab,
+    /// The library panicked on this input: a bug, reported in place so
+    /// that the inputs after it are still answered (see [`isolate`]).
+    Internal(String),
+}
+
+impl BadLine {
+    /// The short name in error records (`NotUtf8`, `MissingTab`,
+    /// `InternalError`), as the library's error kinds are named.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            BadLine::NotUtf8(_) => "NotUtf8",
+            BadLine::MissingTab => "MissingTab",
+            BadLine::Internal(_) => "InternalError",
         }
+    }
+}
+
+impl fmt::Display for BadLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BadLine::NotUtf8(not_utf8) => not_utf8.fmt(f),
+            BadLine::MissingTab => f.write_str(
+                "no TAB after the base (a --pairs line is BASE<TAB>REFERENCE)",
+            ),
+            BadLine::Internal(message) => write!(
+                f,
+                "urlspec failed on this input, which is a bug: {}",
+                visible(message)
+            ),
+        }
+    }
+}
+
+/// Runs `work`, the library's work on one input, and turns a panic into
+/// [`BadLine::Internal`].
+///
+/// No library function should panic on any input, and one that does is a
+/// bug to fix there. This does not hide it: the panic hook still prints
+/// the message and its place on standard error, the input gets an
+/// `InternalError` record in its place and the exit status is 1. What it
+/// prevents is the loss of the answers to every input after that one in a
+/// stream, which the command promises. `work` only reads the input and
+/// appends to buffers the caller truncates on `Err`, so nothing it leaves
+/// half done is used afterwards (hence `AssertUnwindSafe`).
+pub fn isolate<T>(work: impl FnOnce() -> T) -> Result<T, BadLine> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).map_err(
+        |payload| {
+            let message = payload
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic without a message".to_owned());
+            BadLine::Internal(message)
+        },
+    )
+}
+
+/// Writes `urlspec: ORIGIN: KIND: MESSAGE` on standard error.
+pub fn report(origin: Origin, kind: &str, message: &dyn fmt::Display) {
+    let _ =
+        writeln!(io::stderr().lock(), "urlspec: {origin}: {kind}: {message}");
+}
+
+/// Answers every input of `args` (see [`for_each_input_or_error`]) with
+/// one record on standard output: JSON lines when `json`, else text blocks
+/// separated by a blank line. `answer` writes the record of an input (or
+/// nothing, to leave it out) and says whether the input passes. An input
+/// without an answer, a line that is not UTF-8 or an input the library
+/// panicked on (see [`isolate`]), gets a record saying so: as text
+/// ([`write_bad_text`], and on standard error with where it came from),
+/// or the JSON line `bad_json` writes (given the input when it is text).
+/// Each record is made whole before it is written, so that a panic leaves
+/// no part of one.
+///
+/// Returns whether every input was answered and passed.
+pub fn answer_each(
+    args: &[String],
+    json: bool,
+    mut answer: impl FnMut(&mut Vec<u8>, &str) -> bool,
+    mut bad_json: impl FnMut(&mut Vec<u8>, Option<&str>, &BadLine),
+) -> Result<bool, Error> {
+    let mut out = Output::stdout();
+    let mut buf = Vec::with_capacity(1024);
+    let mut all_ok = true;
+    let mut first = true;
+    for_each_input_or_error(args, |origin, text| {
+        buf.clear();
+        let bad = match text {
+            Ok(input) => match isolate(|| answer(&mut buf, input)) {
+                Ok(passes) => {
+                    all_ok &= passes;
+                    None
+                }
+                Err(bad) => {
+                    buf.clear();
+                    Some((Some(input), bad))
+                }
+            },
+            Err(not_utf8) => Some((None, BadLine::NotUtf8(not_utf8))),
+        };
+        if let Some((input, bad)) = bad {
+            all_ok = false;
+            if json {
+                bad_json(&mut buf, input, &bad);
+            } else {
+                write_bad_text(&mut buf, input, &bad);
+                report(origin, bad.kind(), &bad);
+            }
+        }
+        if buf.is_empty() {
+            return Ok(());
+        }
+        if !first && !json {
+            out.write_all(b"\n")?;
+        }
+        first = false;
+        out.write_all(&buf)?;
+        out.end_record()
     })?;
-    Ok(all_text)
+    out.finish().map_err(Error::Write)?;
+    Ok(all_ok)
+}
+
+/// The text record of an input without an answer: the input (when it is
+/// text), then `error: KIND: MESSAGE`.
+pub fn write_bad_text(buf: &mut Vec<u8>, input: Option<&str>, bad: &BadLine) {
+    if let Some(input) = input {
+        buf.extend_from_slice(visible(input).as_bytes());
+        buf.push(b'\n');
+    }
+    let line = format!("error: {}: {bad}\n", bad.kind());
+    buf.extend_from_slice(line.as_bytes());
+}
+
+/// Adds the `error` member of a JSON record: `null`, or `{kind, message}`
+/// for an input without an answer.
+pub fn error_member(o: &mut JsonObject<'_>, bad: Option<&BadLine>) {
+    match bad {
+        Some(bad) => o.object("error", |e| {
+            e.string("kind", bad.kind()).string("message", &bad.to_string());
+        }),
+        None => o.null("error"),
+    };
+}
+
+/// `N thing` or `N things`: `plural(1, "input")` is `1 input`.
+pub fn plural(n: impl Into<u64>, noun: &str) -> String {
+    let n = n.into();
+    if n == 1 {
+        format!("{n} {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
 }
 
 #[cfg(test)]
@@ -874,19 +1085,32 @@ mod tests {
     }
 
     #[test]
-    fn caret_counts_characters() {
+    fn caret_counts_display_columns() {
         assert_eq!(caret("", "http://a/{x}", 9), "         ^");
         assert_eq!(caret("  ", "é{", 2), "   ^");
-        assert_eq!(char_column("aé", 2), 1); // inside `é`
-        assert_eq!(char_column("ab", 2), 2); // the end
+        assert_eq!(display_column("aé", 2), 1); // inside `é`
+        assert_eq!(display_column("ab", 2), 2); // the end
+                                                // A CJK character takes two columns, and gets two carets.
+        assert_eq!(caret("", "日本{", 6), "    ^");
+        assert_eq!(caret("", "a日本", 4), "   ^^");
+        // A combining mark takes none: `e` + U+0301 is one column, and a
+        // caret at the mark goes under the `e`.
+        let text = "e\u{301}{";
+        assert_eq!(caret("", text, 3), " ^");
+        assert_eq!(caret("", text, 1), "^");
+        // Controls are shown as one character each.
+        assert_eq!(caret("", "\t{", 1), " ^");
     }
 
     #[test]
-    fn carets_span_characters() {
+    fn carets_span_display_columns() {
         assert_eq!(carets("  ", "http://h:25/", 9..11), "           ^^");
         assert_eq!(carets("", "aé{", 1..4), " ^^");
+        assert_eq!(carets("", "x日本y", 1..7), " ^^^^");
         // An empty span still gets one caret.
         assert_eq!(carets("", "ab", 2..2), "  ^");
+        assert_eq!(pad("日本", 6), "日本  ");
+        assert_eq!(pad("abc", 2), "abc");
     }
 
     #[test]

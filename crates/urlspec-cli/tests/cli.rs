@@ -63,7 +63,7 @@ fn spec_names() -> Vec<&'static str> {
     names
 }
 
-const KEYS: [&str; 14] = [
+const KEYS: [&str; 15] = [
     "input",
     "spec",
     "scheme",
@@ -78,6 +78,7 @@ const KEYS: [&str; 14] = [
     "fragment",
     "valid",
     "violations",
+    "error",
 ];
 
 /// The keys of the one object on a JSON line, in order, read from the text
@@ -301,19 +302,40 @@ fn stdin_without_input_prints_nothing() {
 }
 
 #[test]
-fn non_utf8_line_is_skipped_and_the_next_one_processed() {
+fn non_utf8_line_gets_its_error_in_place_and_the_next_one_is_processed() {
     let input = b"http://a/\n\xc3\xa9x\xff/\nhttp://b/\n";
     let out = run(&["parse", "--json"], Some(input));
     assert_eq!(code(&out), 1);
     let lines = json_lines(&out);
-    assert_eq!(lines.len(), 2);
+    assert_eq!(lines.len(), 3);
     assert_eq!(lines[0]["input"], "http://a/");
-    assert_eq!(lines[1]["input"], "http://b/");
-    assert_eq!(lines[1]["valid"], true);
+    assert!(lines[0]["error"].is_null());
+    assert!(lines[1]["input"].is_null());
+    assert_eq!(lines[1]["valid"], false);
+    assert_eq!(lines[1]["error"]["kind"], "NotUtf8");
     // `é` is one character: the bad byte is in column 3.
     assert_eq!(
+        lines[1]["error"]["message"],
+        "not UTF-8 (invalid byte at column 3)"
+    );
+    assert_eq!(lines[2]["input"], "http://b/");
+    assert_eq!(lines[2]["valid"], true);
+    // JSON says it itself: standard error stays quiet.
+    assert_eq!(stderr(&out), "");
+    // As text, in its place and on standard error.
+    let out = run(&["parse"], Some(input));
+    assert_eq!(code(&out), 1);
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "valid under rfc1808\n\nerror: NotUtf8: not UTF-8 (invalid byte \
+             at column 3)\n\nhttp://b/\n"
+        ),
+        "{text}"
+    );
+    assert_eq!(
         stderr(&out),
-        "urlspec: line 2: not UTF-8 (invalid byte at column 3)\n"
+        "urlspec: line 2: NotUtf8: not UTF-8 (invalid byte at column 3)\n"
     );
 }
 
@@ -1197,7 +1219,7 @@ fn links_help_teaches_with_examples() {
 // ---------------------------------------------------------------------
 
 /// The keys of a `scheme --json` line, in order.
-const SCHEME_KEYS: [&str; 9] = [
+const SCHEME_KEYS: [&str; 10] = [
     "input",
     "spec",
     "view",
@@ -1207,6 +1229,7 @@ const SCHEME_KEYS: [&str; 9] = [
     "valid",
     "violations",
     "lenient",
+    "error",
 ];
 
 /// Every value a `scheme --json` object gives under `name`, in order.
@@ -1323,16 +1346,13 @@ fn scheme_violations_have_carets_and_exit_1() {
 fn scheme_streams_standard_input() {
     let input = b"gopher://h/7srch%09term\r\nmailto:a@b\n\xff\nfoo://a/b\n";
     let out = run(&["scheme", "--json"], Some(input));
-    // The line that is not UTF-8 is reported and skipped: exit status 1.
+    // The line that is not UTF-8 gets its error in place: exit status 1.
     assert_eq!(code(&out), 1);
-    assert_eq!(
-        stderr(&out),
-        "urlspec: line 3: not UTF-8 (invalid byte at column 1)\n"
-    );
     let lines = json_lines(&out);
     let views: Vec<&str> =
-        lines.iter().map(|v| v["view"].as_str().unwrap()).collect();
-    assert_eq!(views, ["gopher", "mailto", "generic"]);
+        lines.iter().map(|v| v["view"].as_str().unwrap_or("-")).collect();
+    assert_eq!(views, ["gopher", "mailto", "-", "generic"]);
+    assert_eq!(lines[2]["error"]["kind"], "NotUtf8");
     assert_eq!(field_values(&lines[0], "selector"), ["srch"]);
     assert_eq!(field_values(&lines[0], "command"), ["srch\tterm"]);
     // In text the tab is shown as a control picture; records are separated
@@ -1422,7 +1442,7 @@ fn equiv_json_has_both_forms_and_the_verdict() {
     let text = stdout(&out);
     assert_eq!(
         top_level_keys(text.trim_end()),
-        ["spec", "level", "a", "b", "equivalent"]
+        ["spec", "level", "a", "b", "equivalent", "error"]
     );
     let v = &json_lines(&out)[0];
     assert_eq!(v["spec"], "rfc1808");
@@ -1682,7 +1702,7 @@ fn check_json_keys_and_standard_input() {
     for line in text.lines() {
         assert_eq!(
             top_level_keys(line),
-            ["input", "spec", "max_severity", "fails", "findings"]
+            ["input", "spec", "max_severity", "fails", "findings", "error"]
         );
     }
     let v = json_lines(&out);
@@ -2137,7 +2157,7 @@ fn run_env(
     child.wait_with_output().unwrap()
 }
 
-/// SPEC.md §5.7, as `testdata/diff/spec-5.7.toml` gives it.
+/// Where the seed specs disagree, as `testdata/diff/spec-5.7.toml` gives it.
 fn spec_5_7() -> toml::Table {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -2242,7 +2262,7 @@ fn diff_json_has_the_keys_in_order() {
     assert_eq!(text.lines().count(), 1);
     assert_eq!(
         top_level_keys(text.trim_end()),
-        ["input", "base", "specs", "rows", "differences", "agree"]
+        ["input", "base", "specs", "rows", "differences", "agree", "error"]
     );
     let v = &json_lines(&out)[0];
     assert_eq!(v["specs"], serde_json::json!(spec_names()));
@@ -2469,14 +2489,25 @@ fn diff_batch_with_base_or_pairs() {
     );
     assert_eq!(code(&out), 1);
     let lines = json_lines(&out);
-    assert_eq!(lines.len(), 1);
+    assert_eq!(lines.len(), 3);
     assert_eq!(lines[0]["base"], BASE);
     assert_eq!(lines[0]["input"], "../../../g");
     assert_eq!(lines[0]["rows"][1]["cells"]["result"], "http://a/g");
+    assert!(lines[0]["error"].is_null());
+    // The lines without a comparison, in their place, with their numbers.
+    assert_eq!(lines[1]["input"], "no tab");
+    assert_eq!(lines[1]["error"]["kind"], "MissingTab");
+    assert_eq!(lines[1]["error"]["line"], 3);
+    assert!(lines[1]["agree"].is_null());
+    assert!(lines[2]["input"].is_null());
+    assert_eq!(lines[2]["error"]["kind"], "NotUtf8");
+    assert_eq!(lines[2]["error"]["line"], 4);
     let err = stderr(&out);
-    assert!(err.contains("urlspec: line 3: no TAB after the base"), "{err}");
-    assert!(err.contains("urlspec: line 4: not UTF-8"), "{err}");
-    assert!(err.contains("4 inputs read, 1 disagree, 0 security-relevant, 2 lines not read\n"), "{err}");
+    assert_eq!(
+        err,
+        "4 inputs read, 1 disagree, 0 security-relevant, 2 lines with an \
+         error\nmost common disagreements (columns):\n  1  result\n"
+    );
 }
 
 #[test]
@@ -2525,4 +2556,58 @@ fn diff_help_teaches_with_examples() {
     }
     let top = stdout(&run(&["--help"], None));
     assert!(top.contains("diff"), "{top}");
+}
+
+// ---- urlspec completions, urlspec man ----
+
+const SUBCOMMANDS: [&str; 11] = [
+    "parse",
+    "resolve",
+    "links",
+    "scheme",
+    "equiv",
+    "normalize",
+    "check",
+    "diff",
+    "extract",
+    "completions",
+    "man",
+];
+
+#[test]
+fn completions_for_every_shell_name_every_subcommand() {
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let out = run(&["completions", shell], None);
+        assert_eq!(code(&out), 0, "{shell}: {}", stderr(&out));
+        let script = stdout(&out);
+        for name in SUBCOMMANDS {
+            assert!(script.contains(name), "{shell}: {name}");
+        }
+    }
+    let out = run(&["completions", "tcsh"], None);
+    assert_eq!(code(&out), 2);
+}
+
+#[test]
+fn man_pages_name_every_subcommand() {
+    let out = run(&["man"], None);
+    assert_eq!(code(&out), 0);
+    let page = stdout(&out);
+    assert!(page.contains(".TH urlspec 1"), "{page}");
+    for name in SUBCOMMANDS {
+        assert!(page.contains(&format!("urlspec\\-{name}(1)")), "{name}");
+    }
+    let dir = std::env::temp_dir()
+        .join(format!("urlspec-man-test-{}", std::process::id()));
+    let out = run(&["man", "--dir", dir.to_str().unwrap()], None);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    for name in SUBCOMMANDS {
+        let page =
+            std::fs::read_to_string(dir.join(format!("urlspec-{name}.1")))
+                .unwrap_or_else(|err| panic!("{name}: {err}"));
+        assert!(page.contains(&format!(".TH urlspec-{name} 1")), "{page}");
+    }
+    assert!(dir.join("urlspec.1").is_file());
+    assert!(!dir.join("urlspec-help.1").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -14,6 +14,7 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
+use serde_json::Value::Null;
 
 /// Runs `urlspec` with `args`, feeding it `stdin`.
 fn run(args: &[&str], stdin: &[u8]) -> Output {
@@ -71,24 +72,42 @@ const BASE: &str = "http://a/b/c/d;p?q";
 // ---------------------------------------------------------------------------
 
 #[test]
-fn parse_reports_a_line_that_is_not_utf8_and_goes_on() {
+fn parse_answers_a_line_that_is_not_utf8_in_its_place_and_goes_on() {
     let input = b"http://a/1\n\xff\xfe\nhttp://a/\xc3(\nhttp://a/4\n\x80";
     let out = run(&["parse", "--json"], input);
     assert_eq!(code(&out), 1);
-    // Lines 1 and 4 are answered, in order; the others are skipped.
-    let inputs: Vec<_> =
-        json_lines(&out).iter().map(|v| v["input"].clone()).collect();
-    assert_eq!(inputs, ["http://a/1", "http://a/4"]);
+    // Every line has its record, in order: lines 1 and 4 are answered, the
+    // others are errors in their place.
+    let lines = json_lines(&out);
+    let inputs: Vec<_> = lines.iter().map(|v| v["input"].clone()).collect();
     assert_eq!(
-        stderr(&out),
-        "urlspec: line 2: not UTF-8 (invalid byte at column 1)\n\
-         urlspec: line 3: not UTF-8 (invalid byte at column 10)\n\
-         urlspec: line 5: not UTF-8 (invalid byte at column 1)\n"
+        inputs,
+        ["http://a/1".into(), Null, Null, "http://a/4".into(), Null]
     );
-    // The same without --json.
+    let messages: Vec<_> =
+        lines.iter().map(|v| v["error"]["message"].clone()).collect();
+    assert_eq!(
+        messages,
+        [
+            Null,
+            "not UTF-8 (invalid byte at column 1)".into(),
+            "not UTF-8 (invalid byte at column 10)".into(),
+            Null,
+            "not UTF-8 (invalid byte at column 1)".into(),
+        ]
+    );
+    assert_eq!(stderr(&out), "");
+    // The same without --json, and on standard error with the line numbers.
     let out = run(&["parse"], input);
     assert_eq!(code(&out), 1);
     assert_eq!(stdout(&out).matches("valid under rfc1808").count(), 2);
+    assert_eq!(stdout(&out).matches("error: NotUtf8: ").count(), 3);
+    assert_eq!(
+        stderr(&out),
+        "urlspec: line 2: NotUtf8: not UTF-8 (invalid byte at column 1)\n\
+         urlspec: line 3: NotUtf8: not UTF-8 (invalid byte at column 10)\n\
+         urlspec: line 5: NotUtf8: not UTF-8 (invalid byte at column 1)\n"
+    );
 }
 
 #[test]

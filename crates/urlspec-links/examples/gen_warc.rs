@@ -2,8 +2,8 @@
 //! links` on an input of real-world size when no real crawl is at hand.
 //!
 //! ```sh
-//! cargo run --release -p urlspec-links --example gen_warc -- /tmp/crawl.warc.gz [PAGES] [DATA_DIR]
-//! ./target/release/urlspec links --output json /tmp/crawl.warc.gz > /dev/null
+//! cargo run --release -p urlspec-links --example gen_warc -- crawl.warc.gz [PAGES] [DATA_DIR]
+//! ./target/release/urlspec links --output json crawl.warc.gz > /dev/null
 //! ```
 //!
 //! Each page is the response to a real URL (the bases of

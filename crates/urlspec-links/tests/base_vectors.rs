@@ -1,4 +1,5 @@
-//! The base-establishment vectors of SPEC.md §6.3 (TV-BASE-1 … 11), run
+//! The base-establishment vectors TV-BASE-1 … 11 (RFC 1808 §3, draft 04 §3,
+//! the 1996 draft §5; docs/readings.md#a34, docs/readings.md#a35), run
 //! through the documents the library reads, and what the vectors leave
 //! implicit: the HTML example of RFC 1808 §10 (1996 draft App. D) in every
 //! context, a message nested three levels deep, relative

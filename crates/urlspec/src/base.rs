@@ -19,7 +19,7 @@
 //! not is a violation: [`Options::strict`] ignores it, and the lenient
 //! default resolves it against the next outer layer and says so in
 //! [`Base::notes`]. A relative `Content-Location` is allowed and is resolved
-//! against the next outer layer (SPEC.md A35).
+//! against the next outer layer (docs/readings.md#a35).
 //!
 //! ```
 //! use urlspec::base::{Establish, Source};

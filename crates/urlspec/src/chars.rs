@@ -345,7 +345,7 @@ mod tests {
 
     #[test]
     fn classes_are_what_the_grammars_list() {
-        // SPEC.md §1.2, row by row where the documents differ.
+        // The documents' classes side by side, row by row where they differ.
         assert!(rfc1630::SAFE.contains(b'@') && !rfc1808::SAFE.contains(b'@'));
         assert!(rfc1630::EXTRA.contains(b'"'));
         assert!(

@@ -15,8 +15,8 @@
 //! | `URL006` | high | several `@` in the authority | URL-parser differential studies (2022) |
 //! | `URL007` | medium; high for tab, CR, LF | whitespace or a control character, raw | RFC 1630 "Unsafe characters"; URL-parser differential studies (2022) |
 //! | `URL008` | high | a user name that looks like a host name | RFC 3986 §7.6 (semantic attacks) |
-//! | `URL009` | high | the host differs between the specs (browsers' WHATWG reading included, when built in) | SPEC.md A16; URL-parser differential studies (2022) |
-//! | `URL010` | high | the scheme, port, user name or password differs between the specs | SPEC.md §5.7, A14; URL-parser differential studies (2022) |
+//! | `URL009` | high | the host differs between the specs (browsers' WHATWG reading included, when built in) | docs/readings.md#a16; URL-parser differential studies (2022) |
+//! | `URL010` | high | the scheme, port, user name or password differs between the specs | docs/readings.md#a14; URL-parser differential studies (2022) |
 //!
 //! "URL-parser differential studies (2022)" are the January 2022 reports
 //! by Claroty and Snyk ("Exploiting URL Parsing Confusion") that compared
@@ -158,13 +158,13 @@ pub const RULES: [Rule; 10] = [
         code: "URL009",
         name: "host-differs-between-specs",
         severity: Severity::High,
-        source: "SPEC.md A16; URL-parser differential studies (2022)",
+        source: "docs/readings.md#a16; URL-parser differential studies (2022)",
     },
     Rule {
         code: "URL010",
         name: "scheme-port-or-userinfo-differs-between-specs",
         severity: Severity::High,
-        source: "SPEC.md §5.7, A14; URL-parser differential studies (2022)",
+        source: "docs/readings.md#a14; URL-parser differential studies (2022)",
     },
 ];
 
@@ -301,7 +301,7 @@ fn port(r: &Reference<'_>, out: &mut Vec<Finding>) {
     ));
 }
 
-/// Schemes whose requests are CR LF-terminated lines (SPEC.md R96-8.3).
+/// Schemes whose requests are CR LF-terminated lines (the 1996 draft §8).
 pub const LINE_ORIENTED: [&str; 6] =
     ["telnet", "rlogin", "tn3270", "gopher", "ftp", "nntp"];
 
@@ -664,8 +664,8 @@ impl std::error::Error for WireError {}
 
 /// Decodes the text of one component for transmission over `scheme`'s
 /// protocol. For a line-oriented scheme ([`LINE_ORIENTED`]) an escaped CR,
-/// LF or NUL is refused instead of decoded, and so is a raw one (SPEC.md
-/// R96-8.3; RFC 3986 §7.2 makes it a must not). Other schemes only refuse
+/// LF or NUL is refused instead of decoded, and so is a raw one (the 1996
+/// draft §8; RFC 3986 §7.2 makes it a must not). Other schemes only refuse
 /// invalid escapes.
 ///
 /// ```

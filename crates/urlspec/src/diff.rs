@@ -688,7 +688,8 @@ mod tests {
 
     #[test]
     fn spec_5_7_rows() {
-        // SPEC.md §5.7: `?y` against B0; RFC 1630 replaces the last segment.
+        // `?y` against RFC 1808's base (testdata/diff/spec-5.7.toml); RFC
+        // 1630 replaces the last segment.
         let c =
             compare_resolution("http://a/b/c/d;p?q#f", "?y", &Spec::ALL[..3]);
         let d = &c.differences[0];

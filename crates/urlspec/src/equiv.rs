@@ -9,7 +9,7 @@
 //! encoding level and [`equivalent`] compares two URLs there; an illegal
 //! URL is a [`NotComparable`] error, never `false`.
 //!
-//! The steps (SPEC.md §8 REC, SPEC-SUCCESSORS.md §1.9 and §2.9) are rungs
+//! The steps (docs/readings.md#equivalence; RFC 2396 §6, RFC 3986 §6.2) are rungs
 //! of RFC 3986 §6.2's comparison ladder, each [`Level`] including the ones
 //! below it:
 //!
@@ -21,7 +21,8 @@
 //! | [`PathSegment`](Level::PathSegment) | RFC 3986 only: `remove_dot_segments` on the path, after decoding (AS15) |
 //! | [`Scheme`](Level::Scheme) (default) | an empty port, or the scheme's default port, dropped ([`Options::default_port`]); RFC 3986 only: an empty path with an authority becomes `/`, a mailto domain is lower-cased |
 //!
-//! What may be decoded, per spec (SPEC.md §8; SPEC-SUCCESSORS.md AS16):
+//! What may be decoded, per spec (RFC 1630: URLs are compared at "the same encoding level";
+//! docs/readings.md#as16):
 //!
 //! | spec | decodable (escape ≡ character) | never decoded |
 //! |---|---|---|
@@ -32,7 +33,7 @@
 //! | RFC 2396 | `unreserved`, for http, https, ftp and file only | everything else, for every other scheme |
 //! | RFC 3986 | `unreserved` | reserved |
 //!
-//! Decoding never creates a `.` or `..` segment (SPEC.md A40): a segment
+//! Decoding never creates a `.` or `..` segment (docs/readings.md#a40): a segment
 //! that would decode to one keeps its dots escaped, so `%2E%2E` stays data.
 //! RFC 3986 URLs with a scheme are the exception (AS15): their escapes of
 //! unreserved characters are decoded, and at [`Level::PathSegment`] and

@@ -393,7 +393,7 @@ pub struct Lenient<'a> {
 }
 
 /// Unescapes component text, keeping each invalid `%` verbatim and saying
-/// where it was (SPEC.md A28: RFC 1630's own `%%3D`).
+/// where it was (docs/readings.md#a28: RFC 1630's own `%%3D`).
 ///
 /// ```
 /// use urlspec::escape::unescape_lenient;

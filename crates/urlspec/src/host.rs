@@ -86,7 +86,7 @@ pub fn is_hostname_1630(b: &[u8]) -> bool {
 
 /// RFC 3986 `IPv6address` (eight `h16` pieces, one `::` elision, an
 /// optional dotted IPv4 tail checked by `ipv4`). RFC 2396 as amended by RFC
-/// 2732 uses it too, with RFC 2373's `1*3DIGIT` tail (SPEC-SUCCESSORS AS8).
+/// 2732 uses it too, with RFC 2373's `1*3DIGIT` tail (docs/readings.md#as8).
 pub fn is_ipv6(b: &[u8], ipv4: fn(&[u8]) -> bool) -> bool {
     let elision = b.windows(2).position(|w| w == b"::");
     let (head, tail) = match elision {
@@ -159,7 +159,7 @@ mod tests {
 
     #[test]
     fn host_table_96() {
-        // SPEC.md §3.3, TV-HOST, the 1996 column.
+        // TV-HOST (testdata/server/seed.toml), the 1996 column.
         for ok in [
             "www.ics.uci.edu",
             "info.cern.ch",

@@ -5,7 +5,7 @@
 //! | spec | name | grammar |
 //! |---|---|---|
 //! | RFC 1630 | `login` (ftp, telnet) / `hostport` | `[ user [ : password ] @ ] host [ : port ]`; user and password `alphanum2`, no escapes |
-//! | draft 04, RFC 1808 | `net_loc` | opaque `*( pchar \| ";" \| "?" )`, split here by the 1996 server grammar, leniently (SPEC.md A21) |
+//! | draft 04, RFC 1808 | `net_loc` | opaque `*( pchar \| ";" \| "?" )`, split here by the 1996 server grammar, leniently (docs/readings.md#a21) |
 //! | 1996 drafts | `server` | `[ [ user [ ":" password ] "@" ] hostport ]`, host `hostname \| hostnumber`, `port = *digit` |
 //! | RFC 2396 (+2732) | `authority` | `server \| reg_name`, server first (AS7); IPv6 literals from RFC 2732 |
 //! | RFC 3986 | `authority` | `[ userinfo "@" ] host [ ":" port ]`, host `IP-literal / IPv4address / reg-name` |

@@ -1,7 +1,7 @@
 //! The rule sets urlspec follows, and what each one switches.
 //!
-//! Every behaviour in which the documents differ (SPEC.md §13 and
-//! SPEC-SUCCESSORS.md §5) is one field of [`Rules`], and each [`Spec`] has
+//! Every behaviour in which the documents differ is one field of
+//! [`Rules`], and each [`Spec`] has
 //! one `static` [`Rules`] value below. Comparing two specs, or adding one, is
 //! a matter of reading or writing one table.
 
@@ -183,7 +183,7 @@ pub enum ServerGrammar {
     /// RFC 1630 `login` (ftp, telnet) or `hostport` (the other schemes).
     Login1630,
     /// RFC 1808 and draft 04: an opaque `net_loc`; the 1996 server grammar
-    /// splits it leniently (SPEC.md A21).
+    /// splits it leniently (docs/readings.md#a21).
     OpaqueNetLoc,
     /// The 1996 drafts' `server`.
     Server96,
@@ -196,7 +196,7 @@ pub enum ServerGrammar {
 /// Which document's resolution algorithm a spec follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Algorithm {
-    /// RFC 1630 partial forms (SPEC.md §5.4, C1–C9).
+    /// RFC 1630 partial forms (docs/readings.md#rfc1630-partial).
     Rfc1630,
     /// RFC 1808 §4 steps 1–7 (draft 04 differs only in the `..` exclusion).
     Rfc1808,
@@ -297,7 +297,7 @@ pub struct Grammar {
     pub unreserved: CharClass,
 }
 
-/// Everything that sets one spec apart: SPEC.md §13 as data.
+/// Everything that sets one spec apart, as data.
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct Rules {
@@ -327,10 +327,10 @@ pub struct Rules {
     /// "loophole" RFC 1808 §5.2 attributes to RFC 1630).
     pub same_scheme_is_relative: bool,
     /// Whether resolution treats an empty `;`, `?` or `#` component as
-    /// absent (SPEC.md §2.4, A17).
+    /// absent (docs/readings.md#a17).
     pub empty_is_absent: bool,
     /// Whether `..` may cancel a preceding `..` (draft 04 S6c/S6d, RFC 1630
-    /// "xxx/../"; SPEC.md A8).
+    /// "xxx/../"; docs/readings.md#a8).
     pub dotdot_cancels_dotdot: bool,
     /// Characters per component, for validation.
     pub grammar: Grammar,
@@ -412,7 +412,7 @@ static RFC1630: Rules = {
             net_loc: "RFC 1630 BNF: `h t t p : / / hostport [ / path ] [ ? search ]`",
             server: "RFC 1630 BNF: `login` (ftp, telnet) or `hostport`",
             params: "RFC 1630 BNF: no params component, `;` is just reserved",
-            resolution: "RFC 1630 \"Partial (relative) form\" (SPEC.md C1-C9)",
+            resolution: "RFC 1630 \"Partial (relative) form\" (docs/readings.md#rfc1630-partial)",
             empty: "RFC 1630 \"Fragment-id\": a void fragment means the whole object",
             chars: "RFC 1630 BNF: `safe`, `extra`, `national`",
         },
@@ -791,7 +791,7 @@ mod tests {
 
     #[test]
     fn switch_matrix_rows() {
-        // SPEC.md §13: same-scheme loophole only in RFC 1630.
+        // The same-scheme loophole only in RFC 1630 (docs/readings.md#a13).
         let loophole: Vec<_> = Spec::ALL
             .iter()
             .filter(|s| s.rules().same_scheme_is_relative)

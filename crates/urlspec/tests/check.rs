@@ -244,7 +244,7 @@ fn findings_are_ordered_and_documented() {
 #[test]
 fn url010_scheme_or_userinfo_differs() {
     // RFC 1808 reads `1x` as a scheme; RFC 2396 and RFC 3986 need a letter
-    // first (SPEC.md A14).
+    // first (docs/readings.md#a14).
     let f = check("1x://h/", Spec::Rfc1808);
     assert!(
         f.iter().any(|f| f.code == "URL010" && f.message.contains("scheme")),

@@ -1,4 +1,4 @@
-//! `diff`: the disagreement table of SPEC.md §5.7 (testdata/diff), the
+//! `diff`: the seed specs' disagreement table (testdata/diff), the
 //! host-confusion examples, and a corpus run that counts disagreements per
 //! spec pair.
 

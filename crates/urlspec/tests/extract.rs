@@ -1,4 +1,4 @@
-//! The `extract` module: every TV-TXT vector of SPEC.md §9 and the other
+//! The `extract` module: every TV-TXT vector (the 1996 draft, App. B) and the other
 //! cases of `testdata/extract/vectors.toml`, the delimited URLs of the
 //! seeds (`testdata/extract/seeds-expected.tsv`), property tests and
 //! hostile inputs.
@@ -110,7 +110,7 @@ fn vectors() {
     let vectors: Vectors = toml::from_str(&text)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
 
-    // Every TV-TXT vector of SPEC.md §9 is in the file.
+    // Every TV-TXT vector is in the file.
     for n in 1..=13 {
         let id = format!("TV-TXT-{n}");
         assert!(

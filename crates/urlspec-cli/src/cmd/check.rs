@@ -8,36 +8,55 @@ use urlspec::Spec;
 
 use super::Status;
 use crate::cli::CheckArgs;
-use crate::output::{self, Error, JsonObject, Output};
+use crate::output::{self, BadLine, Error, JsonObject};
 
 /// Checks every input of `args`, printing its findings as text or a JSON
-/// line; `Invalid` when some finding reaches `--fail-on`.
+/// line; `Invalid` when some finding reaches `--fail-on`. With
+/// `--only-findings`, an input without findings prints nothing.
 pub fn run(args: &CheckArgs) -> Result<Status, Error> {
     let threshold = Severity::from(args.fail_on);
-    let mut out = Output::stdout();
-    let mut buf = Vec::with_capacity(1024);
-    let mut passes = true;
-    let mut first = true;
-    let all_text = output::for_each_input(&args.urls, |input| {
-        let findings = check::check(input, args.spec);
-        let fails = fails(&findings, threshold);
-        passes &= !fails;
-        if args.json {
-            buf.clear();
-            write_json(&mut buf, input, args.spec, &findings, fails);
-            buf.push(b'\n');
-            out.write_all(&buf)?;
-        } else {
-            if !first {
-                out.write_all(b"\n")?;
+    let (spec, json, only_findings) =
+        (args.spec, args.json, args.only_findings);
+    let passes = output::answer_each(
+        &args.urls,
+        json,
+        |buf, input| {
+            let findings = check::check(input, spec);
+            let fails = fails(&findings, threshold);
+            if only_findings && findings.is_empty() {
+                return true;
             }
-            write_human(&mut out, input, args.spec, &findings)?;
-        }
-        first = false;
-        out.end_record()
-    })?;
-    out.finish().map_err(Error::Write)?;
-    Ok(Status::from_valid(all_text && passes))
+            if json {
+                write_json(buf, input, spec, &findings, fails);
+                buf.push(b'\n');
+            } else {
+                // A Vec takes every write.
+                let _ = write_human(buf, input, spec, &findings);
+            }
+            !fails
+        },
+        |buf, input, bad| write_bad_json(buf, input, spec, bad),
+    )?;
+    Ok(Status::from_valid(passes))
+}
+
+/// The JSON line (with its line ending) of an input without an answer:
+/// the keys of [`write_json`], no findings, and `error` saying why.
+fn write_bad_json(
+    buf: &mut Vec<u8>,
+    input: Option<&str>,
+    spec: Spec,
+    bad: &BadLine,
+) {
+    let mut o = JsonObject::new(buf);
+    o.optional("input", input)
+        .string("spec", spec.name())
+        .null("max_severity")
+        .boolean("fails", false)
+        .strings("findings", std::iter::empty::<&str>());
+    output::error_member(&mut o, Some(bad));
+    o.finish();
+    buf.push(b'\n');
 }
 
 /// Whether some finding is at or above `threshold`.
@@ -78,7 +97,7 @@ pub fn write_human(
         writeln!(out, "    {}", output::visible(&f.message))?;
         writeln!(out, "    source: {}", f.source)?;
     }
-    if let Some(more) = output::more_line(findings.len(), "findings") {
+    if let Some(more) = output::more_line(findings.len(), "finding") {
         writeln!(out, "{more}")?;
     }
     Ok(())
@@ -108,6 +127,7 @@ pub fn write_json(
                 .string("message", &f.message)
                 .string("source", f.source);
         });
+    output::error_member(&mut o, None);
     o.finish();
 }
 

@@ -19,7 +19,8 @@ use urlspec::Spec;
 use super::Status;
 use crate::cli::DiffArgs;
 use crate::output::{
-    self, Error, JsonObject, LineReader, NotUtf8, Origin, Output, RecordWrite,
+    self, BadLine, Error, JsonObject, LineReader, NotUtf8, Origin, Output,
+    RecordWrite, STDIN,
 };
 
 /// Compares the input of `args` (or, with `--batch`, every line of
@@ -27,7 +28,15 @@ use crate::output::{
 pub fn run(args: &DiffArgs) -> Result<Status, Error> {
     let paint = Paint::detect(args.json);
     let mut out = Output::stdout();
-    let status = if args.batch {
+    let batch_mode = args.batch || args.input.as_deref() == Some(STDIN);
+    if (args.pairs || args.security_only) && !batch_mode {
+        let flag = if args.pairs { "--pairs" } else { "--security-only" };
+        return Err(Error::Usage(format!(
+            "{flag} needs --batch (or an INPUT of -): it applies to the \
+             lines of standard input"
+        )));
+    }
+    let status = if batch_mode {
         batch(args, paint, &mut out)?
     } else {
         let input = args.input.as_deref().unwrap_or_default();
@@ -96,7 +105,7 @@ impl Paint {
     /// `text` in `code`, padded with spaces to `width` characters (the
     /// padding outside the colour).
     fn padded(self, code: Option<&str>, text: &str, width: usize) -> String {
-        let pad = width.saturating_sub(text.chars().count());
+        let pad = width.saturating_sub(output::text_width(text));
         let text = match code {
             Some(code) => self.paint(code, text),
             None => Cow::Borrowed(text),
@@ -191,9 +200,9 @@ fn verdict(c: &Comparison, paint: Paint) -> String {
         })
         .collect();
     format!(
-        "the specs disagree on {} of {} columns: {}",
+        "the specs disagree on {} of {}: {}",
         c.differences.len(),
-        c.columns.len(),
+        output::plural(c.columns.len() as u64, "column"),
         columns.join(", ")
     )
 }
@@ -259,7 +268,7 @@ pub fn write_matrix(
                 .iter()
                 .zip(&cells)
                 .filter(|(row, _)| !spanning(row))
-                .map(|(_, cells)| cells[i].0.chars().count())
+                .map(|(_, cells)| output::text_width(&cells[i].0))
                 .chain([h.len()])
                 .max()
                 .unwrap_or(0)
@@ -326,17 +335,12 @@ pub fn write_differences(
         }
         let values: Vec<Cow<'_, str>> =
             d.groups.iter().map(|(v, _)| shown_value(v.as_deref())).collect();
-        let width = values.iter().map(|v| v.chars().count()).max();
+        let width = values.iter().map(|v| output::text_width(v)).max();
         let width = width.unwrap_or(0);
         for (value, (_, specs)) in values.iter().zip(&d.groups) {
             let names: Vec<&str> = specs.iter().map(|s| s.name()).collect();
-            let pad = width - value.chars().count();
-            writeln!(
-                out,
-                "{indent}  {value}{:pad$}  <- {}",
-                "",
-                names.join(", ")
-            )?;
+            let value = output::pad(value, width);
+            writeln!(out, "{indent}  {value}  <- {}", names.join(", "))?;
         }
         for why in &d.explanations {
             let why = output::visible(why);
@@ -377,7 +381,57 @@ pub fn write_json(buf: &mut Vec<u8>, c: &Comparison) {
                 .strings("explanations", &d.explanations);
         })
         .boolean("agree", c.agrees());
+    output::error_member(&mut o, None);
     o.finish();
+}
+
+/// The JSON line (with its line ending) of an input line without a
+/// comparison: the keys of [`write_json`], no rows, `agree` null, and
+/// `error` saying why, with the line's number (the output of `--batch`
+/// does not line up with its input).
+pub fn write_bad_json(
+    buf: &mut Vec<u8>,
+    input: Option<&str>,
+    specs: &[Spec],
+    number: u64,
+    bad: &BadLine,
+) {
+    let none = std::iter::empty::<&str>;
+    let mut o = JsonObject::new(buf);
+    o.optional("input", input)
+        .null("base")
+        .strings("specs", specs.iter().map(|s| s.name()))
+        .strings("rows", none())
+        .strings("differences", none())
+        .null("agree")
+        .object("error", |e| {
+            let number = usize::try_from(number).unwrap_or(usize::MAX);
+            e.string("kind", bad.kind())
+                .string("message", &bad.to_string())
+                .number("line", number);
+        });
+    o.finish();
+    buf.push(b'\n');
+}
+
+/// The text block of an input line without a comparison in `--batch`: a
+/// blank line before it (unless `first`), the input (`line N` when it is
+/// not text), then `error: KIND: MESSAGE`.
+pub fn write_bad_block(
+    out: &mut impl Write,
+    input: Option<&str>,
+    number: u64,
+    first: bool,
+    bad: &BadLine,
+) -> io::Result<()> {
+    if !first {
+        writeln!(out)?;
+    }
+    match input {
+        Some(input) => writeln!(out, "{}", shown_input(input))?,
+        None => writeln!(out, "line {number}")?,
+    }
+    writeln!(out, "  error: {}: {bad}", bad.kind())
 }
 
 /// What `--batch` counts for its summary.
@@ -385,9 +439,9 @@ pub fn write_json(buf: &mut Vec<u8>, c: &Comparison) {
 pub struct Tally {
     /// Lines read.
     pub inputs: u64,
-    /// Lines that could not be read (not UTF-8; a `--pairs` line without a
-    /// TAB).
-    pub unreadable: u64,
+    /// Lines without a comparison (not UTF-8; a `--pairs` line without a
+    /// TAB; an input the library failed on).
+    pub errors: u64,
     /// Inputs on which the specs disagree.
     pub disagree: u64,
     /// Of those, the security-relevant ones.
@@ -423,12 +477,14 @@ impl Tally {
     pub fn write(&self, out: &mut impl Write) -> io::Result<()> {
         write!(
             out,
-            "{} inputs read, {} disagree, {} security-relevant",
-            self.inputs, self.disagree, self.security
+            "{} read, {} disagree, {} security-relevant",
+            output::plural(self.inputs, "input"),
+            self.disagree,
+            self.security
         )?;
-        if self.unreadable > 0 {
-            let s = if self.unreadable == 1 { "" } else { "s" };
-            write!(out, ", {} line{s} not read", self.unreadable)?;
+        if self.errors > 0 {
+            let lines = output::plural(self.errors, "line");
+            write!(out, ", {lines} with an error")?;
         }
         writeln!(out)?;
         let mut sets: Vec<(&String, &u64)> = self.column_sets.iter().collect();
@@ -462,7 +518,7 @@ fn batch(
         }
         tally.write(out).map_err(Error::Write)?;
     }
-    Ok(Status::from_valid(tally.printed == 0 && tally.unreadable == 0))
+    Ok(Status::from_valid(tally.printed == 0 && tally.errors == 0))
 }
 
 /// Reads `input` line by line, one reused buffer, and prints each
@@ -479,36 +535,40 @@ pub fn run_batch(
     let mut buf = Vec::with_capacity(4096);
     while let Some(line) = lines.next_line().map_err(Error::Read)? {
         tally.inputs += 1;
-        let origin = Origin::Line(line.number);
-        let text = match std::str::from_utf8(line.bytes) {
-            Ok(text) => text,
+        let number = line.number;
+        let read = match std::str::from_utf8(line.bytes) {
+            Ok(text) if !args.pairs => Ok((args.base.as_deref(), text)),
+            Ok(text) => match text.split_once('\t') {
+                Some((base, reference)) => Ok((Some(base), reference)),
+                None => Err((Some(text), BadLine::MissingTab)),
+            },
             Err(err) => {
-                tally.unreadable += 1;
-                let not_utf8 = NotUtf8::of(&line, &err);
-                let _ = writeln!(
-                    io::stderr().lock(),
-                    "urlspec: {origin}: {not_utf8}"
-                );
+                Err((None, BadLine::NotUtf8(NotUtf8::of(&line, &err))))
+            }
+        };
+        let compared = read.and_then(|(base, input)| {
+            output::isolate(|| comparison(base, input, specs))
+                .map_err(|bad| (Some(input), bad))
+        });
+        let c = match compared {
+            Ok(c) => c,
+            Err((input, bad)) => {
+                tally.errors += 1;
+                if args.json {
+                    buf.clear();
+                    write_bad_json(&mut buf, input, specs, number, &bad);
+                    out.write_all(&buf).map_err(Error::Write)?;
+                } else {
+                    tally.printed += 1;
+                    let first = tally.printed == 1;
+                    write_bad_block(out, input, number, first, &bad)
+                        .map_err(Error::Write)?;
+                    output::report(Origin::Line(number), bad.kind(), &bad);
+                }
+                out.end_record().map_err(Error::Write)?;
                 continue;
             }
         };
-        let (base, input) = if args.pairs {
-            match text.split_once('\t') {
-                Some((base, reference)) => (Some(base), reference),
-                None => {
-                    tally.unreadable += 1;
-                    let _ = writeln!(
-                        io::stderr().lock(),
-                        "urlspec: {origin}: no TAB after the base (a --pairs \
-                         line is BASE<TAB>REFERENCE)"
-                    );
-                    continue;
-                }
-            }
-        } else {
-            (args.base.as_deref(), text)
-        };
-        let c = comparison(base, input, specs);
         if !tally.count(&c, args.security_only) {
             continue;
         }
@@ -631,7 +691,7 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("why: a reference of only `?query`"));
-        assert!(text.ends_with("disagree on 1 of 1 columns: result\n"));
+        assert!(text.ends_with("disagree on 1 of 1 column: result\n"));
     }
 
     #[test]

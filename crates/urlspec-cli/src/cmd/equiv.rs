@@ -6,6 +6,7 @@
 //! which is what [`equiv::equivalent`] answers. A URL that cannot be
 //! compared ([`NotComparable`]) makes the answer an error, exit status 2.
 
+use std::cell::Cell;
 use std::io::{self, Write};
 
 use urlspec::equiv::{self, NotComparable, Options};
@@ -13,12 +14,26 @@ use urlspec::Spec;
 
 use super::Status;
 use crate::cli::EquivArgs;
-use crate::output::{self, Error, JsonObject, Output};
+use crate::output::{self, BadLine, Error, JsonObject, Output, STDIN};
 
 /// Normalizes both URLs of `args` and compares them: `Valid` when they are
 /// equivalent, `Invalid` when not, `Failed` when one cannot be compared.
+/// When A or B is `-`, the other is compared with every line of standard
+/// input instead, one record each (see [`run_stream`]).
 pub fn run(args: &EquivArgs) -> Result<Status, Error> {
     let options = args.options.to_options();
+    match (args.a == STDIN, args.b == STDIN) {
+        (true, true) => {
+            return Err(Error::Usage(
+                "only one of A and B can be - (standard input): the lines \
+                 are compared with the other"
+                    .to_owned(),
+            ))
+        }
+        (true, false) => return run_stream(args, &options, "B"),
+        (false, true) => return run_stream(args, &options, "A"),
+        (false, false) => {}
+    }
     let a = Side::new("A", &args.a, args.spec, &options);
     let b = Side::new("B", &args.b, args.spec, &options);
     let mut out = Output::stdout();
@@ -46,6 +61,74 @@ pub fn run(args: &EquivArgs) -> Result<Status, Error> {
         Some(false) => Status::Invalid,
         None => Status::Failed,
     })
+}
+
+/// Compares the URL given as `fixed` (A or B) with every line of standard
+/// input, in the other's place: one record each, as for a single pair.
+/// `Failed` when some URL cannot be compared, else `Invalid` when some pair
+/// is not equivalent or some line has no answer, else `Valid`.
+fn run_stream(
+    args: &EquivArgs,
+    options: &Options,
+    fixed: &'static str,
+) -> Result<Status, Error> {
+    let spec = args.spec;
+    let given = if fixed == "A" { &args.a } else { &args.b };
+    let side = Side::new(fixed, given, spec, options);
+    let not_comparable = Cell::new(side.normalized.is_err());
+    let lines = [STDIN.to_owned()];
+    let all_equivalent = output::answer_each(
+        &lines,
+        args.json,
+        |buf, input| {
+            let other = if fixed == "A" { "B" } else { "A" };
+            let line = Side::new(other, input, spec, options);
+            let (a, b) =
+                if fixed == "A" { (&side, &line) } else { (&line, &side) };
+            if args.json {
+                write_json(buf, spec, options, a, b);
+                buf.push(b'\n');
+            } else {
+                // A Vec takes every write.
+                let _ = write_human(buf, spec, options, a, b);
+            }
+            let verdict = verdict(a, b);
+            if verdict.is_none() {
+                not_comparable.set(true);
+            }
+            verdict == Some(true)
+        },
+        |buf, input, bad| write_bad_json(buf, spec, options, input, bad),
+    )?;
+    Ok(if not_comparable.get() {
+        Status::Failed
+    } else {
+        Status::from_valid(all_equivalent)
+    })
+}
+
+/// The JSON line (with its line ending) of a line of standard input
+/// without an answer: the keys of [`write_json`], no normalized forms,
+/// `equivalent` null, and `error` saying why.
+fn write_bad_json(
+    buf: &mut Vec<u8>,
+    spec: Spec,
+    options: &Options,
+    input: Option<&str>,
+    bad: &BadLine,
+) {
+    let mut o = JsonObject::new(buf);
+    o.string("spec", spec.name())
+        .string("level", options.level.unwrap_or_default().name());
+    for key in ["a", "b"] {
+        o.object(key, |o| {
+            o.optional("input", input).null("normalized").null("error");
+        });
+    }
+    o.null("equivalent");
+    output::error_member(&mut o, Some(bad));
+    o.finish();
+    buf.push(b'\n');
 }
 
 /// One of the two URLs and its normalized form.
@@ -212,6 +295,7 @@ pub fn write_json(
         Some(same) => o.boolean("equivalent", same),
         None => o.null("equivalent"),
     };
+    output::error_member(&mut o, None);
     o.finish();
 }
 

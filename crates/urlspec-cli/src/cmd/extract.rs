@@ -18,9 +18,6 @@ use super::Status;
 use crate::cli::{ExtractArgs, ExtractOutput};
 use crate::output::{self, Error, JsonObject, Output, RecordWrite};
 
-/// The name of standard input in the output.
-pub const STDIN_NAME: &str = "-";
-
 /// The TSV header row.
 pub const TSV_HEADER: &str = "file\tline\tcolumn\toffset\tform\turl\t\
                               resolved\tambiguous_hyphen\talternative\t\
@@ -36,12 +33,14 @@ pub fn run(args: &ExtractArgs) -> Result<Status, Error> {
     let mut out = Output::stdout();
     let mut printer = Printer::new(args.output, resolver);
     printer.start(&mut out).map_err(Error::Write)?;
-    let stdin_only = [STDIN_NAME.to_owned()];
+    let stdin_only = [output::STDIN.to_owned()];
     let names =
         if args.files.is_empty() { &stdin_only[..] } else { &args.files };
     let mut failed = false;
+    // Some file's reading stopped at an input the library failed on.
+    let mut broken = false;
     for name in names {
-        let data = if name == STDIN_NAME {
+        let data = if name == output::STDIN {
             let mut data = Vec::new();
             io::stdin().lock().read_to_end(&mut data).map(|_| data)
         } else {
@@ -49,9 +48,22 @@ pub fn run(args: &ExtractArgs) -> Result<Status, Error> {
         };
         match data {
             Ok(data) => {
-                printer
-                    .file(&mut out, name, &data, &finder)
-                    .map_err(Error::Write)?;
+                let found = output::isolate(|| {
+                    printer.file(&mut out, name, &data, &finder)
+                });
+                match found {
+                    Ok(written) => written.map_err(Error::Write)?,
+                    // The URLs found up to the failure are printed; the
+                    // next file is read.
+                    Err(bad) => {
+                        broken = true;
+                        let _ = writeln!(
+                            io::stderr().lock(),
+                            "urlspec: {name}: {}: {bad}",
+                            bad.kind()
+                        );
+                    }
+                }
             }
             Err(err) => {
                 failed = true;
@@ -64,7 +76,7 @@ pub fn run(args: &ExtractArgs) -> Result<Status, Error> {
     Ok(if failed {
         Status::Failed
     } else {
-        Status::from_valid(printer.unresolved == 0)
+        Status::from_valid(printer.unresolved == 0 && !broken)
     })
 }
 

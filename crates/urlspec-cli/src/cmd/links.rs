@@ -78,25 +78,34 @@ pub fn run(args: &LinksArgs) -> Result<Status, Error> {
                 }
             }
         };
-        match read(
-            input,
-            args.format,
-            &ctx,
-            &mut printer,
-            &mut out,
-            interactive,
-        ) {
-            Ok(()) => {}
-            Err(Error::Read(err)) => {
+        let read = output::isolate(|| {
+            read(input, args.format, &ctx, &mut printer, &mut out, interactive)
+        });
+        match read {
+            Ok(Ok(())) => {}
+            Ok(Err(Error::Read(err))) => {
                 failed = true;
                 let _ =
                     writeln!(io::stderr().lock(), "urlspec: {path}: {err}");
             }
-            Err(err) => return Err(err),
+            Ok(Err(err)) => return Err(err),
+            // The input's links up to the failure are printed; the next
+            // input is read.
+            Err(bad) => {
+                printer.unreadable += 1;
+                let _ = writeln!(
+                    io::stderr().lock(),
+                    "urlspec: {path}: {}: {bad}",
+                    bad.kind()
+                );
+            }
         }
     }
     printer.finish(&mut out).map_err(Error::Write)?;
     out.finish().map_err(Error::Write)?;
+    // After TSV or JSON the summary goes to standard error, and only once
+    // the links are all written: a failed write is no success to report.
+    printer.finish_stderr();
     let s = &printer.summary;
     Ok(if failed {
         Status::Failed
@@ -378,7 +387,9 @@ impl Printer {
             .links
             .iter()
             .map(|l| {
-                l.element.chars().count() + 1 + l.attribute.chars().count()
+                output::text_width(&l.element)
+                    + 1
+                    + output::text_width(&l.attribute)
             })
             .max()
             .unwrap_or(0)
@@ -386,17 +397,16 @@ impl Printer {
         let reference_width = doc
             .links
             .iter()
-            .map(|l| l.reference.chars().count())
+            .map(|l| output::text_width(&output::visible(&l.reference)))
             .max()
             .unwrap_or(0)
             .min(MAX_REFERENCE_WIDTH);
         for link in &doc.links {
             let place = format!("{}@{}", link.element, link.attribute);
+            let place = output::pad(&place, place_width);
             let reference = output::visible(&link.reference);
-            write!(
-                out,
-                "   {place:<place_width$}  {reference:<reference_width$}  ->  "
-            )?;
+            let reference = output::pad(&reference, reference_width);
+            write!(out, "   {place}  {reference}  ->  ")?;
             match &link.url {
                 Ok(url) => writeln!(out, "{}", output::visible(url))?,
                 Err(reason) => writeln!(out, "error: {reason}")?,
@@ -405,18 +415,22 @@ impl Printer {
         Ok(())
     }
 
-    /// Writes the summary: on standard output after text, on standard
-    /// error after TSV or JSON.
+    /// Writes the summary after text output, to `out`.
     pub fn finish(&mut self, out: &mut impl Write) -> io::Result<()> {
-        let line = summary_line(&self.summary, self.unreadable);
-        if self.how == LinksOutput::Text {
-            if !self.first {
-                out.write_all(b"\n")?;
-            }
-            writeln!(out, "{line}")
-        } else {
+        if self.how != LinksOutput::Text {
+            return Ok(());
+        }
+        if !self.first {
+            out.write_all(b"\n")?;
+        }
+        writeln!(out, "{}", summary_line(&self.summary, self.unreadable))
+    }
+
+    /// Writes the summary after TSV or JSON output, to standard error.
+    pub fn finish_stderr(&self) {
+        if self.how != LinksOutput::Text {
+            let line = summary_line(&self.summary, self.unreadable);
             let _ = writeln!(io::stderr().lock(), "{line}");
-            Ok(())
         }
     }
 }

@@ -1,10 +1,12 @@
 //! The subcommands, one module each, and what they report to `main`.
 
 pub mod check;
+pub mod completions;
 pub mod diff;
 pub mod equiv;
 pub mod extract;
 pub mod links;
+pub mod man;
 pub mod normalize;
 pub mod parse;
 pub mod resolve;
@@ -64,5 +66,7 @@ pub fn run(command: &Command) -> Result<Status, Error> {
         Command::Check(args) => check::run(args),
         Command::Extract(args) => extract::run(args),
         Command::Diff(args) => diff::run(args),
+        Command::Completions(args) => completions::run(args),
+        Command::Man(args) => man::run(args),
     }
 }

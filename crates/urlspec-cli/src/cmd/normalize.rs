@@ -12,7 +12,9 @@ use urlspec::Spec;
 
 use super::Status;
 use crate::cli::NormalizeArgs;
-use crate::output::{self, Error, JsonObject, NotUtf8, Origin, Output};
+use crate::output::{
+    self, BadLine, Error, JsonObject, NotUtf8, Origin, Output,
+};
 
 /// Normalizes every input of `args`, printing one line each.
 pub fn run(args: &NormalizeArgs) -> Result<Status, Error> {
@@ -53,8 +55,10 @@ impl Printer {
         input: Result<&str, NotUtf8>,
     ) -> io::Result<bool> {
         let answer = match input {
-            Ok(text) => Ok(equiv::normalize(text, self.spec, &self.options)),
-            Err(not_utf8) => Err(not_utf8),
+            Ok(text) => output::isolate(|| {
+                equiv::normalize(text, self.spec, &self.options)
+            }),
+            Err(not_utf8) => Err(BadLine::NotUtf8(not_utf8)),
         };
         if self.json {
             self.write_json(out, input.ok(), &answer)?;
@@ -64,9 +68,7 @@ impl Printer {
                 Ok(Err(err)) => {
                     write_error(out, origin, "NotComparable", err)?
                 }
-                Err(not_utf8) => {
-                    write_error(out, origin, "NotUtf8", not_utf8)?
-                }
+                Err(bad) => write_error(out, origin, bad.kind(), bad)?,
             }
         }
         Ok(matches!(answer, Ok(Ok(_))))
@@ -78,7 +80,7 @@ impl Printer {
         &mut self,
         out: &mut impl Write,
         input: Option<&str>,
-        answer: &Result<Result<String, NotComparable>, NotUtf8>,
+        answer: &Result<Result<String, NotComparable>, BadLine>,
     ) -> io::Result<()> {
         self.line.clear();
         let mut o = JsonObject::new(&mut self.line);
@@ -96,10 +98,10 @@ impl Printer {
                         .number("position", err.position);
                 });
             }
-            Err(not_utf8) => {
+            Err(bad) => {
                 o.null("result").object("error", |e| {
-                    e.string("kind", "NotUtf8")
-                        .string("message", &not_utf8.to_string())
+                    e.string("kind", bad.kind())
+                        .string("message", &bad.to_string())
                         .null("position");
                 });
             }

@@ -15,52 +15,68 @@ use urlspec::{Reference, Spec, Violation};
 
 use super::Status;
 use crate::cli::ParseArgs;
-use crate::output::{self, Error, JsonObject, Output};
+use crate::output::{self, BadLine, Error, JsonObject};
 
 /// Parses every input of `args`, printing a table or a JSON line each.
 pub fn run(args: &ParseArgs) -> Result<Status, Error> {
-    let mut out = Output::stdout();
-    let mut buf = Vec::with_capacity(1024);
-    let mut all_valid = true;
-    let mut first = true;
-    let all_text = output::for_each_input(&args.urls, |input| {
-        if args.spec == Spec::Whatwg {
-            let parsed = whatwg::parse(input, None);
-            all_valid &= parsed.is_ok();
-            if args.json {
-                buf.clear();
-                write_whatwg_json(&mut buf, input, &parsed);
-                buf.push(b'\n');
-                out.write_all(&buf)?;
-            } else {
-                if !first {
-                    out.write_all(b"\n")?;
+    let spec = args.spec;
+    let json = args.json;
+    let all_valid = output::answer_each(
+        &args.urls,
+        json,
+        |buf, input| {
+            if spec == Spec::Whatwg {
+                let parsed = whatwg::parse(input, None);
+                if json {
+                    write_whatwg_json(buf, input, &parsed);
+                    buf.push(b'\n');
+                } else {
+                    // A Vec takes every write.
+                    let _ = write_whatwg_human(buf, input, &parsed);
                 }
-                write_whatwg_human(&mut out, input, &parsed)?;
+                return parsed.is_ok();
             }
-            first = false;
-            return out.end_record();
-        }
-        let reference = Reference::parse_with(input, args.spec);
-        let violations = reference.violations();
-        all_valid &= violations.is_empty();
-        if args.json {
-            buf.clear();
-            write_json(&mut buf, &reference, &violations);
-            buf.push(b'\n');
-            out.write_all(&buf)?;
-        } else {
-            if !first {
-                out.write_all(b"\n")?;
+            let reference = Reference::parse_with(input, spec);
+            let violations = reference.violations();
+            if json {
+                write_json(buf, &reference, &violations);
+                buf.push(b'\n');
+            } else {
+                let _ = write_human(buf, &reference, &violations);
             }
-            write_human(&mut out, &reference, &violations)?;
-        }
-        first = false;
-        out.end_record()
-    })?;
-    out.finish().map_err(Error::Write)?;
-    Ok(Status::from_valid(all_text && all_valid))
+            violations.is_empty()
+        },
+        |buf, input, bad| write_bad_json(buf, input, spec, bad),
+    )?;
+    Ok(Status::from_valid(all_valid))
 }
+
+/// The JSON line (with its line ending) of an input without an answer:
+/// the keys of [`write_json`], every component `null`, `valid` false and
+/// `error` saying why.
+fn write_bad_json(
+    buf: &mut Vec<u8>,
+    input: Option<&str>,
+    spec: Spec,
+    bad: &BadLine,
+) {
+    let mut o = JsonObject::new(buf);
+    o.optional("input", input).string("spec", spec.name());
+    for key in COMPONENT_KEYS {
+        o.null(key);
+    }
+    o.boolean("valid", false)
+        .strings("violations", std::iter::empty::<&str>());
+    output::error_member(&mut o, Some(bad));
+    o.finish();
+    buf.push(b'\n');
+}
+
+/// The components' keys of a JSON record, in order.
+const COMPONENT_KEYS: [&str; 10] = [
+    "scheme", "net_loc", "user", "password", "host", "port", "path", "params",
+    "query", "fragment",
+];
 
 /// The server part, when there is one that has user, password, host and
 /// port (not an RFC 2396 `reg_name` authority).
@@ -95,6 +111,7 @@ pub fn write_json(
                 .string("rule", v.rule)
                 .string("message", &v.to_string());
         });
+    output::error_member(&mut o, None);
     o.finish();
 }
 
@@ -136,6 +153,7 @@ pub fn write_whatwg_json(
                 .string("rule", WHATWG_RULE)
                 .string("message", &whatwg_message(failure));
         });
+    output::error_member(&mut o, None);
     o.finish();
 }
 
@@ -236,7 +254,7 @@ pub fn write_human(
         let caret = output::caret("  ", input, v.position);
         writeln!(out, "{caret} rule {}: {v}", v.rule)?;
     }
-    if let Some(more) = output::more_line(violations.len(), "violations") {
+    if let Some(more) = output::more_line(violations.len(), "violation") {
         writeln!(out, "{more}")?;
     }
     Ok(())
@@ -275,7 +293,7 @@ mod tests {
     fn json_line() {
         assert_eq!(
             json("http://u@a:8/b;p?#", Spec::Rfc1808),
-            r#"{"input":"http://u@a:8/b;p?#","spec":"rfc1808","scheme":"http","net_loc":"u@a:8","user":"u","password":null,"host":"a","port":"8","path":"/b","params":"p","query":"","fragment":"","valid":true,"violations":[]}"#
+            r#"{"input":"http://u@a:8/b;p?#","spec":"rfc1808","scheme":"http","net_loc":"u@a:8","user":"u","password":null,"host":"a","port":"8","path":"/b","params":"p","query":"","fragment":"","valid":true,"violations":[],"error":null}"#
         );
     }
 

@@ -25,7 +25,7 @@ use urlspec::{Reference, Spec};
 use super::Status;
 use crate::cli::{ResolveArgs, SPECS};
 use crate::output::{
-    self, BlockReader, Error, JsonObject, NotUtf8, Origin, Output, RecordWrite,
+    self, BadLine, BlockReader, Error, JsonObject, Origin, Output, RecordWrite,
 };
 
 /// The number of specs: one resolver, answer and row each with
@@ -47,36 +47,6 @@ pub fn run(args: &ResolveArgs) -> Result<Status, Error> {
     }?;
     out.finish().map_err(Error::Write)?;
     Ok(Status::from_valid(all_ok))
-}
-
-/// An input line that holds no reference to answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BadLine {
-    /// The line is not UTF-8.
-    NotUtf8(NotUtf8),
-    /// A `--pairs` line without a TAB between base and reference.
-    MissingTab,
-}
-
-impl BadLine {
-    /// The short name in error records, like [`ResolveError::kind`].
-    pub fn kind(self) -> &'static str {
-        match self {
-            BadLine::NotUtf8(_) => "NotUtf8",
-            BadLine::MissingTab => "MissingTab",
-        }
-    }
-}
-
-impl std::fmt::Display for BadLine {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            BadLine::NotUtf8(not_utf8) => not_utf8.fmt(f),
-            BadLine::MissingTab => f.write_str(
-                "no TAB after the base (a --pairs line is BASE<TAB>REFERENCE)",
-            ),
-        }
-    }
 }
 
 /// What `urlspec resolve` does with each base and reference: resolve under
@@ -396,11 +366,28 @@ impl Mode for Single {
     ) -> io::Result<bool> {
         if self.json {
             self.href.clear();
-            let answer = resolver.resolve_into(reference, &mut self.href);
-            self.write_json(out, Some(base), Some(reference), Ok(&answer))?;
-            return Ok(answer.is_ok());
+            let href = &mut self.href;
+            let answer =
+                output::isolate(|| resolver.resolve_into(reference, href));
+            let ok = matches!(answer, Ok(Ok(_)));
+            let answer = answer.as_ref().map_err(Clone::clone);
+            self.write_json(out, Some(base), Some(reference), answer)?;
+            return Ok(ok);
         }
-        match resolver.resolve_into(reference, &mut self.pending) {
+        let kept = self.pending.len();
+        let pending = &mut self.pending;
+        let answer =
+            output::isolate(|| resolver.resolve_into(reference, pending));
+        let answer = match answer {
+            Ok(answer) => answer,
+            Err(bad) => {
+                self.pending.truncate(kept);
+                self.flush(out)?;
+                write_error(out, origin, bad.kind(), &bad)?;
+                return Ok(false);
+            }
+        };
+        match answer {
             Ok(_) => {
                 self.pending.push('\n');
                 if self.pending.len() >= PENDING {
@@ -542,15 +529,22 @@ impl Mode for AllSpecs {
         &mut self,
         out: &mut impl Write,
         resolvers: &[Resolver<'_>; SPEC_COUNT],
-        _origin: Origin,
+        origin: Origin,
         base: &str,
         reference: &str,
     ) -> io::Result<bool> {
-        for ((resolver, href), answer) in
-            resolvers.iter().zip(&mut self.hrefs).zip(&mut self.answers)
-        {
-            href.clear();
-            *answer = resolver.resolve_into(reference, href);
+        let (hrefs, answers) = (&mut self.hrefs, &mut self.answers);
+        let resolved = output::isolate(|| {
+            for ((resolver, href), answer) in
+                resolvers.iter().zip(hrefs).zip(answers)
+            {
+                href.clear();
+                *answer = resolver.resolve_into(reference, href);
+            }
+        });
+        if let Err(bad) = resolved {
+            self.write_bad(out, origin, Some(base), Some(reference), &bad)?;
+            return Ok(false);
         }
         let all_ok = self.answers.iter().all(Result::is_ok);
 
@@ -595,11 +589,27 @@ impl Mode for AllSpecs {
         base: Option<&str>,
         bad: BadLine,
     ) -> io::Result<()> {
+        self.write_bad(out, origin, base, None, &bad)
+    }
+}
+
+impl AllSpecs {
+    /// Writes the record of an input without answers: the same error under
+    /// every spec. A text record is headed by the reference, or by where
+    /// the line was when it holds none.
+    fn write_bad(
+        &mut self,
+        out: &mut impl Write,
+        origin: Origin,
+        base: Option<&str>,
+        reference: Option<&str>,
+        bad: &BadLine,
+    ) -> io::Result<()> {
         if self.json {
             self.line.clear();
             let message = bad.to_string();
             let mut o = JsonObject::new(&mut self.line);
-            o.optional("base", base).null("reference");
+            o.optional("base", base).optional("reference", reference);
             for spec in SPECS {
                 o.object(spec.name(), |o| {
                     error_members(o, bad.kind(), &message);
@@ -609,8 +619,11 @@ impl Mode for AllSpecs {
             self.line.push(b'\n');
             return out.write_all(&self.line);
         }
-        self.start_record(out, &origin)?;
-        write_error(out, origin, bad.kind(), &bad)
+        match reference {
+            Some(reference) => self.start_record(out, &shown(reference))?,
+            None => self.start_record(out, &origin)?,
+        }
+        write_error(out, origin, bad.kind(), bad)
     }
 }
 
@@ -691,7 +704,20 @@ impl Mode for Relative {
         base: &str,
         target: &str,
     ) -> io::Result<bool> {
-        let relative = make_relative(base, target, self.spec);
+        let relative =
+            match output::isolate(|| make_relative(base, target, self.spec)) {
+                Ok(relative) => relative,
+                Err(bad) => {
+                    if self.json {
+                        let message = bad.to_string();
+                        let error = Err((bad.kind(), message.as_str()));
+                        self.write_json(out, Some(base), Some(target), error)?;
+                    } else {
+                        write_error(out, origin, bad.kind(), &bad)?;
+                    }
+                    return Ok(false);
+                }
+            };
         match (&relative, self.json) {
             (Some(relative), false) => writeln!(out, "{relative}")?,
             (Some(relative), true) => {

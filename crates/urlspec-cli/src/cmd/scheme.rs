@@ -20,43 +20,64 @@ use urlspec::{Reference, Spec};
 
 use super::Status;
 use crate::cli::SchemeArgs;
-use crate::output::{self, Error, JsonObject, Output};
+use crate::output::{self, BadLine, Error, JsonObject};
 
 /// Reads every input of `args` by its scheme, printing a table or a JSON
 /// line each.
 pub fn run(args: &SchemeArgs) -> Result<Status, Error> {
-    let mut out = Output::stdout();
-    let mut buf = Vec::with_capacity(1024);
-    let mut all_valid = true;
-    let mut first = true;
-    let all_text = output::for_each_input(&args.urls, |input| {
-        let standard = (args.spec == Spec::Whatwg)
-            .then(|| whatwg::parse(input, None).map(|c| c.href));
-        let text = match &standard {
-            Some(Ok(href)) => Cow::Borrowed(href.as_str()),
-            _ => Cow::Borrowed(input),
-        };
-        let reference = Reference::parse_with(&text, args.spec);
-        let view = scheme::view(&reference);
-        let violations = view.violations();
-        all_valid &= violations.is_empty();
-        if args.json {
-            buf.clear();
-            write_json(&mut buf, input, &view, &violations);
-            buf.push(b'\n');
-            out.write_all(&buf)?;
-        } else {
-            if !first {
-                out.write_all(b"\n")?;
+    let spec = args.spec;
+    let json = args.json;
+    let all_valid = output::answer_each(
+        &args.urls,
+        json,
+        |buf, input| {
+            let standard = (spec == Spec::Whatwg)
+                .then(|| whatwg::parse(input, None).map(|c| c.href));
+            let text = match &standard {
+                Some(Ok(href)) => Cow::Borrowed(href.as_str()),
+                _ => Cow::Borrowed(input),
+            };
+            let reference = Reference::parse_with(&text, spec);
+            let view = scheme::view(&reference);
+            let violations = view.violations();
+            if json {
+                write_json(buf, input, &view, &violations);
+                buf.push(b'\n');
+            } else {
+                let input = Input { text: input, standard: standard.as_ref() };
+                // A Vec takes every write.
+                let _ = write_human(buf, &input, &view, &violations);
             }
-            let input = Input { text: input, standard: standard.as_ref() };
-            write_human(&mut out, &input, &view, &violations)?;
-        }
-        first = false;
-        out.end_record()
-    })?;
-    out.finish().map_err(Error::Write)?;
-    Ok(Status::from_valid(all_text && all_valid))
+            violations.is_empty()
+        },
+        |buf, input, bad| write_bad_json(buf, input, spec, bad),
+    )?;
+    Ok(Status::from_valid(all_valid))
+}
+
+/// The JSON line (with its line ending) of an input without an answer:
+/// the keys of [`write_json`], empty or `null`, `valid` false and `error`
+/// saying why.
+fn write_bad_json(
+    buf: &mut Vec<u8>,
+    input: Option<&str>,
+    spec: Spec,
+    bad: &BadLine,
+) {
+    let none = std::iter::empty::<&str>;
+    let mut o = JsonObject::new(buf);
+    o.optional("input", input)
+        .string("spec", spec.name())
+        .null("view")
+        .strings("fields", none())
+        .null("default_port")
+        .null("port")
+        .boolean("valid", false)
+        .strings("violations", none())
+        .strings("lenient", none());
+    output::error_member(&mut o, Some(bad));
+    o.finish();
+    buf.push(b'\n');
 }
 
 /// The input as given, and under `--spec whatwg` what the standard makes
@@ -103,6 +124,7 @@ pub fn write_json(
                 .string("message", &v.message);
         })
         .strings("lenient", view.lenient());
+    output::error_member(&mut o, None);
     o.finish();
 }
 
@@ -156,7 +178,7 @@ pub fn write_human(
         let caret = output::caret("  ", read, v.position);
         writeln!(out, "{caret} {}: {}", v.production, v.message)?;
     }
-    if let Some(more) = output::more_line(violations.len(), "violations") {
+    if let Some(more) = output::more_line(violations.len(), "violation") {
         writeln!(out, "{more}")?;
     }
 

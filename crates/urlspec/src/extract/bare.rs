@@ -3,8 +3,8 @@
 //! The seeds only say where bare URLs end: "Whitespace is also used to
 //! delimit URLs in many contexts", and `<`, `>` and `"` are excluded from
 //! URLs "because they are often used as the delimiters around URLs in text
-//! documents" (003 §2.3.3, R96-2.3.3-DELIM; SPEC.md §9 REC: "Unbracketed
-//! URLs end at whitespace or at `<` `>` `"` (heuristic)").
+//! documents" (the 1996 draft §2.3.3; so an unbracketed URL ends at
+//! whitespace or at `<` `>` `"`, a heuristic no document states).
 //! Where they *start*, and which punctuation around them is prose, is left
 //! to the reader, so these rules follow what users of linkifiers expect:
 //!
@@ -31,8 +31,8 @@ use crate::chars::{CharClass, ALPHA, SCHEME};
 use crate::reference::Reference;
 use crate::spec::Spec;
 
-/// Schemes recognised without a following `//`: those of SPEC.md §7 (RFC
-/// 1630's productions and prose, plus `https`).
+/// Schemes recognised without a following `//`: those of RFC 1630's
+/// productions and prose, plus `https`.
 pub(super) const KNOWN_SCHEMES: [&str; 16] = [
     "http", "https", "ftp", "gopher", "mailto", "news", "nntp", "telnet",
     "rlogin", "tn3270", "wais", "file", "prospero", "mid", "cid", "urn",

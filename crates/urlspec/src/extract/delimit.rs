@@ -1,6 +1,6 @@
 //! Delimited URLs: the rules of Appendix B of the 1996 draft,
-//! "Recommendations for Delimiting URLs in Context" (seed 003; SPEC.md §9,
-//! R96-B.1 to R96-B.5), which RFC 2396 App. E and RFC 3986 App. C repeat.
+//! "Recommendations for Delimiting URLs in Context" (the 1996 draft,
+//! rules B.1 to B.5 below), which RFC 2396 App. E and RFC 3986 App. C repeat.
 //!
 //! What the appendix says, rule by rule, and where it is implemented:
 //!
@@ -8,21 +8,21 @@
 //!   "URL:", be used to delimit the boundaries of the URL. This wrapper does
 //!   not form part of the URL". [`angle`] takes everything up to the first
 //!   `>` and drops the `URL:` prefix, matched without regard to case
-//!   (SPEC.md §9 REC, TV-TXT-13; A33: the prefix is stripped only here).
+//!   (TV-TXT-13; docs/readings.md#a33: the prefix is stripped only here).
 //! * R96-B.3: "the identifier would be placed within the brackets as well":
 //!   a `#fragment` needs no rule of its own, because everything up to `>`
 //!   belongs to the URL.
 //! * R96-B.4: "extra whitespace (spaces, linebreaks, tabs, etc.) ... should
 //!   be ignored when extracting the URL". [`unwrap`] deletes every space,
-//!   tab, CR, LF, vertical tab and form feed between the brackets (SPEC.md
-//!   A42: data spaces must be written `%20`).
+//!   tab, CR, LF, vertical tab and form feed between the brackets
+//!   (docs/readings.md#a42: data spaces must be written `%20`).
 //! * R96-B.5: "the interpreter of a URL containing a line break immediately
 //!   after a hyphen should ignore all unencoded whitespace around the line
 //!   break, and should be aware that the hyphen may or may not actually be
 //!   part of the URL". [`unwrap`] keeps the hyphen and records where it is
-//!   (SPEC.md A41), so that [`Found::alternative`](super::Found::alternative)
+//!   (docs/readings.md#a41), so that [`Found::alternative`](super::Found::alternative)
 //!   can give the reading without it.
-//! * SPEC.md §9 REC: bracketed text is a URL only if it has a scheme under
+//! * Bracketed text is a URL only if it has a scheme under
 //!   the finder's spec (RFC 1808 §2.4.2 P2 by default), so
 //!   `<fielding@ics.uci.edu>` is not one.
 //!

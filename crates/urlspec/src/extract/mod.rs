@@ -28,7 +28,7 @@
 //! # What follows the seed, and what is heuristic
 //!
 //! **Seed-exact: Appendix B of the 1996 draft** (seed 003, "Recommendations
-//! for Delimiting URLs in Context"; SPEC.md §9, R96-B.1 to R96-B.5; RFC
+//! for Delimiting URLs in Context", rules B.1 to B.5; RFC
 //! 2396 App. E and RFC 3986 App. C repeat the bracket, whitespace and
 //! hyphen rules). The rules live in `extract/delimit.rs`, each citing the
 //! appendix:
@@ -41,15 +41,15 @@
 //!   form feed) "should be ignored when extracting the URL": it is
 //!   removed, wherever it is. So `<gopher://h/00/About Gopher>` is
 //!   `gopher://h/00/AboutGopher` (data spaces must be written `%20`,
-//!   SPEC.md A42), and, by the letter of the rule, `<see http://x>` is
+//!   docs/readings.md#a42), and, by the letter of the rule, `<see http://x>` is
 //!   `seehttp://x`.
 //! * A line break inside the URL right after a `-`: the whitespace is
 //!   removed, the hyphen is kept, and the URL is flagged as ambiguous
-//!   (SPEC.md A41). Blanks between the hyphen and the line break are
+//!   (docs/readings.md#a41). Blanks between the hyphen and the line break are
 //!   ignored (they are invisible at the end of a line); a break after the
 //!   URL's last character (`<http://a/b-⏎>`) is not inside the URL.
 //! * Bracketed text is a URL only if it has a scheme under the finder's
-//!   [`Spec`] (SPEC.md §9 REC): `<fielding@ics.uci.edu>` is not a URL.
+//!   [`Spec`]: `<fielding@ics.uci.edu>` is not a URL.
 //!   With [`Finder::relative`], `<URL:...>` without a scheme is reported as
 //!   a relative reference.
 //!
@@ -66,7 +66,7 @@
 //!   written without whitespace up to its `:`. Whitespace is removed only
 //!   where a line breaks; a space within a line means prose, not a URL.
 //! * *Bare URLs* ([`Finder::bare`], on by default): scheme-based detection,
-//!   for the schemes of SPEC.md §7 (`http`, `https`, `ftp`, `gopher`,
+//!   for the schemes of RFC 1630 (`http`, `https`, `ftp`, `gopher`,
 //!   `mailto`, `news`, `nntp`, `telnet`, `rlogin`, `tn3270`, `wais`,
 //!   `file`, `prospero`, `mid`, `cid`, `urn`) and `x-…`, and for any other
 //!   registered-looking scheme followed by `//`. A bare URL ends at

@@ -272,7 +272,7 @@ impl<'a> Reference<'a> {
     }
 
     /// Whether the reference fits the spec's generic syntax, so that it can
-    /// serve as a base (SPEC.md §4). Under RFC 1808 every valid reference
+    /// serve as a base (RFC 1808 §2.2; RFC 2396 §5). Under RFC 1808 every valid reference
     /// does; under the 1996 drafts the server must parse; under RFC 2396 the
     /// part after the scheme must be a `hier_part`.
     pub fn is_generic(&self) -> bool {

@@ -58,12 +58,12 @@ pub enum ViolationKind {
     EmptySegment,
     /// The host matches none of the spec's host rules.
     InvalidHost,
-    /// An IPv6 literal under a spec without IPv6 (SPEC.md A43).
+    /// An IPv6 literal under a spec without IPv6 (docs/readings.md#a43).
     Ipv6NotSupported,
     /// A port that is not all digits.
     InvalidPort,
     /// A user name or password on a scheme whose RFC 1630 production has no
-    /// `login` (http, gopher, wais, prospero: SPEC.md A23).
+    /// `login` (http, gopher, wais, prospero: docs/readings.md#a23).
     LoginNotAllowed,
     /// The authority is neither a `server` nor a `reg_name` (RFC 2396).
     InvalidAuthority,

@@ -56,7 +56,7 @@ pub(super) const SERVED: [Spec; 3] =
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Dir {
     /// The root that a net_loc with an empty path stands for
-    /// (RFC 3986 §5.2.3, SPEC.md A18).
+    /// (RFC 3986 §5.2.3, docs/readings.md#a18).
     Root,
     /// `base[path_start..end]`: rooted, ending in `/`, without dot
     /// segments.
@@ -554,7 +554,7 @@ fn rfc1808_relative<'a>(
 ) -> Option<Plan<'a>> {
     let base = bs.text();
     let (ps, net_loc) = bs.path_start::<false>(s);
-    // A net_loc and an empty path: the root (SPEC.md A18).
+    // A net_loc and an empty path: the root (docs/readings.md#a18).
     let dir = bs.directory::<true>(ps, net_loc)?;
     let root = dir == Dir::Root;
     let dir = match dir {

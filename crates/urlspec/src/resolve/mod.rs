@@ -5,7 +5,7 @@
 //!
 //! | module | specs | algorithm |
 //! |---|---|---|
-//! | `rfc1630` | [`Spec::Rfc1630`] | partial forms: the consecutive-slash rule, then rule .3/.4, made deterministic by SPEC.md C1–C9 |
+//! | `rfc1630` | [`Spec::Rfc1630`] | partial forms: the consecutive-slash rule, then rule .3/.4, made deterministic by docs/readings.md#rfc1630-partial |
 //! | `rfc1808` | [`Spec::Rfc1808`], [`Spec::Draft04`] | RFC 1808 §4 steps 1–7 (draft 04 lets `..` cancel `..`) |
 //! | `draft96` | [`Spec::Draft96`], [`Spec::Draft96Dec`] | 1808's steps with the "current document" step 2a |
 //! | `rfc2396` | [`Spec::Rfc2396`] | RFC 2396 §5.2 steps 1–7 |
@@ -44,7 +44,7 @@ pub use relative::{make_relative, make_relative_with};
 use crate::reference::{Reference, NONE};
 use crate::spec::{Algorithm, Spec};
 
-/// How RFC 1630's rule .4 removes dot segments (SPEC.md A11).
+/// How RFC 1630's rule .4 removes dot segments (docs/readings.md#a11).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Rfc1630Dots {
     /// The literal reading (C6): `/.` first, then `xxx/../`; a final
@@ -56,7 +56,7 @@ pub enum Rfc1630Dots {
 }
 
 /// How RFC 3986's `remove_dot_segments` treats a path without a leading
-/// `/` (SPEC-SUCCESSORS AS11).
+/// `/` (docs/readings.md#as11).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum RootlessDots {
     /// The algorithm as printed: `g:h/../i` gives `g:/i`.
@@ -797,7 +797,7 @@ pub(crate) fn clean_directory(base: &Reference<'_>) -> usize {
 }
 
 /// Whether both references have a scheme and the two are equal, ignoring
-/// ASCII case (SPEC.md A15, SPEC-SUCCESSORS AS10).
+/// ASCII case (docs/readings.md#a15, docs/readings.md#as10).
 pub(crate) fn same_scheme(base: &Reference<'_>, r: &Reference<'_>) -> bool {
     match (base.scheme(), r.scheme()) {
         (Some(a), Some(b)) => a.eq_ignore_ascii_case(b),
@@ -816,8 +816,8 @@ fn check_base_suitable(
 ) -> Result<(), ResolveError> {
     let scheme = base.scheme().unwrap_or("");
     // RFC 1808 §2.3 (draft 04 §2.3): schemes "never used with relative
-    // URLs"; the 1808 list serves RFC 1808 and the later seeds (SPEC.md
-    // A19, A44), and RFC 1630, which has none of its own.
+    // URLs"; the 1808 list serves RFC 1808 and the later seeds
+    // (docs/readings.md#a19, docs/readings.md#a44), and RFC 1630, which has none of its own.
     let never: &[&str] = match spec {
         Spec::Draft04 => &["mailto", "telnet"],
         Spec::Rfc2396 | Spec::Rfc3986 | Spec::Whatwg => &[],

@@ -266,7 +266,7 @@ pub(crate) fn seed_dots(
     Ok(())
 }
 
-/// RFC 1630's rule .4 read literally (SPEC.md C6): first remove every `/.`
+/// RFC 1630's rule .4 read literally (docs/readings.md#c6): first remove every `/.`
 /// whose `.` is a complete element (so a final `/.` loses its slash), then
 /// the leftmost `xxx/../` repeatedly, where `xxx` is any element, `..`
 /// included, but never the root; a final `xxx/..` stays.
@@ -394,7 +394,7 @@ mod tests {
 
     #[test]
     fn remove_dot_segments_examples() {
-        // RFC 3986 §5.2.4 and SPEC-SUCCESSORS Table B.
+        // RFC 3986 §5.2.4 (testdata/resolve/rfc3986.toml).
         assert_eq!(rds("/a/b/c/./../../g"), "/a/g");
         assert_eq!(rds("mid/content=5/../6"), "mid/6");
         for (i, o) in [

@@ -1,5 +1,5 @@
-//! RFC 1630, "Partial (relative) form", with SPEC.md's clarifications
-//! C1–C9 that make it deterministic.
+//! RFC 1630, "Partial (relative) form", with the rules C1–C9 that make it
+//! deterministic (docs/readings.md#rfc1630-partial).
 //!
 //! The seed's rules: if the schemes differ, the whole absolute URI must be
 //! given; otherwise the scheme is omitted and

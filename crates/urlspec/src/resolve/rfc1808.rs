@@ -19,7 +19,7 @@
 //!
 //! "Empty" treats a present-but-empty component as absent (RFC 1808 §2.4
 //! P1, P4, P5), except the `//` marker; recombination drops empty `;`, `?`
-//! and `#` components (SPEC.md A17) but always writes `//` when a net_loc
+//! and `#` components (docs/readings.md#a17) but always writes `//` when a net_loc
 //! is present.
 
 use alloc::string::String;
@@ -38,7 +38,7 @@ fn nonempty(s: Option<&str>) -> Option<&str> {
     s.filter(|s| !s.is_empty())
 }
 
-/// Whether the reference is "entirely empty" (S2a; SPEC.md A2, A3): every
+/// Whether the reference is "entirely empty" (S2a; docs/readings.md#a2, docs/readings.md#a3): every
 /// component empty, no `//`, and no fragment (an empty one counts as none).
 pub(super) fn entirely_empty(r: &Reference<'_>) -> bool {
     !r.has_scheme()
@@ -146,7 +146,7 @@ pub(super) fn plan<'a>(
     }
     let tail = &rs[k..];
     if dir_end == bm.path_start {
-        // A net_loc and an empty path: the root (SPEC.md A18), above which
+        // A net_loc and an empty path: the root (docs/readings.md#a18), above which
         // a `..` would stay.
         return if up == 0 {
             plan([&b[..bm.path_start], "/", tail])
@@ -160,7 +160,7 @@ pub(super) fn plan<'a>(
 }
 
 /// The seed documents' flag: the reference without its fragment is empty
-/// (SPEC.md A1).
+/// (docs/readings.md#a1).
 pub(super) fn same_document(r: &Reference<'_>) -> bool {
     r.net_loc().is_none()
         && r.path().is_empty()
@@ -200,7 +200,7 @@ pub(super) fn steps_3_to_7(
         }
     } else {
         // Step 6. A base with a net_loc and an empty path has the root as
-        // its directory (SPEC.md A18).
+        // its directory (docs/readings.md#a18).
         let dir = path::directory(base.path());
         let dir =
             if dir.is_empty() && base.net_loc().is_some() { "/" } else { dir };

@@ -18,7 +18,7 @@
 //! 5.3 Component Recomposition keeps undefined and empty apart.
 //!
 //! Same-document (§4.4): the target without fragment equals the base
-//! without fragment, by simple string comparison (SPEC-SUCCESSORS AS13).
+//! without fragment, by simple string comparison (docs/readings.md#as13).
 
 use alloc::string::String;
 

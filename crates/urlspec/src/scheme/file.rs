@@ -7,7 +7,7 @@
 //! host field to indicate that the filename should really be used on
 //! whatever host one is." "A void host field is equivalent to
 //! "localhost"." The 1996 draft's example `file:/home/fred/bio.txt` has no
-//! host part at all; SPEC.md A27 treats it like a void host.
+//! host part at all; docs/readings.md#a27 treats it like a void host.
 
 use alloc::borrow::Cow;
 use alloc::string::{String, ToString};
@@ -26,7 +26,7 @@ pub enum Locality<'a> {
     Localhost,
     /// `file:///…`: a void host, "equivalent to localhost".
     VoidHost,
-    /// `file:/…`: no host part (SPEC.md A27: as a void host).
+    /// `file:/…`: no host part (docs/readings.md#a27: as a void host).
     NoHost,
     /// Another host: not the local file system.
     Remote(&'a str),
@@ -191,7 +191,7 @@ impl<'a> File<'a> {
                         "file",
                         "no host part: \"the convention is that even a file \
                          URL is provided with a host part\" (tolerated: \
-                         SPEC.md A27)",
+                         docs/readings.md#a27)",
                     );
                 }
                 Some(l) => {

@@ -16,7 +16,7 @@
 //!   defined in RFC 959 except that THE SPACE IS OMITTED FROM THE URL"; a
 //!   suffix `/` means "use FTP directory list commands". RFC 1738 has the
 //!   codes `a`, `i` and `d` (directory), which draft 04, RFC 1808 and the
-//!   1996 draft use (SPEC.md A24).
+//!   1996 draft use (docs/readings.md#a24).
 
 use alloc::borrow::Cow;
 use alloc::string::{String, ToString};
@@ -173,7 +173,7 @@ pub enum FtpPassword<'a> {
     /// Written in the URL (escapes not decoded).
     Given(Secret<'a>),
     /// The anonymous convention: "the user's Internet-style mail address"
-    /// (the caller supplies it; SPEC.md R1630-FTP-PRIV).
+    /// (the caller supplies it; RFC 1630, ftp).
     MailAddress,
     /// A user name without a password: the client has to ask.
     None,
@@ -363,7 +363,7 @@ impl<'a> Ftp<'a> {
 
     /// The commands that retrieve the URL after login: CWDs, TYPE, then
     /// RETR or NLST. Arguments are decoded for the wire, so an escaped CR,
-    /// LF or NUL is refused (SPEC.md R96-8.3).
+    /// LF or NUL is refused (the 1996 draft §8).
     ///
     /// ```
     /// use urlspec::scheme::{Ftp, FtpCommand, FtpType, FormCode};

@@ -12,8 +12,8 @@
 //! It consists of the gopher selector string followed by any "Gopher plus"
 //! syntax, but always omitting the trailing CR LF pair." CR, LF and HT in
 //! it are escaped. "If the encoded command string … would be void then the
-//! gopher type character may be omitted and "1" … is assumed" (SPEC.md
-//! A32). RFC 1738 separates a search string and a Gopher+ string from the
+//! gopher type character may be omitted and "1" … is assumed"
+//! (docs/readings.md#a32). RFC 1738 separates a search string and a Gopher+ string from the
 //! selector with `%09` (HT), as the gopher protocol does on the wire.
 
 use alloc::borrow::Cow;
@@ -148,7 +148,7 @@ impl<'a> Gopher<'a> {
     }
 
     /// The command as octets for the wire (HT kept, CR LF not yet added);
-    /// an escaped CR, LF or NUL is refused (SPEC.md R96-8.3).
+    /// an escaped CR, LF or NUL is refused (the 1996 draft §8).
     ///
     /// ```
     /// use urlspec::scheme::Gopher;

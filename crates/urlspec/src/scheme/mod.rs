@@ -2,7 +2,7 @@
 //! scheme the seed documents define.
 //!
 //! RFC 1630's "BNF for specific URL schemes" gives a production per scheme
-//! (SPEC.md §7.0); its prose adds file, rlogin, tn3270 and urn, the `url:`
+//! ("BNF for specific URL schemes"); its prose adds file, rlogin, tn3270 and urn, the `url:`
 //! prefix and the `x-` experimental prefix. [`view`] reads a parsed
 //! [`Reference`] as the scheme it names and returns a [`SchemeView`]: a
 //! typed, zero-copy view that borrows the reference's input. Decoded values
@@ -32,8 +32,8 @@
 //! * [`SchemeView::violations`]: where the URL breaks RFC 1630's production
 //!   for its scheme (the strict reading), each with a byte position.
 //! * [`SchemeView::lenient`]: which lenient readings the view applied to
-//!   make sense of it anyway, each citing the SPEC.md ambiguity it follows
-//!   (`"A26: …"`).
+//!   make sense of it anyway, each naming the entry of docs/readings.md it
+//!   follows (`"A26: …"`: docs/readings.md#a26).
 //!
 //! The components come from the reference's own parse, so the spec it was
 //! parsed under matters where the specs split differently (RFC 1808 keeps
@@ -125,7 +125,7 @@ const fn outside(citation: &'static str) -> Source {
 
 /// Default ports, lower-case scheme first. Only http's comes from a seed
 /// (RFC 1630 "HTTP": "a server on a different port to 80"); the others are
-/// RFC 1738's (SPEC-SUCCESSORS.md §3.4) or later documents', and are marked
+/// RFC 1738's (§3.2–3.11) or later documents', and are marked
 /// so.
 pub const DEFAULT_PORTS: [(&str, u16, Source); 10] = [
     (
@@ -452,8 +452,9 @@ impl<'a> SchemeView<'a> {
         self.violations().is_empty()
     }
 
-    /// The lenient readings applied, each naming the SPEC.md ambiguity
-    /// (`A…`) or requirement it follows.
+    /// The lenient readings applied, each naming the entry of
+    /// docs/readings.md (`A…`: docs/readings.md#a27 for `A27`) or the
+    /// requirement it follows.
     ///
     /// ```
     /// use urlspec::scheme::view;
@@ -564,7 +565,7 @@ impl<'a> Parts<'a> {
 }
 
 /// Decodes escapes to text: UTF-8 when the octets are UTF-8, else ISO
-/// Latin-1 (RFC 1630's charset, SPEC.md A36). An invalid `%` is kept.
+/// Latin-1 (RFC 1630's charset, docs/readings.md#a36). An invalid `%` is kept.
 pub(crate) fn decode(s: &str) -> Cow<'_, str> {
     let l = unescape_lenient(s);
     match l.bytes {
@@ -825,7 +826,7 @@ impl<'a> Strict<'a> {
                     "hostport",
                     alloc::format!(
                         "the {production} production has `hostport`, not \
-                         `login`: no user or password (SPEC.md A23)"
+                         `login`: no user or password (docs/readings.md#a23)"
                     ),
                 );
             }

@@ -12,7 +12,7 @@
 //! presence of the commercial at "@" character." "News host names are NOT
 //! part of news URLs": the reader's local news host is used. The nntp
 //! production has no host, but its prose gives "The news server name,
-//! newsgroup name, and index number of an article"; SPEC.md A25 accepts
+//! newsgroup name, and index number of an article"; docs/readings.md#a25 accepts
 //! both `nntp:group/digits` and `nntp://host/group/digits`.
 
 use alloc::string::{String, ToString};
@@ -29,8 +29,7 @@ use crate::reference::Reference;
 /// What a news URL names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum NewsTarget<'a> {
-    /// `*`: every group (RFC 1630 does not explain it; SPEC.md reads it as
-    /// all groups).
+    /// `*`: every group (RFC 1630 does not explain it; read as all groups).
     AllGroups,
     /// A newsgroup name, as written.
     Group(&'a str),

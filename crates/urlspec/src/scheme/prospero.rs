@@ -12,7 +12,7 @@
 //! object name by the characters "%00" (percent zero zero), this being an
 //! escaped string terminator (null)." The split happens on the literal
 //! `%00` before any decoding; the version is the greedy run of digits after
-//! it and the rest the attributes (SPEC.md A31).
+//! it and the rest the attributes (docs/readings.md#a31).
 
 use alloc::borrow::Cow;
 use alloc::string::String;

@@ -6,9 +6,9 @@
 //! ```
 //!
 //! A reference to an interactive session. RFC 1630 gives a production for
-//! telnet only; SPEC.md reads rlogin and tn3270 with the same syntax. The
+//! telnet only; rlogin and tn3270 are read with the same syntax. The
 //! 1996 draft's example `telnet://melvyl.ucop.edu/` ends in a `/` the
-//! production lacks; SPEC.md A26 tolerates one.
+//! production lacks; docs/readings.md#a26 tolerates one.
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -107,7 +107,7 @@ impl<'a> Telnet<'a> {
             if !tail.is_empty() {
                 let msg = if tail == "/" {
                     "`telnet://login` ends with the login; the trailing `/` \
-                     is not in the production (tolerated: SPEC.md A26)"
+                     is not in the production (tolerated: docs/readings.md#a26)"
                 } else {
                     "`telnet://login` has no path or search"
                 };

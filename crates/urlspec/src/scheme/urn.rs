@@ -11,7 +11,7 @@
 //!   draft §7 reserves them the same way).
 //! * `prefixedurl u r l : url` (RFC 1630). The 1996 draft's Appendix B
 //!   makes `URL:` a text wrapper that "does not form part of the URL"; only
-//!   RFC 1630's parse strips it (SPEC.md A33).
+//!   RFC 1630's parse strips it (docs/readings.md#a33).
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
