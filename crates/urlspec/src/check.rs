@@ -45,7 +45,7 @@ use core::fmt;
 use core::ops::Range;
 
 use crate::diff::Column;
-use crate::escape::{is_escape_at, latin1_to_string, unescape};
+use crate::escape::{escaped_octet, is_escape_at, latin1_to_string, unescape};
 use crate::reference::{Part, Reference};
 use crate::scheme::{default_port, File, Locality};
 use crate::spec::Spec;
@@ -324,18 +324,6 @@ fn delimiter_name(octet: u8) -> &'static str {
         b'\t' => "tab",
         _ => "control character",
     }
-}
-
-fn hex_value(b: u8) -> u8 {
-    match b {
-        b'0'..=b'9' => b - b'0',
-        b'a'..=b'f' => b - b'a' + 10,
-        _ => b - b'A' + 10,
-    }
-}
-
-fn escaped_octet(b: &[u8], i: usize) -> Option<u8> {
-    is_escape_at(b, i).then(|| hex_value(b[i + 1]) << 4 | hex_value(b[i + 2]))
 }
 
 fn escaped_delimiters(r: &Reference<'_>, out: &mut Vec<Finding>) {

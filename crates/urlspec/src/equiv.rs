@@ -70,7 +70,7 @@ use crate::chars::{
     CharClass, ALPHANUM,
 };
 use crate::check::Redacted;
-use crate::escape::is_escape_at;
+use crate::escape::{escaped_octet, is_escape_at};
 use crate::reference::{Part, Reference};
 use crate::resolve::remove_dot_segments;
 use crate::scheme::default_port;
@@ -231,7 +231,7 @@ pub struct NotComparable {
     pub input: String,
     /// The byte offset of the `%`.
     pub position: usize,
-    /// The text there (at most three bytes), or, under
+    /// The text there (the `%` and at most two more characters), or, under
     /// [`Spec::Whatwg`], the parser's reason.
     pub found: String,
 }
@@ -284,14 +284,13 @@ fn check_escapes(input: &str) -> Result<(), NotComparable> {
     let b = input.as_bytes();
     match (0..b.len()).find(|&i| b[i] == b'%' && !is_escape_at(b, i)) {
         None => Ok(()),
-        Some(i) => {
-            let end = (i + 3).min(b.len());
-            Err(NotComparable {
-                input: input.to_string(),
-                position: i,
-                found: String::from_utf8_lossy(&b[i..end]).into_owned(),
-            })
-        }
+        Some(i) => Err(NotComparable {
+            input: input.to_string(),
+            position: i,
+            // Whole characters: the `%` and what stands where its two hex
+            // digits should.
+            found: input[i..].chars().take(3).collect(),
+        }),
     }
 }
 
@@ -504,14 +503,6 @@ fn push_escape(out: &mut String, b: u8) {
     out.push(UPPER_HEX[usize::from(b & 15)] as char);
 }
 
-fn hex_value(b: u8) -> u8 {
-    match b {
-        b'0'..=b'9' => b - b'0',
-        b'a'..=b'f' => b - b'a' + 10,
-        _ => b - b'A' + 10,
-    }
-}
-
 /// How one piece of text is rewritten.
 #[derive(Clone, Copy)]
 struct Rewrite {
@@ -530,8 +521,7 @@ impl Rewrite {
         let mut i = 0;
         while i < b.len() {
             let c = b[i];
-            if c == b'%' && is_escape_at(b, i) {
-                let v = hex_value(b[i + 1]) << 4 | hex_value(b[i + 2]);
+            if let Some(v) = escaped_octet(b, i) {
                 if self.decode.contains(v) {
                     out.push(char::from(v));
                 } else {

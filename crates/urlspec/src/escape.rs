@@ -274,8 +274,17 @@ pub(crate) fn is_escape_at(bytes: &[u8], i: usize) -> bool {
         && bytes[i + 2].is_ascii_hexdigit()
 }
 
+/// The octet of the escape `%` hex hex at `bytes[i..]`, if one starts
+/// there.
 #[inline]
-fn hex_value(b: u8) -> u8 {
+pub(crate) fn escaped_octet(bytes: &[u8], i: usize) -> Option<u8> {
+    is_escape_at(bytes, i)
+        .then(|| hex_value(bytes[i + 1]) << 4 | hex_value(bytes[i + 2]))
+}
+
+/// The value of a hex digit (any other byte gives a meaningless value).
+#[inline]
+pub(crate) fn hex_value(b: u8) -> u8 {
     match b {
         b'0'..=b'9' => b - b'0',
         b'a'..=b'f' => b - b'a' + 10,
