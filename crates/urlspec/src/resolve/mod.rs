@@ -668,17 +668,28 @@ impl<'b> Resolver<'b> {
 
     /// RFC 1808 step 1: "If the base URL is the empty string (unknown), the
     /// embedded URL is interpreted as an absolute URL and we are done."
+    ///
+    /// A reference with a scheme gets what its spec's algorithm gives it
+    /// with any base, since that branch reads nothing of the base: itself
+    /// under every spec but RFC 3986, whose 5.2.2 also removes the dot
+    /// segments of its path.
     fn no_base(
         &self,
         r: &Reference<'_>,
         out: &mut String,
     ) -> Result<Outcome, ResolveError> {
+        let algorithm = self.spec.rules().algorithm;
         let seed = matches!(
-            self.spec.rules().algorithm,
+            algorithm,
             Algorithm::Rfc1630 | Algorithm::Rfc1808 | Algorithm::Draft96
         );
         if r.has_scheme() {
-            out.push_str(r.as_str());
+            if algorithm == Algorithm::Rfc3986 {
+                rfc3986::absolute(r, &self.options, out);
+                push_opt(out, '#', r.fragment());
+            } else {
+                out.push_str(r.as_str());
+            }
             Ok(Outcome::default())
         } else if seed && !self.options.strict {
             out.push_str(r.as_str());

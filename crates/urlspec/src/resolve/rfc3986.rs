@@ -41,38 +41,54 @@ pub(super) fn resolve(
     let start = out.len();
     let scheme_defined = r.has_scheme()
         && !(opts.loophole(Spec::Rfc3986) && same_scheme(base, r));
-    let query;
     if scheme_defined {
-        push_prefix(out, r.scheme().unwrap_or(""), r.net_loc());
-        dots(r.path(), opts, out);
-        query = r.query();
+        absolute(r, opts, out);
     } else {
-        let scheme = base.scheme().unwrap_or("");
-        if let Some(authority) = r.net_loc() {
-            push_prefix(out, scheme, Some(authority));
-            dots(r.path(), opts, out);
-            query = r.query();
-        } else {
-            push_prefix(out, scheme, base.net_loc());
-            if r.path().is_empty() {
-                out.push_str(base.path());
-                query = r.query().or(base.query());
-            } else {
-                if r.path_is_absolute() {
-                    dots(r.path(), opts, out);
-                } else if base.net_loc().is_some() && base.path().is_empty() {
-                    merged(opts, "/", r.path(), out);
-                } else {
-                    merged(opts, path::directory(base.path()), r.path(), out);
-                }
-                query = r.query();
-            }
-        }
+        relative(base, r, opts, out);
     }
-    push_opt(out, '?', query);
     let same_document = out[start..] == *without_fragment(base);
     push_opt(out, '#', r.fragment());
     Ok(Outcome { same_document, taken_as_absolute: false })
+}
+
+/// 5.2.2's branch for a reference with a scheme, which reads nothing of
+/// the base: its own scheme, authority and query, and its path without
+/// dot segments. The fragment is left to the caller.
+pub(super) fn absolute(r: &Reference<'_>, opts: &Options, out: &mut String) {
+    push_prefix(out, r.scheme().unwrap_or(""), r.net_loc());
+    dots(r.path(), opts, out);
+    push_opt(out, '?', r.query());
+}
+
+/// 5.2.2's other branches, which take at least the base's scheme.
+fn relative(
+    base: &Reference<'_>,
+    r: &Reference<'_>,
+    opts: &Options,
+    out: &mut String,
+) {
+    let scheme = base.scheme().unwrap_or("");
+    let query = if let Some(authority) = r.net_loc() {
+        push_prefix(out, scheme, Some(authority));
+        dots(r.path(), opts, out);
+        r.query()
+    } else {
+        push_prefix(out, scheme, base.net_loc());
+        if r.path().is_empty() {
+            out.push_str(base.path());
+            r.query().or(base.query())
+        } else {
+            if r.path_is_absolute() {
+                dots(r.path(), opts, out);
+            } else if base.net_loc().is_some() && base.path().is_empty() {
+                merged(opts, "/", r.path(), out);
+            } else {
+                merged(opts, path::directory(base.path()), r.path(), out);
+            }
+            r.query()
+        }
+    };
+    push_opt(out, '?', query);
 }
 
 /// [`resolve`] as three slices of base and reference, for the cases where
