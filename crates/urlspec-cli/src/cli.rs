@@ -690,11 +690,18 @@ Delimiting URLs in Context\"), which RFC 2396 and RFC 3986 repeat:
     without the hyphen is given as its alternative.
   * Bracketed text is a URL only if it has a scheme under --spec:
     <fielding@ics.uci.edu> is not one.
+  * Between the brackets, at most 8 KiB (8192 bytes) are read as a URL: a
+    longer <URL:...> or <...> that starts like one (URL:, or a scheme) is
+    reported as a finding, flagged too-long, with no URL, and its text is not
+    searched for bare URLs.
 Heuristics, in no seed: text in double quotes that starts with a known scheme
 (RFC 2396 App. E), and bare URLs, found by their scheme (http:, ftp:,
-gopher:, mailto:, news:, …, x-…, and any other scheme followed by //), which
-end at whitespace, `<`, `>` or `\"` and lose trailing punctuation. --no-bare
-turns bare URLs off: only <URL:...>, <...> and quotes are reported.
+gopher:, mailto:, news:, …, x-…, and any other scheme followed by //). A bare
+URL ends at whitespace, `<`, `>`, `\"` or a control character; other
+characters outside US-ASCII belong to it, as written (http://müller.de).
+Trailing punctuation is trimmed, and so is a closing ), ] or } at its end
+that the URL did not open (http://example.com/ab)c is whole). --no-bare turns
+bare URLs off: only <URL:...>, <...> and quotes are reported.
 
 --relative also reports references without a scheme: always inside <URL:...>,
 whose prefix says a URL follows, and inside quotes when they look like a
@@ -713,19 +720,21 @@ bare URL's first character).
 Output (--output):
   text  FILE:LINE:COLUMN  FORM  URL  [FLAGS]
         with --base, URL -> RESOLVED (or -> error: KIND: MESSAGE); the
-        flags are relative, and ambiguous-hyphen (or ALTERNATIVE)
+        flags are too-long (the URL is then -), relative, and
+        ambiguous-hyphen (or ALTERNATIVE)
   tsv   a header row, then one row per URL: file, line, column, offset,
-        form, url, resolved, ambiguous_hyphen, alternative, relative
-        (standard input is named -)
+        form, url, resolved, ambiguous_hyphen, alternative, relative,
+        too_long (standard input is named -)
   json  one object per URL (JSON Lines) with the keys file, line, column,
-        offset (the byte offset of the opening delimiter), form, url,
-        resolved (null without --base), ambiguous_hyphen, alternative (the
-        reading without the hyphens, or null) and relative
+        offset (the byte offset of the opening delimiter), form, url (null
+        when too long), resolved (null without --base), ambiguous_hyphen,
+        alternative (the reading without the hyphens, or null), relative
+        and too_long
 
 Exit status: 0 when every FILE was read (whether or not it holds URLs), 1
-when some URL could not be resolved against --base, 2 for a usage or I/O
-error: a missing FILE (reported after the other files were read) or a BASE
-that is not absolute.";
+when some URL could not be resolved against --base or some <...> form was
+too long, 2 for a usage or I/O error: a missing FILE (reported after the
+other files were read) or a BASE that is not absolute.";
 
 /// The `Examples:` section of `urlspec extract --help`.
 const EXTRACT_EXAMPLES: &str = "\

@@ -1728,7 +1728,7 @@ fn check_help_lists_every_rule() {
 // ---------------------------------------------------------------------
 
 /// The keys of an `extract --output json` line, in order.
-const EXTRACT_KEYS: [&str; 10] = [
+const EXTRACT_KEYS: [&str; 11] = [
     "file",
     "line",
     "column",
@@ -1739,6 +1739,7 @@ const EXTRACT_KEYS: [&str; 10] = [
     "ambiguous_hyphen",
     "alternative",
     "relative",
+    "too_long",
 ];
 
 /// TV-TXT-1 … 3: the 1996 draft's own example.
@@ -1824,7 +1825,7 @@ fn extract_json_keys_flags_and_base() {
 }
 
 #[test]
-fn extract_tsv_has_a_header_row_and_ten_columns() {
+fn extract_tsv_has_a_header_row_and_eleven_columns() {
     let out =
         run(&["extract", "--output", "tsv"], Some(DRAFT_EXAMPLE.as_bytes()));
     let text = stdout(&out);
@@ -1832,13 +1833,13 @@ fn extract_tsv_has_a_header_row_and_ten_columns() {
     assert_eq!(
         lines.next(),
         Some(
-            "file\tline\tcolumn\toffset\tform\turl\tresolved\tambiguous_hyphen\talternative\trelative"
+            "file\tline\tcolumn\toffset\tform\turl\tresolved\tambiguous_hyphen\talternative\trelative\ttoo_long"
         )
     );
     let rows: Vec<Vec<&str>> =
         lines.map(|l| l.split('\t').collect()).collect();
     assert_eq!(rows.len(), 3);
-    assert!(rows.iter().all(|r| r.len() == 10));
+    assert!(rows.iter().all(|r| r.len() == 11));
     assert_eq!(
         rows[0],
         [
@@ -1851,9 +1852,26 @@ fn extract_tsv_has_a_header_row_and_ten_columns() {
             "",
             "false",
             "",
+            "false",
             "false"
         ]
     );
+}
+
+#[test]
+fn extract_a_form_too_long_is_a_finding_and_fails() {
+    // Over 8 KiB between the brackets: reported, not cut into a bare URL
+    // at its first line break, and the exit status is 1.
+    let text = format!("<URL:http://a/{}\nb> http://c/\n", "x".repeat(9000));
+    let out = run(&["extract"], Some(text.as_bytes()));
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let lines: Vec<String> = stdout(&out).lines().map(String::from).collect();
+    assert_eq!(lines.len(), 2);
+    assert!(
+        lines[0].starts_with("-:1:1  url-prefixed  -  [too-long (9015 bytes")
+    );
+    assert_eq!(lines[1], "-:2:4  bare  http://c/");
+    assert!(stderr(&out).contains("not read as a URL"));
 }
 
 #[test]
