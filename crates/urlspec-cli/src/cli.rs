@@ -447,7 +447,8 @@ access to the resource. The fragment is not part of the URL and is ignored
 unless --include-fragment. Hosts are compared case-sensitively under the seed
 specs, none of which says they are case-insensitive, unless --host-case;
 rfc2396 (host names and addresses) and rfc3986 always fold them. An empty port
-and the scheme's default port are dropped unless --no-default-port.
+and the scheme's default port are dropped unless --no-default-port; another
+port is compared by value (:08080 is :8080).
 
 With --json, one object with the keys spec, level, a and b (each {input,
 normalized, error}: normalized is null and error is {position, found,
@@ -496,7 +497,14 @@ What is decoded, escaped and folded depends on the spec and on --level; see
 escapes of characters that may stand unescaped are decoded, raw characters the
 spec requires escaped are escaped, an empty or default port is dropped, the
 fragment is dropped (--include-fragment keeps it), and under rfc3986 the
-dot-segments are removed and the host is folded to lower case.
+host is folded to lower case and the dot-segments are removed from the path
+of every URL with a scheme, rooted or not: RFC 3986 section 6.2.2.3 applies
+remove_dot_segments to the path, as resolving the URL against any base would
+(x:./foo/bar gives x:foo/bar, x:mid/content=5/../6 gives x:mid/6, and
+g:h/../i gives g:/i, the algorithm's output as printed). A relative reference
+keeps its dot-segments (they climb a base), and a path that would then start
+with // without an authority is left as it is. Ports are compared by value:
+:080 is the default port, :08080 is :8080.
 
 Input: the URL arguments or, when there are none, one URL per line from
 standard input (a trailing CR LF or LF is removed), streamed.
@@ -1603,12 +1611,15 @@ pub fn level_summary(level: Level) -> &'static str {
              (6.2.2.2)"
         }
         Level::PathSegment => {
-            "rfc3986 only: removes dot-segments from the path (6.2.2.3)"
+            "rfc3986 only: removes dot-segments from the path of every URL \
+             with a scheme, rooted or not, as resolving it would (6.2.2.3); \
+             a relative reference keeps them"
         }
         Level::Scheme => {
-            "drops an empty port and the scheme's default port; rfc3986 \
-             also turns an empty path after an authority into `/` and folds \
-             a mailto domain to lower case (6.2.3)"
+            "drops an empty port and the scheme's default port, and writes \
+             any other port by its value (:08080 as :8080); rfc3986 also \
+             turns an empty path after an authority into `/` and folds a \
+             mailto domain to lower case (6.2.3)"
         }
     }
 }

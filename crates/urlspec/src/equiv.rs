@@ -18,8 +18,8 @@
 //! | [`String`](Level::String) | nothing: simple string comparison (RFC 3986 §6.2.1) |
 //! | [`Case`](Level::Case) | scheme in lower case (A15); hex digits of escapes in upper case (A37); the host in lower case where the spec makes it case-insensitive; an empty `;`, `?` or `#` dropped where the spec treats empty as absent (RFC 1808 P1, P4, P5; RFC 1630's void fragment) |
 //! | [`PercentEncoding`](Level::PercentEncoding) | escapes of the spec's decodable characters decoded; raw characters the spec requires escaped are escaped (a raw `~` under RFC 1808 becomes `%7E`) |
-//! | [`PathSegment`](Level::PathSegment) | RFC 3986 only: `remove_dot_segments` on the path, after decoding (AS15) |
-//! | [`Scheme`](Level::Scheme) (default) | an empty port, or the scheme's default port, dropped ([`Options::default_port`]); RFC 3986 only: an empty path with an authority becomes `/`, a mailto domain is lower-cased |
+//! | [`PathSegment`](Level::PathSegment) | RFC 3986 only: `remove_dot_segments` on the path of a URL with a scheme, rooted or not, after decoding (AS15; see below) |
+//! | [`Scheme`](Level::Scheme) (default) | an empty port, or the scheme's default port, dropped ([`Options::default_port`]), and any other port written by its value (`:08080` as `:8080`); RFC 3986 only: an empty path with an authority becomes `/`, a mailto domain is lower-cased |
 //!
 //! What may be decoded, per spec (SPEC.md §8; SPEC-SUCCESSORS.md AS16):
 //!
@@ -38,6 +38,18 @@
 //! unreserved characters are decoded, and at [`Level::PathSegment`] and
 //! above the dot-segments that result are then removed. The seeds and RFC
 //! 2396 never remove dot-segments.
+//!
+//! RFC 3986 §6.2.2.3 says normalizers "should remove dot-segments by
+//! applying the remove_dot_segments algorithm to the path", and resolving a
+//! URL with a scheme against any base does the same (5.2.2), so every such
+//! path loses them, rooted or not: `x:./foo/bar` gives `x:foo/bar`,
+//! `x:mid/content=5/../6` gives `x:mid/6` (5.2.4's own example), and
+//! `g:h/../i` gives `g:/i`, the algorithm's output as printed (the
+//! resolution option [`RootlessDots`](crate::resolve::RootlessDots) reads
+//! it otherwise; normalization follows the text). A relative reference
+//! keeps its dot-segments, which climb the base it is resolved against,
+//! and a path that would come to start with `//` without an authority
+//! (`x:/.//a`) is left as it is, since that would read as an authority.
 //!
 //! The fragment is not part of the URL (R1808-2.1-FRAG, R96-3-FRAG): it is
 //! left out unless [`Options::include_fragment`] is set. The host is
@@ -670,10 +682,10 @@ fn structure(
     }
     let mut path = Cow::Borrowed(r.path());
     if spec == Spec::Rfc3986 {
-        if level >= Level::PathSegment
-            && scheme.is_some()
-            && path.starts_with('/')
-        {
+        // §6.2.2.3: remove_dot_segments on the path, rooted or not, as
+        // resolving the URI against any base would (5.2.2). A relative
+        // reference keeps its dot segments: they climb the base.
+        if level >= Level::PathSegment && scheme.is_some() {
             let p = remove_dot_segments(&path);
             // Without an authority, a path may not start with `//`.
             if r.net_loc().is_some() || !p.starts_with("//") {
@@ -764,7 +776,15 @@ fn authority(
                 || (default.is_some() && server.port_number() == default));
         if !drop {
             out.push(':');
-            out.push_str(port);
+            // By value: `:08080` is `:8080`, as `:080` is the default 80.
+            let digits =
+                !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit());
+            if level >= Level::Scheme && digits {
+                let value = port.trim_start_matches('0');
+                out.push_str(if value.is_empty() { "0" } else { value });
+            } else {
+                out.push_str(port);
+            }
         }
     }
 }
