@@ -229,15 +229,22 @@ apart, and keeps standard error quiet.)
 
 With --json, each line is one object with the keys base, reference, spec,
 result (null on error), same_document (the reference is to the base document
-itself), error (null, or {\"kind\", \"message\"}) and taken_as_absolute (there
-was no base and the reference was taken as absolute). A --pairs line without a
-TAB has the whole line as base and a null reference; a line that is not UTF-8
-has both null.
+itself), error (null, or {\"kind\", \"message\"}), taken_as_absolute (there
+was no base and the reference was taken as absolute) and note (null, or
+{\"kind\", \"message\"} when the result, read again, has other components than
+the algorithm produced: PathReadAsAuthority, f:/a and .//g giving f://g under
+rfc3986; PathJoinsAuthority, http://taccs.hu and index.html giving
+http://taccs.huindex.html under rfc2396; AuthorityReadsLonger, http://a and ?g
+giving http://a?g, whose net_loc is a?g, under rfc1808 and the 1996 drafts;
+AuthorityEndsEarlier, a partial //? under rfc1630; or PathGuarded, when
+--path-guard wrote /. before such a path). The result is each text's answer;
+the note only reports it. A --pairs line without a TAB has the whole line as
+base and a null reference; a line that is not UTF-8 has both null.
 
 --all-specs resolves each reference under every spec (whatwg last, when
 built in) and prints one row per spec, `*` marking the specs whose answer differs from that of --spec; with
 --json, one object per reference with base, reference, and one key per spec
-holding {result, same_document, error, taken_as_absolute}.
+holding {result, same_document, error, taken_as_absolute, note}.
 
 --relative goes the other way: each argument (or line) is a TARGET absolute
 URL, and the answer is the shortest reference that resolves against BASE to
@@ -908,6 +915,7 @@ pub struct ResolveArgs {
             "fix_pathless_base",
             "rfc1630_dots",
             "rootless_dots",
+            "path_guard",
         ]
     )]
     pub relative: bool,
@@ -993,6 +1001,17 @@ pub struct ResolveOptions {
     /// a rooted one; some implementations keep it rootless.
     #[arg(long, value_enum, value_name = "HOW", default_value_t)]
     pub rootless_dots: Rootless,
+
+    /// Write `/.` before a result's path that starts with `//` when there
+    /// is no authority [all specs]
+    ///
+    /// Without an authority a path cannot begin with `//` (RFC 3986
+    /// §3.3), yet the algorithms as printed can produce one: f:/a and
+    /// .//g give f://g under rfc3986, which reads back with the authority
+    /// g. With this option the result is f:/.//g, as the WHATWG URL
+    /// Standard's serializer writes it. Either way --json's `note` says so.
+    #[arg(long)]
+    pub path_guard: bool,
 }
 
 impl ResolveOptions {
@@ -1003,7 +1022,8 @@ impl ResolveOptions {
             .dotdot_above_root(self.dotdot_above_root.into())
             .fix_pathless_base(self.fix_pathless_base)
             .rfc1630_dots(self.rfc1630_dots.into())
-            .rootless_dots(self.rootless_dots.into());
+            .rootless_dots(self.rootless_dots.into())
+            .path_guard(self.path_guard);
         // Neither flag: the spec's own default.
         if self.same_scheme {
             options = options.same_scheme_is_relative(true);

@@ -393,7 +393,7 @@ fn reg_name_authority_has_no_host() {
 const BASE: &str = "http://a/b/c/d;p?q";
 
 /// The keys of a `resolve --json` line, in order.
-const RESOLVE_KEYS: [&str; 7] = [
+const RESOLVE_KEYS: [&str; 8] = [
     "base",
     "reference",
     "spec",
@@ -401,7 +401,34 @@ const RESOLVE_KEYS: [&str; 7] = [
     "same_document",
     "error",
     "taken_as_absolute",
+    "note",
 ];
+
+#[test]
+fn resolve_notes_a_result_that_reads_back_otherwise() {
+    let json = |args: &[&str]| json_lines(&run(args, None)).remove(0);
+    let args = ["resolve", "--json", "-s", "rfc3986", "-b", "f:/a", ".//g"];
+    let v = json(&args);
+    assert_eq!(v["result"], "f://g");
+    assert_eq!(v["note"]["kind"], "PathReadAsAuthority");
+    // The guard writes what the WHATWG serializer writes.
+    let args = ["resolve", "--path-guard", "-s", "rfc3986", "-b", "f:/a"];
+    let out = run(&[&args[..], &[".//g"]].concat(), None);
+    assert_eq!((code(&out), stdout(&out).as_str()), (0, "f:/.//g\n"));
+    let v = json(&[
+        "resolve",
+        "--json",
+        "-s",
+        "rfc2396",
+        "-b",
+        "http://taccs.hu",
+        "index.html",
+    ]);
+    assert_eq!(v["result"], "http://taccs.huindex.html");
+    assert_eq!(v["note"]["kind"], "PathJoinsAuthority");
+    assert!(json(&["resolve", "--json", "-b", "http://a/b", "g"])["note"]
+        .is_null());
+}
 
 #[test]
 fn resolve_one_reference_under_rfc1808_and_rfc3986() {

@@ -104,7 +104,7 @@ const STUDIES: &str = "URL-parser differential studies (Claroty and Snyk, \
 /// assert_eq!(RULES[0].code, "URL001");
 /// assert!(RULES.windows(2).all(|w| w[0].code < w[1].code));
 /// ```
-pub const RULES: [Rule; 10] = [
+pub const RULES: [Rule; 11] = [
     Rule {
         code: "URL001",
         name: "non-default-port",
@@ -165,6 +165,13 @@ pub const RULES: [Rule; 10] = [
         name: "scheme-port-or-userinfo-differs-between-specs",
         severity: Severity::High,
         source: "SPEC.md §5.7, A14; URL-parser differential studies (2022)",
+    },
+    Rule {
+        code: "URL011",
+        name: "resolution-reads-back-another-authority",
+        severity: Severity::High,
+        source: "RFC 3986 §3.3, §5.2.2, §5.2.4; RFC 2396 §5.2 step 6; RFC \
+                 1808 §2.4.3, §4 step 5",
     },
 ];
 
@@ -250,6 +257,7 @@ pub fn check_reference(r: &Reference<'_>) -> Vec<Finding> {
     whitespace(r, &mut out);
     userinfo_host(r, &mut out);
     host_differs(r, &mut out);
+    reads_back_another_authority(r, &mut out);
     out.sort_by(|a, b| (a.span.start, a.code).cmp(&(b.span.start, b.code)));
     out
 }
@@ -584,6 +592,95 @@ fn host_differs(r: &Reference<'_>, out: &mut Vec<Finding>) {
         }
         out.push(Finding::new(code, Severity::High, span.clone(), message));
     }
+}
+
+/// URL011: a resolution whose result, written out and read again, has
+/// another authority than the algorithm produced (see
+/// [`crate::resolve::Note`]). The text's answer stands; this says where it
+/// would mislead.
+fn reads_back_another_authority(r: &Reference<'_>, out: &mut Vec<Finding>) {
+    let spec = r.spec();
+    let path = r.path();
+    let path_span = r.span(Part::Path).unwrap_or(0..0);
+    if r.net_loc().is_none() && path.contains('.') {
+        // A path whose dot segments, removed, leave it starting with `//`.
+        // RFC 3986 removes them from every path, the URL's own included
+        // (5.2.2, with a base or without); every spec removes them from a
+        // relative path merged with a base directory, which against a base
+        // without an authority (`f:/a`) can be just `/`.
+        let rooted = path.starts_with('/');
+        let merged = if rooted {
+            crate::resolve::remove_dot_segments(path)
+        } else {
+            crate::resolve::remove_dot_segments(&alloc::format!("/{path}"))
+        };
+        let applies = spec == Spec::Rfc3986 || (!rooted && !r.has_scheme());
+        if applies && merged.starts_with("//") {
+            let (severity, how) = if r.has_scheme() {
+                (Severity::High, "resolving this URL")
+            } else {
+                (
+                    Severity::Medium,
+                    "resolving this reference against a base without an \
+                     authority (such as `f:/a`)",
+                )
+            };
+            let authority = merged[2..].split('/').next().unwrap_or("");
+            out.push(Finding::new(
+                "URL011",
+                severity,
+                path_span,
+                alloc::format!(
+                    "{how} removes the dot segments of its path, which then \
+                     starts with `//`: written out, the result reads back \
+                     with the authority `{authority}` (RFC 3986 §3.3: \
+                     without an authority a path cannot begin with `//`)"
+                ),
+            ));
+            return;
+        }
+    }
+    // A base with a net_loc and an empty path.
+    let (Some(net_loc), true) = (r.net_loc(), path.is_empty()) else {
+        return;
+    };
+    if !r.has_scheme() {
+        return;
+    }
+    let span = r.span(Part::NetLoc).unwrap_or(0..0);
+    // Every relative path misleads under RFC 2396; only `?y` and `;x`
+    // under RFC 1808, which are rare against a base without a path.
+    let (severity, message) = match spec.rules().algorithm {
+        crate::spec::Algorithm::Rfc2396 => (
+            Severity::Medium,
+            alloc::format!(
+            "as a base, RFC 2396 merges a relative path with the base path \
+             up to its last `/`, which this URL has none of: `index.html` \
+             gives `{}index.html`, which reads back with the authority \
+             `{net_loc}index.html` (--fix-pathless-base takes the path as \
+             `/`)",
+            without_fragment_and_query(r)
+        ),
+        ),
+        crate::spec::Algorithm::Rfc1808 | crate::spec::Algorithm::Draft96 => (
+            Severity::Low,
+            alloc::format!(
+                "as a base, the reference `?y` gives `{}?y`, whose net_loc \
+                 reads back as `{net_loc}?y`: the net_loc runs to the next \
+                 `/` (RFC 1808 §2.4.3), and step 5 writes the query after \
+                 the empty path",
+                without_fragment_and_query(r)
+            ),
+        ),
+        _ => return,
+    };
+    out.push(Finding::new("URL011", severity, span, message));
+}
+
+/// The URL up to its query or fragment (its scheme and net_loc here).
+fn without_fragment_and_query<'a>(r: &Reference<'a>) -> &'a str {
+    let s = r.as_str();
+    &s[..r.span(Part::Path).map_or(s.len(), |p| p.end)]
 }
 
 /// Why [`decode_for_wire`] refused.

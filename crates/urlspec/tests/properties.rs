@@ -3,9 +3,10 @@
 
 use proptest::prelude::*;
 use urlspec::escape::{self, Component};
+use urlspec::reference::Part;
 use urlspec::resolve::{
-    make_relative, resolve, DotDotAboveRoot, Options, Resolver, Rfc1630Dots,
-    RootlessDots,
+    make_relative, produced, resolve, DotDotAboveRoot, Note, Options,
+    Resolver, Rfc1630Dots, RootlessDots,
 };
 use urlspec::{Reference, Spec};
 
@@ -34,6 +35,8 @@ fn options() -> impl Strategy<Value = Options> {
         Options::default().fix_pathless_base(true),
         Options::default().rfc1630_dots(Rfc1630Dots::Like1808),
         Options::default().rootless_dots(RootlessDots::KeepRootless),
+        Options::default().path_guard(true),
+        Options::default().path_guard(true).same_scheme_is_relative(true),
     ])
 }
 
@@ -187,6 +190,44 @@ proptest! {
         if opts == Options::default() {
             let one_shot = resolve("", &r, spec).map(|x| x.href);
             prop_assert_eq!(one_shot, href(&base));
+        }
+    }
+
+    #[test]
+    fn a_result_reads_back_as_produced_or_says_not(
+        base in base_url(),
+        r in reference(),
+        spec in any_spec(),
+        opts in options(),
+    ) {
+        let Ok((href, note, shape)) = produced(&base, &r, spec, opts) else {
+            return Ok(());
+        };
+        let (authority, path) = shape.expect("every spec but whatwg");
+        let again = Reference::parse_with(&href, spec);
+        let reads_back = again.has_scheme()
+            && again.net_loc().is_some() == authority
+            && again.span(Part::Path) == Some(path.clone());
+        let changed = matches!(
+            note,
+            Some(
+                Note::PathReadAsAuthority
+                    | Note::PathJoinsAuthority
+                    | Note::AuthorityEndsEarlier
+                    | Note::AuthorityReadsLonger
+            )
+        );
+        prop_assert_eq!(
+            reads_back, !changed,
+            "{} {:?} {:?}: {} (path {:?}, authority {}), note {:?}",
+            spec, base, r, href, path, authority, note
+        );
+        // What the API gives, shortcuts and all.
+        let api = Resolver::with_options(&base, spec, opts).resolve(&r).unwrap();
+        prop_assert_eq!((&api.href, api.note), (&href, note));
+        if opts == Options::default() {
+            let one_shot = resolve(&base, &r, spec).unwrap();
+            prop_assert_eq!((&one_shot.href, one_shot.note), (&href, note));
         }
     }
 
