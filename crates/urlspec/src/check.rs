@@ -15,8 +15,9 @@
 //! | `URL006` | high | several `@` in the authority | URL-parser differential studies (2022) |
 //! | `URL007` | medium; high for tab, CR, LF | whitespace or a control character, raw | RFC 1630 "Unsafe characters"; URL-parser differential studies (2022) |
 //! | `URL008` | high | a user name that looks like a host name | RFC 3986 §7.6 (semantic attacks) |
-//! | `URL009` | high | the host differs between the specs (browsers' WHATWG reading included, when built in) | SPEC.md A16; URL-parser differential studies (2022) |
+//! | `URL009` | high | the host differs between the specs (browsers' WHATWG reading included, when built in), compared after the URL Standard's domain to ASCII (UTS #46), so that `bücher.de` and `xn--bcher-kva.de` are one host; a host the mapping refuses differs from any it accepts; the span is the host alone | SPEC.md A16; URL-parser differential studies (2022) |
 //! | `URL010` | high | the scheme, port, user name or password differs between the specs | SPEC.md §5.7, A14; URL-parser differential studies (2022) |
+//! | `URL011` | high for a URL, medium for a reference or an RFC 2396 base, low for an RFC 1808 base | resolving it gives a result that reads back with another authority ([`Note`](crate::resolve::Note)): `f:/.//g` under RFC 3986, `.//g` against a base without an authority, a base with a net_loc and no path | RFC 3986 §3.3, §5.2.2, §5.2.4; RFC 2396 §5.2 step 6; RFC 1808 §2.4.3, §4 step 5 |
 //!
 //! "URL-parser differential studies (2022)" are the January 2022 reports
 //! by Claroty and Snyk ("Exploiting URL Parsing Confusion") that compared
@@ -45,7 +46,9 @@ use core::fmt;
 use core::ops::Range;
 
 use crate::diff::Column;
-use crate::escape::{escaped_octet, is_escape_at, latin1_to_string, unescape};
+use crate::escape::{
+    escaped_octet, is_escape_at, latin1_to_string, unescape, unescape_lenient,
+};
 use crate::reference::{Part, Reference};
 use crate::scheme::{default_port, File, Locality};
 use crate::spec::Spec;
@@ -545,8 +548,14 @@ fn host_differs(r: &Reference<'_>, out: &mut Vec<Finding>) {
     // Every spec this build can parse under, browsers' included: the
     // confusion is between programs that follow different ones.
     let c = crate::diff::compare(input, &Spec::EVERY);
-    let span = r.span(Part::NetLoc).unwrap_or(0..input.len());
+    let net_loc = r.span(Part::NetLoc).unwrap_or(0..input.len());
+    // URL009 points at the host alone, not the user or the port.
+    let host = r
+        .server()
+        .and_then(|s| s.host())
+        .map_or(net_loc.clone(), |h| span_of(input, h));
     for d in c.differences.iter().filter(|d| d.security) {
+        let span = if d.column == Column::Host { &host } else { &net_loc };
         let (code, what) = match d.column {
             Column::Host => ("URL009", "host"),
             Column::Scheme => ("URL010", "scheme"),
@@ -564,8 +573,9 @@ fn host_differs(r: &Reference<'_>, out: &mut Vec<Finding>) {
             .collect();
         let distinct: Vec<String> = answers
             .iter()
-            .map(|(v, _)| {
-                v.as_deref().map(str::to_ascii_lowercase).unwrap_or_default()
+            .map(|(v, _)| match (v.as_deref(), d.column) {
+                (Some(host), Column::Host) => host_key(host),
+                (v, _) => v.map(str::to_ascii_lowercase).unwrap_or_default(),
             })
             .collect();
         if distinct.iter().all(|v| *v == distinct[0]) {
@@ -591,6 +601,19 @@ fn host_differs(r: &Reference<'_>, out: &mut Vec<Finding>) {
             message.push(')');
         }
         out.push(Finding::new(code, Severity::High, span.clone(), message));
+    }
+}
+
+/// A host as the URL Standard's host parser compares it: percent-decoded,
+/// then through domain to ASCII (UTS #46, with the standard's forbidden
+/// domain code points), so that `bücher.de` and `xn--bcher-kva.de` are one
+/// host. A host the mapping refuses keeps its text, marked so that it
+/// equals no mapped host: a failure on one side is still a difference.
+fn host_key(host: &str) -> String {
+    let decoded = unescape_lenient(host).bytes;
+    match idna::domain_to_ascii_cow(&decoded, idna::AsciiDenyList::URL) {
+        Ok(ascii) => ascii.into_owned(),
+        Err(_) => alloc::format!("\u{0}{}", host.to_ascii_lowercase()),
     }
 }
 

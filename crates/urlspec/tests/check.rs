@@ -242,6 +242,31 @@ fn findings_are_ordered_and_documented() {
 }
 
 #[test]
+fn url009_compares_hosts_after_domain_to_ascii() {
+    let url009 = |input: &str, spec| -> Vec<Finding> {
+        check(input, spec).into_iter().filter(|f| f.code == "URL009").collect()
+    };
+    // The WHATWG standard gives `xn--bcher-kva.de`, every RFC `bücher.de`:
+    // one host once mapped by UTS #46, as the standard's host parser does
+    // (in any case).
+    for input in ["http://bücher.de/", "http://BÜCHER.de:81/x"] {
+        for spec in Spec::ALL {
+            assert!(url009(input, spec).is_empty(), "{input} {spec}");
+        }
+    }
+    // A host the mapping refuses (a space, escaped) still differs from one
+    // it accepts: RFC 3986 reads the host `a%20b`, RFC 1808 `c`.
+    let f = url009("http://a%20b?@c/", Spec::Rfc3986);
+    assert_eq!(f.len(), 1, "{f:?}");
+    // The span is the host alone, without user or port.
+    let input = "http://u?@evil.example:8080/";
+    let f = &url009(input, Spec::Rfc1808)[0];
+    assert_eq!(&input[f.span.clone()], "evil.example");
+    let f = &url009(input, Spec::Rfc3986)[0];
+    assert_eq!(&input[f.span.clone()], "u");
+}
+
+#[test]
 fn url011_resolution_reads_back_another_authority() {
     let codes = |input: &str, spec| -> Vec<(&'static str, Severity)> {
         check(input, spec)
