@@ -310,7 +310,8 @@ pub struct EscapeError {
     pub position: usize,
     /// What is wrong there.
     pub kind: EscapeErrorKind,
-    /// The offending text (at most three bytes, for an escape).
+    /// The offending text (for an escape, the `%` and at most two more
+    /// characters).
     pub found: String,
 }
 
@@ -337,8 +338,8 @@ impl fmt::Display for EscapeError {
 impl std::error::Error for EscapeError {}
 
 fn invalid_at(text: &str, i: usize) -> EscapeError {
-    let end = (i + 3).min(text.len());
-    let found = String::from_utf8_lossy(&text.as_bytes()[i..end]).into_owned();
+    // Whole characters: the `%` and what stands where its digits should.
+    let found = text[i..].chars().take(3).collect();
     EscapeError { position: i, kind: EscapeErrorKind::InvalidEscape, found }
 }
 

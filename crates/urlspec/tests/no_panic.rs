@@ -476,4 +476,6 @@ fn inputs_that_sliced_through_a_character() {
         equiv::normalize("http://a/%日", Spec::Rfc3986, &Default::default())
             .unwrap_err();
     assert_eq!((e.position, e.found.as_str()), (9, "%日"));
+    let e = escape::unescape("a%2日").unwrap_err();
+    assert_eq!((e.position, e.found.as_str()), (1, "%2日"));
 }
