@@ -456,6 +456,18 @@ proptest! {
 }
 
 #[test]
+fn a_prefixed_url_named_url_is_read_once() {
+    // RFC 1630 strips `url:` and finds the scheme `url`, whose view read
+    // the wrapped URL again, and again (a stack overflow, found here).
+    let r = Reference::parse_with("url:url:x", Spec::Rfc1630);
+    assert_eq!((r.prefix(), r.scheme()), (Some("url:"), Some("url")));
+    for spec in Spec::EVERY {
+        let r = Reference::parse_with("url:url:url:x", spec);
+        let _ = scheme::view(&r).violations();
+    }
+}
+
+#[test]
 fn inputs_that_sliced_through_a_character() {
     // `;type=` looked for by a slice of five bytes.
     let r = Reference::parse("ftp://h/x;a日本");

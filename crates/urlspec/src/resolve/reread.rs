@@ -8,9 +8,11 @@
 //!   does not contain an authority component, then the path cannot begin
 //!   with two slash characters". 5.2.2 and 5.2.4 as printed still produce
 //!   one: base `f:/a` and reference `.//g` give the path `//g`, written
-//!   `f://g`, which reads back with the authority `g`. RFC 1630's rule .4
-//!   does the same, and every spec does with a reference `/.//g` against a
-//!   base without an authority where dot segments are removed.
+//!   `f://g`, which reads back with the authority `g` (so does `f:/.//g`
+//!   itself, whose path 5.2.2 also passes through `remove_dot_segments`).
+//!   Every other spec does the same when it merges `.//g` with the
+//!   directory `/` of a base without an authority (RFC 1808 step 6, RFC
+//!   2396 step 6, RFC 1630's rule .4).
 //! * **An authority holding what ends one.** RFC 1630's partial forms fall
 //!   back on RFC 1808's steps, whose net_loc runs to `/` only: `//?` gives
 //!   the authority `?`, which RFC 1630's `hostport` ends at.
