@@ -247,7 +247,9 @@ pub fn check(input: &str, spec: Spec) -> Vec<Finding> {
 /// use urlspec::{Reference, Spec};
 /// let r = Reference::parse_with("http://a?@evil.example/", Spec::Rfc1808);
 /// let f = check_reference(&r);
-/// assert_eq!(f[0].code, "URL009"); // RFC 1808: host evil.example; RFC 3986: a
+/// // RFC 1808: host evil.example; RFC 3986: a.
+/// let host = f.iter().find(|f| f.code == "URL009").unwrap();
+/// assert_eq!(&r.as_str()[host.span.clone()], "evil.example");
 /// ```
 pub fn check_reference(r: &Reference<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
