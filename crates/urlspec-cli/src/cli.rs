@@ -299,15 +299,22 @@ apart, and keeps standard error quiet.)
 
 With --json, each line is one object with the keys base, reference, spec,
 result (null on error), same_document (the reference is to the base document
-itself), error (null, or {\"kind\", \"message\"}) and taken_as_absolute (there
-was no base and the reference was taken as absolute). A --pairs line without a
-TAB has the whole line as base and a null reference; a line that is not UTF-8
-has both null.
+itself), error (null, or {\"kind\", \"message\"}), taken_as_absolute (there
+was no base and the reference was taken as absolute) and note (null, or
+{\"kind\", \"message\"} when the result, read again, has other components than
+the algorithm produced: PathReadAsAuthority, f:/a and .//g giving f://g under
+rfc3986; PathJoinsAuthority, http://taccs.hu and index.html giving
+http://taccs.huindex.html under rfc2396; AuthorityReadsLonger, http://a and ?g
+giving http://a?g, whose net_loc is a?g, under rfc1808 and the 1996 drafts;
+AuthorityEndsEarlier, a partial //? under rfc1630; or PathGuarded, when
+--path-guard wrote /. before such a path). The result is each text's answer;
+the note only reports it. A --pairs line without a TAB has the whole line as
+base and a null reference; a line that is not UTF-8 has both null.
 
 --all-specs resolves each reference under every spec (whatwg last, when
 built in) and prints one row per spec, `*` marking the specs whose answer differs from that of --spec; with
 --json, one object per reference with base, reference, and one key per spec
-holding {result, same_document, error, taken_as_absolute}.
+holding {result, same_document, error, taken_as_absolute, note}.
 
 --relative goes the other way: each argument (or line) is a TARGET absolute
 URL, and the answer is the shortest reference that resolves against BASE to
@@ -517,7 +524,8 @@ access to the resource. The fragment is not part of the URL and is ignored
 unless --include-fragment. Hosts are compared case-sensitively under the seed
 specs, none of which says they are case-insensitive, unless --host-case;
 rfc2396 (host names and addresses) and rfc3986 always fold them. An empty port
-and the scheme's default port are dropped unless --no-default-port.
+and the scheme's default port are dropped unless --no-default-port; another
+port is compared by value (:08080 is :8080).
 
 A (or B) of - compares the other URL with every line of standard input in its
 place, one answer each (separated by a blank line; with --json, one object per
@@ -579,7 +587,14 @@ What is decoded, escaped and folded depends on the spec and on --level; see
 escapes of characters that may stand unescaped are decoded, raw characters the
 spec requires escaped are escaped, an empty or default port is dropped, the
 fragment is dropped (--include-fragment keeps it), and under rfc3986 the
-dot-segments are removed and the host is folded to lower case.
+host is folded to lower case and the dot-segments are removed from the path
+of every URL with a scheme, rooted or not: RFC 3986 section 6.2.2.3 applies
+remove_dot_segments to the path, as resolving the URL against any base would
+(x:./foo/bar gives x:foo/bar, x:mid/content=5/../6 gives x:mid/6, and
+g:h/../i gives g:/i, the algorithm's output as printed). A relative reference
+keeps its dot-segments (they climb a base), and a path that would then start
+with // without an authority is left as it is. Ports are compared by value:
+:080 is the default port, :08080 is :8080.
 
 Input: the URL arguments, where - stands for the lines of standard input, one
 URL per line (a trailing CR LF or LF is removed), streamed, as does giving no
@@ -794,11 +809,18 @@ Delimiting URLs in Context\"), which RFC 2396 and RFC 3986 repeat:
     without the hyphen is given as its alternative.
   * Bracketed text is a URL only if it has a scheme under --spec:
     <fielding@ics.uci.edu> is not one.
+  * Between the brackets, at most 8 KiB (8192 bytes) are read as a URL: a
+    longer <URL:...> or <...> that starts like one (URL:, or a scheme) is
+    reported as a finding, flagged too-long, with no URL, and its text is not
+    searched for bare URLs.
 Heuristics, in no seed: text in double quotes that starts with a known scheme
 (RFC 2396 App. E), and bare URLs, found by their scheme (http:, ftp:,
-gopher:, mailto:, news:, …, x-…, and any other scheme followed by //), which
-end at whitespace, `<`, `>` or `\"` and lose trailing punctuation. --no-bare
-turns bare URLs off: only <URL:...>, <...> and quotes are reported.
+gopher:, mailto:, news:, …, x-…, and any other scheme followed by //). A bare
+URL ends at whitespace, `<`, `>`, `\"` or a control character; other
+characters outside US-ASCII belong to it, as written (http://müller.de).
+Trailing punctuation is trimmed, and so is a closing ), ] or } at its end
+that the URL did not open (http://example.com/ab)c is whole). --no-bare turns
+bare URLs off: only <URL:...>, <...> and quotes are reported.
 
 --relative also reports references without a scheme: always inside <URL:...>,
 whose prefix says a URL follows, and inside quotes when they look like a
@@ -817,19 +839,21 @@ bare URL's first character).
 Output (--output):
   text  FILE:LINE:COLUMN  FORM  URL  [FLAGS]
         with --base, URL -> RESOLVED (or -> error: KIND: MESSAGE); the
-        flags are relative, and ambiguous-hyphen (or ALTERNATIVE)
+        flags are too-long (the URL is then -), relative, and
+        ambiguous-hyphen (or ALTERNATIVE)
   tsv   a header row, then one row per URL: file, line, column, offset,
-        form, url, resolved, ambiguous_hyphen, alternative, relative
-        (standard input is named -)
+        form, url, resolved, ambiguous_hyphen, alternative, relative,
+        too_long (standard input is named -)
   json  one object per URL (JSON Lines) with the keys file, line, column,
-        offset (the byte offset of the opening delimiter), form, url,
-        resolved (null without --base), ambiguous_hyphen, alternative (the
-        reading without the hyphens, or null) and relative
+        offset (the byte offset of the opening delimiter), form, url (null
+        when too long), resolved (null without --base), ambiguous_hyphen,
+        alternative (the reading without the hyphens, or null), relative
+        and too_long
 
 Exit status: 0 when every FILE was read (whether or not it holds URLs), 1
-when some URL could not be resolved against --base, 2 for a usage or I/O
-error: a missing FILE (reported after the other files were read) or a BASE
-that is not absolute.";
+when some URL could not be resolved against --base or some <...> form was
+too long, 2 for a usage or I/O error: a missing FILE (reported after the
+other files were read) or a BASE that is not absolute.";
 
 /// The `Examples:` section of `urlspec extract --help`.
 const EXTRACT_EXAMPLES: &str = "\
@@ -1000,6 +1024,7 @@ pub struct ResolveArgs {
             "fix_pathless_base",
             "rfc1630_dots",
             "rootless_dots",
+            "path_guard",
         ]
     )]
     pub relative: bool,
@@ -1088,6 +1113,17 @@ pub struct ResolveOptions {
     /// (docs/readings.md#as11).
     #[arg(long, value_enum, value_name = "HOW", default_value_t)]
     pub rootless_dots: Rootless,
+
+    /// Write `/.` before a result's path that starts with `//` when there
+    /// is no authority [all specs]
+    ///
+    /// Without an authority a path cannot begin with `//` (RFC 3986
+    /// §3.3), yet the algorithms as printed can produce one: f:/a and
+    /// .//g give f://g under rfc3986, which reads back with the authority
+    /// g. With this option the result is f:/.//g, as the WHATWG URL
+    /// Standard's serializer writes it. Either way --json's `note` says so.
+    #[arg(long)]
+    pub path_guard: bool,
 }
 
 impl ResolveOptions {
@@ -1098,7 +1134,8 @@ impl ResolveOptions {
             .dotdot_above_root(self.dotdot_above_root.into())
             .fix_pathless_base(self.fix_pathless_base)
             .rfc1630_dots(self.rfc1630_dots.into())
-            .rootless_dots(self.rootless_dots.into());
+            .rootless_dots(self.rootless_dots.into())
+            .path_guard(self.path_guard);
         // Neither flag: the spec's own default.
         if self.same_scheme {
             options = options.same_scheme_is_relative(true);
@@ -1728,12 +1765,15 @@ pub fn level_summary(level: Level) -> &'static str {
              (6.2.2.2)"
         }
         Level::PathSegment => {
-            "rfc3986 only: removes dot-segments from the path (6.2.2.3)"
+            "rfc3986 only: removes dot-segments from the path of every URL \
+             with a scheme, rooted or not, as resolving it would (6.2.2.3); \
+             a relative reference keeps them"
         }
         Level::Scheme => {
-            "drops an empty port and the scheme's default port; rfc3986 \
-             also turns an empty path after an authority into `/` and folds \
-             a mailto domain to lower case (6.2.3)"
+            "drops an empty port and the scheme's default port, and writes \
+             any other port by its value (:08080 as :8080); rfc3986 also \
+             turns an empty path after an authority into `/` and folds a \
+             mailto domain to lower case (6.2.3)"
         }
     }
 }

@@ -415,7 +415,7 @@ fn reg_name_authority_has_no_host() {
 const BASE: &str = "http://a/b/c/d;p?q";
 
 /// The keys of a `resolve --json` line, in order.
-const RESOLVE_KEYS: [&str; 7] = [
+const RESOLVE_KEYS: [&str; 8] = [
     "base",
     "reference",
     "spec",
@@ -423,7 +423,34 @@ const RESOLVE_KEYS: [&str; 7] = [
     "same_document",
     "error",
     "taken_as_absolute",
+    "note",
 ];
+
+#[test]
+fn resolve_notes_a_result_that_reads_back_otherwise() {
+    let json = |args: &[&str]| json_lines(&run(args, None)).remove(0);
+    let args = ["resolve", "--json", "-s", "rfc3986", "-b", "f:/a", ".//g"];
+    let v = json(&args);
+    assert_eq!(v["result"], "f://g");
+    assert_eq!(v["note"]["kind"], "PathReadAsAuthority");
+    // The guard writes what the WHATWG serializer writes.
+    let args = ["resolve", "--path-guard", "-s", "rfc3986", "-b", "f:/a"];
+    let out = run(&[&args[..], &[".//g"]].concat(), None);
+    assert_eq!((code(&out), stdout(&out).as_str()), (0, "f:/.//g\n"));
+    let v = json(&[
+        "resolve",
+        "--json",
+        "-s",
+        "rfc2396",
+        "-b",
+        "http://taccs.hu",
+        "index.html",
+    ]);
+    assert_eq!(v["result"], "http://taccs.huindex.html");
+    assert_eq!(v["note"]["kind"], "PathJoinsAuthority");
+    assert!(json(&["resolve", "--json", "-b", "http://a/b", "g"])["note"]
+        .is_null());
+}
 
 #[test]
 fn resolve_one_reference_under_rfc1808_and_rfc3986() {
@@ -1748,7 +1775,7 @@ fn check_help_lists_every_rule() {
 // ---------------------------------------------------------------------
 
 /// The keys of an `extract --output json` line, in order.
-const EXTRACT_KEYS: [&str; 10] = [
+const EXTRACT_KEYS: [&str; 11] = [
     "file",
     "line",
     "column",
@@ -1759,6 +1786,7 @@ const EXTRACT_KEYS: [&str; 10] = [
     "ambiguous_hyphen",
     "alternative",
     "relative",
+    "too_long",
 ];
 
 /// TV-TXT-1 … 3: the 1996 draft's own example.
@@ -1844,7 +1872,7 @@ fn extract_json_keys_flags_and_base() {
 }
 
 #[test]
-fn extract_tsv_has_a_header_row_and_ten_columns() {
+fn extract_tsv_has_a_header_row_and_eleven_columns() {
     let out =
         run(&["extract", "--output", "tsv"], Some(DRAFT_EXAMPLE.as_bytes()));
     let text = stdout(&out);
@@ -1852,13 +1880,13 @@ fn extract_tsv_has_a_header_row_and_ten_columns() {
     assert_eq!(
         lines.next(),
         Some(
-            "file\tline\tcolumn\toffset\tform\turl\tresolved\tambiguous_hyphen\talternative\trelative"
+            "file\tline\tcolumn\toffset\tform\turl\tresolved\tambiguous_hyphen\talternative\trelative\ttoo_long"
         )
     );
     let rows: Vec<Vec<&str>> =
         lines.map(|l| l.split('\t').collect()).collect();
     assert_eq!(rows.len(), 3);
-    assert!(rows.iter().all(|r| r.len() == 10));
+    assert!(rows.iter().all(|r| r.len() == 11));
     assert_eq!(
         rows[0],
         [
@@ -1871,9 +1899,26 @@ fn extract_tsv_has_a_header_row_and_ten_columns() {
             "",
             "false",
             "",
+            "false",
             "false"
         ]
     );
+}
+
+#[test]
+fn extract_a_form_too_long_is_a_finding_and_fails() {
+    // Over 8 KiB between the brackets: reported, not cut into a bare URL
+    // at its first line break, and the exit status is 1.
+    let text = format!("<URL:http://a/{}\nb> http://c/\n", "x".repeat(9000));
+    let out = run(&["extract"], Some(text.as_bytes()));
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let lines: Vec<String> = stdout(&out).lines().map(String::from).collect();
+    assert_eq!(lines.len(), 2);
+    assert!(
+        lines[0].starts_with("-:1:1  url-prefixed  -  [too-long (9015 bytes")
+    );
+    assert_eq!(lines[1], "-:2:4  bare  http://c/");
+    assert!(stderr(&out).contains("not read as a URL"));
 }
 
 #[test]

@@ -639,15 +639,17 @@ fn equivalent(
 }
 
 /// URLs in running text: `(url, start, end, form)` tuples, `start..end`
-/// the byte span of the match in the UTF-8 text.
+/// the byte span of the match in the UTF-8 text; `url` is `None` for a
+/// `<...>` form too long to be read as a URL (over 8 KiB between the
+/// brackets).
 #[pyfunction]
-fn extract(text: &str) -> Vec<(String, usize, usize, &'static str)> {
+fn extract(text: &str) -> Vec<(Option<String>, usize, usize, &'static str)> {
     urlspec::extract::extract(text)
         .into_iter()
         .map(|f| {
-            let span = f.span();
-            let form = f.form().name();
-            (f.into_url().into_owned(), span.start, span.end, form)
+            let (span, form) = (f.span(), f.form().name());
+            let url = (!f.too_long()).then(|| f.into_url().into_owned());
+            (url, span.start, span.end, form)
         })
         .collect()
 }

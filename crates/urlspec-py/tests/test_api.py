@@ -76,6 +76,10 @@ def test_make_relative_normalize_equivalent_extract():
     url, start, end, form = found[0]
     assert text.encode()[start:end].decode().endswith(">")
     assert form == "url-prefixed"
+    # Over 8 KiB between the brackets: a finding with no URL, not a bare
+    # URL cut at the line break.
+    long = "<URL:http://a/" + "x" * 9000 + "\ny> http://b/"
+    assert [f[0] for f in urlspec.extract(long)] == [None, "http://b/"]
 
 
 def test_specs_listed():

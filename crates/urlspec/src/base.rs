@@ -42,6 +42,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
+use crate::chars::strip_prefix_ignore_case;
 use crate::reference::Reference;
 use crate::resolve::{without_fragment, Resolver};
 use crate::spec::Spec;
@@ -401,15 +402,13 @@ fn squeeze(value: &str) -> Cow<'_, str> {
 /// ```
 pub fn base_header_value(value: &str) -> Option<Cow<'_, str>> {
     let inner = value.trim().strip_prefix('<')?.strip_suffix('>')?;
-    let inner = squeeze(inner);
-    let has_prefix =
-        inner.len() >= 4 && inner[..4].eq_ignore_ascii_case("URL:");
-    if !has_prefix {
-        return None;
-    }
-    Some(match inner {
-        Cow::Borrowed(s) => Cow::Borrowed(&s[4..]),
-        Cow::Owned(s) => Cow::Owned(s[4..].into()),
+    Some(match squeeze(inner) {
+        Cow::Borrowed(s) => {
+            Cow::Borrowed(strip_prefix_ignore_case(s, "URL:")?)
+        }
+        Cow::Owned(s) => {
+            Cow::Owned(strip_prefix_ignore_case(&s, "URL:")?.into())
+        }
     })
 }
 

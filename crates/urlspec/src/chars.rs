@@ -20,6 +20,20 @@
 
 use core::fmt;
 
+/// `s` without `prefix` (ASCII), when it starts with it ignoring ASCII
+/// case. The comparison is on bytes, so that a multi-byte character where
+/// the prefix would end is a mismatch, not a slice through a character.
+pub(crate) fn strip_prefix_ignore_case<'s>(
+    s: &'s str,
+    prefix: &str,
+) -> Option<&'s str> {
+    debug_assert!(prefix.is_ascii());
+    let n = prefix.len();
+    let head = s.as_bytes().get(..n)?;
+    // Equal to ASCII bytes, `head` ends on a character boundary.
+    head.eq_ignore_ascii_case(prefix.as_bytes()).then(|| &s[n..])
+}
+
 /// A set of US-ASCII bytes, usable in `const` context.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct CharClass {

@@ -15,8 +15,9 @@
 //! | `URL006` | high | several `@` in the authority | URL-parser differential studies (2022) |
 //! | `URL007` | medium; high for tab, CR, LF | whitespace or a control character, raw | RFC 1630 "Unsafe characters"; URL-parser differential studies (2022) |
 //! | `URL008` | high | a user name that looks like a host name | RFC 3986 §7.6 (semantic attacks) |
-//! | `URL009` | high | the host differs between the specs (browsers' WHATWG reading included, when built in) | docs/readings.md#a16; URL-parser differential studies (2022) |
+//! | `URL009` | high | the host differs between the specs (browsers' WHATWG reading included, when built in), compared after the URL Standard's domain to ASCII (UTS #46), so that `bücher.de` and `xn--bcher-kva.de` are one host; a host the mapping refuses differs from any it accepts; the span is the host alone | docs/readings.md#a16; URL-parser differential studies (2022) |
 //! | `URL010` | high | the scheme, port, user name or password differs between the specs | docs/readings.md#a14; URL-parser differential studies (2022) |
+//! | `URL011` | high for a URL, medium for a reference or an RFC 2396 base, low for an RFC 1808 base | resolving it gives a result that reads back with another authority ([`Note`](crate::resolve::Note)): `f:/.//g` under RFC 3986, `.//g` against a base without an authority, a base with a net_loc and no path | RFC 3986 §3.3, §5.2.2, §5.2.4; RFC 2396 §5.2 step 6; RFC 1808 §2.4.3, §4 step 5 |
 //!
 //! "URL-parser differential studies (2022)" are the January 2022 reports
 //! by Claroty and Snyk ("Exploiting URL Parsing Confusion") that compared
@@ -45,7 +46,9 @@ use core::fmt;
 use core::ops::Range;
 
 use crate::diff::Column;
-use crate::escape::{is_escape_at, latin1_to_string, unescape};
+use crate::escape::{
+    escaped_octet, is_escape_at, latin1_to_string, unescape, unescape_lenient,
+};
 use crate::reference::{Part, Reference};
 use crate::scheme::{default_port, File, Locality};
 use crate::spec::Spec;
@@ -104,7 +107,7 @@ const STUDIES: &str = "URL-parser differential studies (Claroty and Snyk, \
 /// assert_eq!(RULES[0].code, "URL001");
 /// assert!(RULES.windows(2).all(|w| w[0].code < w[1].code));
 /// ```
-pub const RULES: [Rule; 10] = [
+pub const RULES: [Rule; 11] = [
     Rule {
         code: "URL001",
         name: "non-default-port",
@@ -165,6 +168,13 @@ pub const RULES: [Rule; 10] = [
         name: "scheme-port-or-userinfo-differs-between-specs",
         severity: Severity::High,
         source: "docs/readings.md#a14; URL-parser differential studies (2022)",
+    },
+    Rule {
+        code: "URL011",
+        name: "resolution-reads-back-another-authority",
+        severity: Severity::High,
+        source: "RFC 3986 §3.3, §5.2.2, §5.2.4; RFC 2396 §5.2 step 6; RFC \
+                 1808 §2.4.3, §4 step 5",
     },
 ];
 
@@ -237,7 +247,9 @@ pub fn check(input: &str, spec: Spec) -> Vec<Finding> {
 /// use urlspec::{Reference, Spec};
 /// let r = Reference::parse_with("http://a?@evil.example/", Spec::Rfc1808);
 /// let f = check_reference(&r);
-/// assert_eq!(f[0].code, "URL009"); // RFC 1808: host evil.example; RFC 3986: a
+/// // RFC 1808: host evil.example; RFC 3986: a.
+/// let host = f.iter().find(|f| f.code == "URL009").unwrap();
+/// assert_eq!(&r.as_str()[host.span.clone()], "evil.example");
 /// ```
 pub fn check_reference(r: &Reference<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -250,6 +262,7 @@ pub fn check_reference(r: &Reference<'_>) -> Vec<Finding> {
     whitespace(r, &mut out);
     userinfo_host(r, &mut out);
     host_differs(r, &mut out);
+    reads_back_another_authority(r, &mut out);
     out.sort_by(|a, b| (a.span.start, a.code).cmp(&(b.span.start, b.code)));
     out
 }
@@ -324,18 +337,6 @@ fn delimiter_name(octet: u8) -> &'static str {
         b'\t' => "tab",
         _ => "control character",
     }
-}
-
-fn hex_value(b: u8) -> u8 {
-    match b {
-        b'0'..=b'9' => b - b'0',
-        b'a'..=b'f' => b - b'a' + 10,
-        _ => b - b'A' + 10,
-    }
-}
-
-fn escaped_octet(b: &[u8], i: usize) -> Option<u8> {
-    is_escape_at(b, i).then(|| hex_value(b[i + 1]) << 4 | hex_value(b[i + 2]))
 }
 
 fn escaped_delimiters(r: &Reference<'_>, out: &mut Vec<Finding>) {
@@ -549,8 +550,14 @@ fn host_differs(r: &Reference<'_>, out: &mut Vec<Finding>) {
     // Every spec this build can parse under, browsers' included: the
     // confusion is between programs that follow different ones.
     let c = crate::diff::compare(input, &Spec::EVERY);
-    let span = r.span(Part::NetLoc).unwrap_or(0..input.len());
+    let net_loc = r.span(Part::NetLoc).unwrap_or(0..input.len());
+    // URL009 points at the host alone, not the user or the port.
+    let host = r
+        .server()
+        .and_then(|s| s.host())
+        .map_or(net_loc.clone(), |h| span_of(input, h));
     for d in c.differences.iter().filter(|d| d.security) {
+        let span = if d.column == Column::Host { &host } else { &net_loc };
         let (code, what) = match d.column {
             Column::Host => ("URL009", "host"),
             Column::Scheme => ("URL010", "scheme"),
@@ -568,8 +575,9 @@ fn host_differs(r: &Reference<'_>, out: &mut Vec<Finding>) {
             .collect();
         let distinct: Vec<String> = answers
             .iter()
-            .map(|(v, _)| {
-                v.as_deref().map(str::to_ascii_lowercase).unwrap_or_default()
+            .map(|(v, _)| match (v.as_deref(), d.column) {
+                (Some(host), Column::Host) => host_key(host),
+                (v, _) => v.map(str::to_ascii_lowercase).unwrap_or_default(),
             })
             .collect();
         if distinct.iter().all(|v| *v == distinct[0]) {
@@ -596,6 +604,108 @@ fn host_differs(r: &Reference<'_>, out: &mut Vec<Finding>) {
         }
         out.push(Finding::new(code, Severity::High, span.clone(), message));
     }
+}
+
+/// A host as the URL Standard's host parser compares it: percent-decoded,
+/// then through domain to ASCII (UTS #46, with the standard's forbidden
+/// domain code points), so that `bücher.de` and `xn--bcher-kva.de` are one
+/// host. A host the mapping refuses keeps its text, marked so that it
+/// equals no mapped host: a failure on one side is still a difference.
+fn host_key(host: &str) -> String {
+    let decoded = unescape_lenient(host).bytes;
+    match idna::domain_to_ascii_cow(&decoded, idna::AsciiDenyList::URL) {
+        Ok(ascii) => ascii.into_owned(),
+        Err(_) => alloc::format!("\u{0}{}", host.to_ascii_lowercase()),
+    }
+}
+
+/// URL011: a resolution whose result, written out and read again, has
+/// another authority than the algorithm produced (see
+/// [`crate::resolve::Note`]). The text's answer stands; this says where it
+/// would mislead.
+fn reads_back_another_authority(r: &Reference<'_>, out: &mut Vec<Finding>) {
+    let spec = r.spec();
+    let path = r.path();
+    let path_span = r.span(Part::Path).unwrap_or(0..0);
+    if r.net_loc().is_none() && path.contains('.') {
+        // A path whose dot segments, removed, leave it starting with `//`.
+        // RFC 3986 removes them from every path, the URL's own included
+        // (5.2.2, with a base or without); every spec removes them from a
+        // relative path merged with a base directory, which against a base
+        // without an authority (`f:/a`) can be just `/`.
+        let rooted = path.starts_with('/');
+        let merged = if rooted {
+            crate::resolve::remove_dot_segments(path)
+        } else {
+            crate::resolve::remove_dot_segments(&alloc::format!("/{path}"))
+        };
+        let applies = spec == Spec::Rfc3986 || (!rooted && !r.has_scheme());
+        if applies && merged.starts_with("//") {
+            let (severity, how) = if r.has_scheme() {
+                (Severity::High, "resolving this URL")
+            } else {
+                (
+                    Severity::Medium,
+                    "resolving this reference against a base without an \
+                     authority (such as `f:/a`)",
+                )
+            };
+            let authority = merged[2..].split('/').next().unwrap_or("");
+            out.push(Finding::new(
+                "URL011",
+                severity,
+                path_span,
+                alloc::format!(
+                    "{how} removes the dot segments of its path, which then \
+                     starts with `//`: written out, the result reads back \
+                     with the authority `{authority}` (RFC 3986 §3.3: \
+                     without an authority a path cannot begin with `//`)"
+                ),
+            ));
+            return;
+        }
+    }
+    // A base with a net_loc and an empty path.
+    let (Some(net_loc), true) = (r.net_loc(), path.is_empty()) else {
+        return;
+    };
+    if !r.has_scheme() {
+        return;
+    }
+    let span = r.span(Part::NetLoc).unwrap_or(0..0);
+    // Every relative path misleads under RFC 2396; only `?y` and `;x`
+    // under RFC 1808, which are rare against a base without a path.
+    let (severity, message) = match spec.rules().algorithm {
+        crate::spec::Algorithm::Rfc2396 => (
+            Severity::Medium,
+            alloc::format!(
+            "as a base, RFC 2396 merges a relative path with the base path \
+             up to its last `/`, which this URL has none of: `index.html` \
+             gives `{}index.html`, which reads back with the authority \
+             `{net_loc}index.html` (--fix-pathless-base takes the path as \
+             `/`)",
+            without_fragment_and_query(r)
+        ),
+        ),
+        crate::spec::Algorithm::Rfc1808 | crate::spec::Algorithm::Draft96 => (
+            Severity::Low,
+            alloc::format!(
+                "as a base, the reference `?y` gives `{}?y`, whose net_loc \
+                 reads back as `{net_loc}?y`: the net_loc runs to the next \
+                 `/` (RFC 1808 §2.4.3), and step 5 writes the query after \
+                 the empty path",
+                without_fragment_and_query(r)
+            ),
+        ),
+        _ => return,
+    };
+    out.push(Finding::new("URL011", severity, span, message));
+}
+
+/// The URL up to its query or fragment (its scheme and net_loc here).
+fn without_fragment_and_query<'a>(r: &Reference<'a>) -> &'a str {
+    let s = r.as_str();
+    &s[..r.span(Part::Path).map_or(s.len(), |p| p.end)]
 }
 
 /// Why [`decode_for_wire`] refused.

@@ -18,8 +18,8 @@
 //! | [`String`](Level::String) | nothing: simple string comparison (RFC 3986 §6.2.1) |
 //! | [`Case`](Level::Case) | scheme in lower case (A15); hex digits of escapes in upper case (A37); the host in lower case where the spec makes it case-insensitive; an empty `;`, `?` or `#` dropped where the spec treats empty as absent (RFC 1808 P1, P4, P5; RFC 1630's void fragment) |
 //! | [`PercentEncoding`](Level::PercentEncoding) | escapes of the spec's decodable characters decoded; raw characters the spec requires escaped are escaped (a raw `~` under RFC 1808 becomes `%7E`) |
-//! | [`PathSegment`](Level::PathSegment) | RFC 3986 only: `remove_dot_segments` on the path, after decoding (AS15) |
-//! | [`Scheme`](Level::Scheme) (default) | an empty port, or the scheme's default port, dropped ([`Options::default_port`]); RFC 3986 only: an empty path with an authority becomes `/`, a mailto domain is lower-cased |
+//! | [`PathSegment`](Level::PathSegment) | RFC 3986 only: `remove_dot_segments` on the path of a URL with a scheme, rooted or not, after decoding (AS15; see below) |
+//! | [`Scheme`](Level::Scheme) (default) | an empty port, or the scheme's default port, dropped ([`Options::default_port`]), and any other port written by its value (`:08080` as `:8080`); RFC 3986 only: an empty path with an authority becomes `/`, a mailto domain is lower-cased |
 //!
 //! What may be decoded, per spec (RFC 1630: URLs are compared at "the same encoding level";
 //! docs/readings.md#as16):
@@ -39,6 +39,18 @@
 //! unreserved characters are decoded, and at [`Level::PathSegment`] and
 //! above the dot-segments that result are then removed. The seeds and RFC
 //! 2396 never remove dot-segments.
+//!
+//! RFC 3986 §6.2.2.3 says normalizers "should remove dot-segments by
+//! applying the remove_dot_segments algorithm to the path", and resolving a
+//! URL with a scheme against any base does the same (5.2.2), so every such
+//! path loses them, rooted or not: `x:./foo/bar` gives `x:foo/bar`,
+//! `x:mid/content=5/../6` gives `x:mid/6` (5.2.4's own example), and
+//! `g:h/../i` gives `g:/i`, the algorithm's output as printed (the
+//! resolution option [`RootlessDots`](crate::resolve::RootlessDots) reads
+//! it otherwise; normalization follows the text). A relative reference
+//! keeps its dot-segments, which climb the base it is resolved against,
+//! and a path that would come to start with `//` without an authority
+//! (`x:/.//a`) is left as it is, since that would read as an authority.
 //!
 //! The fragment is not part of the URL (R1808-2.1-FRAG, R96-3-FRAG): it is
 //! left out unless [`Options::include_fragment`] is set. The host is
@@ -71,7 +83,7 @@ use crate::chars::{
     CharClass, ALPHANUM,
 };
 use crate::check::Redacted;
-use crate::escape::is_escape_at;
+use crate::escape::{escaped_octet, is_escape_at};
 use crate::reference::{Part, Reference};
 use crate::resolve::remove_dot_segments;
 use crate::scheme::default_port;
@@ -232,7 +244,7 @@ pub struct NotComparable {
     pub input: String,
     /// The byte offset of the `%`.
     pub position: usize,
-    /// The text there (at most three bytes), or, under
+    /// The text there (the `%` and at most two more characters), or, under
     /// [`Spec::Whatwg`], the parser's reason.
     pub found: String,
 }
@@ -285,14 +297,13 @@ fn check_escapes(input: &str) -> Result<(), NotComparable> {
     let b = input.as_bytes();
     match (0..b.len()).find(|&i| b[i] == b'%' && !is_escape_at(b, i)) {
         None => Ok(()),
-        Some(i) => {
-            let end = (i + 3).min(b.len());
-            Err(NotComparable {
-                input: input.to_string(),
-                position: i,
-                found: String::from_utf8_lossy(&b[i..end]).into_owned(),
-            })
-        }
+        Some(i) => Err(NotComparable {
+            input: input.to_string(),
+            position: i,
+            // Whole characters: the `%` and what stands where its two hex
+            // digits should.
+            found: input[i..].chars().take(3).collect(),
+        }),
     }
 }
 
@@ -505,14 +516,6 @@ fn push_escape(out: &mut String, b: u8) {
     out.push(UPPER_HEX[usize::from(b & 15)] as char);
 }
 
-fn hex_value(b: u8) -> u8 {
-    match b {
-        b'0'..=b'9' => b - b'0',
-        b'a'..=b'f' => b - b'a' + 10,
-        _ => b - b'A' + 10,
-    }
-}
-
 /// How one piece of text is rewritten.
 #[derive(Clone, Copy)]
 struct Rewrite {
@@ -531,8 +534,7 @@ impl Rewrite {
         let mut i = 0;
         while i < b.len() {
             let c = b[i];
-            if c == b'%' && is_escape_at(b, i) {
-                let v = hex_value(b[i + 1]) << 4 | hex_value(b[i + 2]);
+            if let Some(v) = escaped_octet(b, i) {
                 if self.decode.contains(v) {
                     out.push(char::from(v));
                 } else {
@@ -681,10 +683,10 @@ fn structure(
     }
     let mut path = Cow::Borrowed(r.path());
     if spec == Spec::Rfc3986 {
-        if level >= Level::PathSegment
-            && scheme.is_some()
-            && path.starts_with('/')
-        {
+        // §6.2.2.3: remove_dot_segments on the path, rooted or not, as
+        // resolving the URI against any base would (5.2.2). A relative
+        // reference keeps its dot segments: they climb the base.
+        if level >= Level::PathSegment && scheme.is_some() {
             let p = remove_dot_segments(&path);
             // Without an authority, a path may not start with `//`.
             if r.net_loc().is_some() || !p.starts_with("//") {
@@ -775,7 +777,15 @@ fn authority(
                 || (default.is_some() && server.port_number() == default));
         if !drop {
             out.push(':');
-            out.push_str(port);
+            // By value: `:08080` is `:8080`, as `:080` is the default 80.
+            let digits =
+                !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit());
+            if level >= Level::Scheme && digits {
+                let value = port.trim_start_matches('0');
+                out.push_str(if value.is_empty() { "0" } else { value });
+            } else {
+                out.push_str(port);
+            }
         }
     }
 }

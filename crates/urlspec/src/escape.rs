@@ -274,8 +274,17 @@ pub(crate) fn is_escape_at(bytes: &[u8], i: usize) -> bool {
         && bytes[i + 2].is_ascii_hexdigit()
 }
 
+/// The octet of the escape `%` hex hex at `bytes[i..]`, if one starts
+/// there.
 #[inline]
-fn hex_value(b: u8) -> u8 {
+pub(crate) fn escaped_octet(bytes: &[u8], i: usize) -> Option<u8> {
+    is_escape_at(bytes, i)
+        .then(|| hex_value(bytes[i + 1]) << 4 | hex_value(bytes[i + 2]))
+}
+
+/// The value of a hex digit (any other byte gives a meaningless value).
+#[inline]
+pub(crate) fn hex_value(b: u8) -> u8 {
     match b {
         b'0'..=b'9' => b - b'0',
         b'a'..=b'f' => b - b'a' + 10,
@@ -301,7 +310,8 @@ pub struct EscapeError {
     pub position: usize,
     /// What is wrong there.
     pub kind: EscapeErrorKind,
-    /// The offending text (at most three bytes, for an escape).
+    /// The offending text (for an escape, the `%` and at most two more
+    /// characters).
     pub found: String,
 }
 
@@ -328,8 +338,8 @@ impl fmt::Display for EscapeError {
 impl std::error::Error for EscapeError {}
 
 fn invalid_at(text: &str, i: usize) -> EscapeError {
-    let end = (i + 3).min(text.len());
-    let found = String::from_utf8_lossy(&text.as_bytes()[i..end]).into_owned();
+    // Whole characters: the `%` and what stands where its digits should.
+    let found = text[i..].chars().take(3).collect();
     EscapeError { position: i, kind: EscapeErrorKind::InvalidEscape, found }
 }
 

@@ -238,7 +238,76 @@ fn findings_are_ordered_and_documented() {
     let mut seen: Vec<&str> = f.iter().map(|f| f.code).collect();
     seen.dedup();
     assert!(seen.len() >= 5, "{f:?}");
-    assert_eq!(RULES.len(), 10);
+    assert_eq!(RULES.len(), 11);
+}
+
+#[test]
+fn url009_compares_hosts_after_domain_to_ascii() {
+    let url009 = |input: &str, spec| -> Vec<Finding> {
+        check(input, spec).into_iter().filter(|f| f.code == "URL009").collect()
+    };
+    // The WHATWG standard gives `xn--bcher-kva.de`, every RFC `bücher.de`:
+    // one host once mapped by UTS #46, as the standard's host parser does
+    // (in any case).
+    for input in ["http://bücher.de/", "http://BÜCHER.de:81/x"] {
+        for spec in Spec::ALL {
+            assert!(url009(input, spec).is_empty(), "{input} {spec}");
+        }
+    }
+    // A host the mapping refuses (a space, escaped) still differs from one
+    // it accepts: RFC 3986 reads the host `a%20b`, RFC 1808 `c`.
+    let f = url009("http://a%20b?@c/", Spec::Rfc3986);
+    assert_eq!(f.len(), 1, "{f:?}");
+    // The span is the host alone, without user or port.
+    let input = "http://u?@evil.example:8080/";
+    let f = &url009(input, Spec::Rfc1808)[0];
+    assert_eq!(&input[f.span.clone()], "evil.example");
+    let f = &url009(input, Spec::Rfc3986)[0];
+    assert_eq!(&input[f.span.clone()], "u");
+}
+
+#[test]
+fn url011_resolution_reads_back_another_authority() {
+    let codes = |input: &str, spec| -> Vec<(&'static str, Severity)> {
+        check(input, spec)
+            .into_iter()
+            .filter(|f| f.code == "URL011")
+            .map(|f| (f.code, f.severity))
+            .collect()
+    };
+    // The URL itself: RFC 3986 removes its dot segments (5.2.2), leaving
+    // `f://g`. The other specs keep an absolute URL's path as it is.
+    assert_eq!(codes("f:/.//g", Spec::Rfc3986), [("URL011", Severity::High)]);
+    assert!(codes("f:/.//g", Spec::Rfc1808).is_empty());
+    let f = &check("f:/.//g", Spec::Rfc3986)[0];
+    assert_eq!(f.span, 2..7);
+    assert!(f.message.contains("authority `g`"), "{}", f.message);
+    // A relative reference, against a base without an authority: under
+    // every spec, which all remove dot segments from a merged path.
+    for spec in Spec::ALL {
+        assert_eq!(
+            codes(".//g", spec),
+            [("URL011", Severity::Medium)],
+            "{spec}"
+        );
+        assert_eq!(codes("a/../..//g", spec).len(), 1, "{spec}");
+        assert!(codes("./g", spec).is_empty(), "{spec}");
+    }
+    // With an authority, a path may start with `//`.
+    assert!(codes("http://h/.//g", Spec::Rfc3986).is_empty());
+    // A base with an authority and no path: RFC 2396 glues a relative path
+    // to it; RFC 1808 and the 1996 drafts write `?y` after it.
+    assert_eq!(
+        codes("http://taccs.hu", Spec::Rfc2396),
+        [("URL011", Severity::Medium)]
+    );
+    assert_eq!(codes("http://a", Spec::Rfc1808), [("URL011", Severity::Low)]);
+    assert_eq!(
+        codes("http://a", Spec::Draft96Dec),
+        [("URL011", Severity::Low)]
+    );
+    assert!(codes("http://a", Spec::Rfc3986).is_empty());
+    assert!(codes("http://a/", Spec::Rfc2396).is_empty());
 }
 
 #[test]

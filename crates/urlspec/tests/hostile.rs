@@ -848,16 +848,25 @@ fn finder_on_a_10_mb_url_and_the_bracket_cap() {
     let f = Finder::new().bare(false).find(&fits).unwrap();
     assert_eq!((f.form(), f.as_str().len()), (Form::Angle, 8192));
     let over = format!("<http://a/{}>", "x".repeat(8193 - "http://a/".len()));
-    assert!(Finder::new().bare(false).find(&over).is_none());
+    let f = Finder::new().bare(false).find(&over).unwrap();
+    assert!(f.too_long() && f.as_str().is_empty());
 
-    // A 10 MB URL in brackets: too long for them, found bare inside.
+    // A 10 MB URL in brackets: too long for them, reported as such, and
+    // not cut into a bare URL at its first line break.
+    let url =
+        format!("http://a/{}\n{}", "x".repeat(5 * MB), "y".repeat(5 * MB));
+    let text = format!("<URL:{url}> http://b/");
+    let found: Vec<_> = Finder::new().find_iter(&text).collect();
+    assert_eq!(found.len(), 2);
+    assert!(found[0].too_long());
+    assert_eq!(
+        (found[0].form(), found[0].span()),
+        (Form::UrlPrefixed, 0..url.len() + 6)
+    );
+    assert_eq!(found[0].url_span(), 5..5 + url.len());
+    assert_eq!(found[1].as_str(), "http://b/");
+    // A 10 MB URL in quotes is taken as prose: the bare URL is found.
     let url = format!("http://a/{}", "x".repeat(10 * MB));
-    let text = format!("<URL:{url}>");
-    let f = Finder::new().find(&text).unwrap();
-    assert_eq!(f.form(), Form::Bare);
-    same(f.as_str(), &url, "found");
-    assert_eq!(f.span(), 5..5 + url.len());
-    // And a 10 MB URL in quotes is too long for them as well.
     let text = format!("\"{url}\"");
     assert_eq!(Finder::new().find(&text).unwrap().form(), Form::Bare);
 }

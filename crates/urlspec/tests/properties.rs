@@ -3,7 +3,11 @@
 
 use proptest::prelude::*;
 use urlspec::escape::{self, Component};
-use urlspec::resolve::{make_relative, resolve, Resolver};
+use urlspec::reference::Part;
+use urlspec::resolve::{
+    make_relative, produced, resolve, DotDotAboveRoot, Note, Options,
+    Resolver, Rfc1630Dots, RootlessDots,
+};
 use urlspec::{Reference, Spec};
 
 fn any_spec() -> impl Strategy<Value = Spec> {
@@ -17,6 +21,23 @@ fn url_like() -> impl Strategy<Value = String> {
         "(http|ftp|g|1x|a@b)?:?(//[a-z@:.\\[\\]0-9]{0,8})?(/?[a-z.]{0,3}){0,4}(;[a-z=/]{0,3})?(\\?[a-z/.;]{0,4})?(#[a-z/.]{0,3})?",
         any::<String>(),
     ]
+}
+
+/// Every option set that changes a result.
+fn options() -> impl Strategy<Value = Options> {
+    prop::sample::select(vec![
+        Options::default(),
+        Options::default().strict(true),
+        Options::default().same_scheme_is_relative(true),
+        Options::default().same_scheme_is_relative(false),
+        Options::default().dotdot_above_root(DotDotAboveRoot::Remove),
+        Options::default().dotdot_above_root(DotDotAboveRoot::Error),
+        Options::default().fix_pathless_base(true),
+        Options::default().rfc1630_dots(Rfc1630Dots::Like1808),
+        Options::default().rootless_dots(RootlessDots::KeepRootless),
+        Options::default().path_guard(true),
+        Options::default().path_guard(true).same_scheme_is_relative(true),
+    ])
 }
 
 fn base_url() -> impl Strategy<Value = String> {
@@ -141,6 +162,72 @@ proptest! {
             // A result is absolute: it has the base's or its own scheme.
             let parsed = Reference::parse_with(&out.href, spec);
             prop_assert!(parsed.has_scheme() || out.taken_as_absolute, "{:?}", out);
+        }
+    }
+
+    #[test]
+    fn an_answer_that_reads_no_base_needs_none(
+        base in base_url(),
+        r in reference(),
+        spec in any_spec(),
+        opts in options(),
+    ) {
+        // A reference with a scheme is resolved without reading the base,
+        // unless the same-scheme loophole applies, which reads its scheme.
+        let parsed = Reference::parse_with(&r, spec);
+        let Some(scheme) = parsed.scheme() else { return Ok(()) };
+        let loophole = opts
+            .same_scheme_is_relative
+            .unwrap_or(spec.rules().same_scheme_is_relative);
+        let base_scheme = Reference::parse_with(&base, spec).scheme();
+        if loophole && base_scheme.is_some_and(|b| b.eq_ignore_ascii_case(scheme)) {
+            return Ok(());
+        }
+        let href = |base: &str| {
+            Resolver::with_options(base, spec, opts).resolve(&r).map(|x| x.href)
+        };
+        prop_assert_eq!(href(&base), href(""), "{} {:?}", spec, opts);
+        if opts == Options::default() {
+            let one_shot = resolve("", &r, spec).map(|x| x.href);
+            prop_assert_eq!(one_shot, href(&base));
+        }
+    }
+
+    #[test]
+    fn a_result_reads_back_as_produced_or_says_not(
+        base in base_url(),
+        r in reference(),
+        spec in any_spec(),
+        opts in options(),
+    ) {
+        let Ok((href, note, shape)) = produced(&base, &r, spec, opts) else {
+            return Ok(());
+        };
+        let (authority, path) = shape.expect("every spec but whatwg");
+        let again = Reference::parse_with(&href, spec);
+        let reads_back = again.has_scheme()
+            && again.net_loc().is_some() == authority
+            && again.span(Part::Path) == Some(path.clone());
+        let changed = matches!(
+            note,
+            Some(
+                Note::PathReadAsAuthority
+                    | Note::PathJoinsAuthority
+                    | Note::AuthorityEndsEarlier
+                    | Note::AuthorityReadsLonger
+            )
+        );
+        prop_assert_eq!(
+            reads_back, !changed,
+            "{} {:?} {:?}: {} (path {:?}, authority {}), note {:?}",
+            spec, base, r, href, path, authority, note
+        );
+        // What the API gives, shortcuts and all.
+        let api = Resolver::with_options(&base, spec, opts).resolve(&r).unwrap();
+        prop_assert_eq!((&api.href, api.note), (&href, note));
+        if opts == Options::default() {
+            let one_shot = resolve(&base, &r, spec).unwrap();
+            prop_assert_eq!((&one_shot.href, one_shot.note), (&href, note));
         }
     }
 

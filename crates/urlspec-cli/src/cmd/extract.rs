@@ -10,7 +10,7 @@
 use std::fs;
 use std::io::{self, Read, Write};
 
-use urlspec::extract::{Finder, Found, LineIndex};
+use urlspec::extract::{Finder, Found, LineIndex, MAX_DELIMITED};
 use urlspec::resolve::{ResolveError, Resolved, Resolver};
 use urlspec::{Reference, Spec};
 
@@ -21,7 +21,7 @@ use crate::output::{self, Error, JsonObject, Output, RecordWrite};
 /// The TSV header row.
 pub const TSV_HEADER: &str = "file\tline\tcolumn\toffset\tform\turl\t\
                               resolved\tambiguous_hyphen\talternative\t\
-                              relative\n";
+                              relative\ttoo_long\n";
 
 /// Finds the URLs of every input of `args` and prints them.
 pub fn run(args: &ExtractArgs) -> Result<Status, Error> {
@@ -76,7 +76,9 @@ pub fn run(args: &ExtractArgs) -> Result<Status, Error> {
     Ok(if failed {
         Status::Failed
     } else {
-        Status::from_valid(printer.unresolved == 0 && !broken)
+        Status::from_valid(
+            printer.unresolved == 0 && printer.too_long == 0 && !broken,
+        )
     })
 }
 
@@ -100,6 +102,8 @@ pub struct Printer<'b> {
     resolver: Option<Resolver<'b>>,
     /// The URLs that could not be resolved against the base.
     pub unresolved: usize,
+    /// The `<...>` forms too long to be read as a URL.
+    pub too_long: usize,
     /// One line, reused for every URL.
     line: Vec<u8>,
 }
@@ -107,7 +111,13 @@ pub struct Printer<'b> {
 impl<'b> Printer<'b> {
     /// A printer in format `how`, resolving with `resolver` when given.
     pub fn new(how: ExtractOutput, resolver: Option<Resolver<'b>>) -> Self {
-        Printer { how, resolver, unresolved: 0, line: Vec::with_capacity(512) }
+        Printer {
+            how,
+            resolver,
+            unresolved: 0,
+            too_long: 0,
+            line: Vec::with_capacity(512),
+        }
     }
 
     /// Writes what comes before the first URL: the TSV header row.
@@ -130,7 +140,20 @@ impl<'b> Printer<'b> {
         for found in finder.find_iter(data) {
             let (line, column) = index.line_col(found.span().start);
             let place = Place { name, line, column };
-            let resolved = self.resolver.map(|r| r.resolve(found.as_str()));
+            if found.too_long() {
+                self.too_long += 1;
+                let _ = writeln!(
+                    io::stderr().lock(),
+                    "urlspec: {name}:{line}:{column}: not read as a URL: {}",
+                    too_long_detail(&found)
+                );
+            }
+            let resolved = match self.resolver {
+                Some(r) if !found.too_long() => {
+                    Some(r.resolve(found.as_str()))
+                }
+                _ => None,
+            };
             if let Some(Err(err)) = &resolved {
                 self.unresolved += 1;
                 let _ = writeln!(
@@ -179,9 +202,22 @@ pub struct Place<'a> {
     pub column: usize,
 }
 
-/// The flags of a text line: `relative`, `ambiguous-hyphen (or ALT)`.
+/// The length of a form too long, with the limit, for the text output
+/// and standard error.
+fn too_long_detail(found: &Found<'_>) -> String {
+    format!(
+        "{} bytes between the brackets, over the {MAX_DELIMITED}-byte limit",
+        found.span().len() - 2
+    )
+}
+
+/// The flags of a text line: `too-long`, `relative`,
+/// `ambiguous-hyphen (or ALT)`.
 fn flags(found: &Found<'_>) -> Vec<String> {
     let mut flags = Vec::new();
+    if found.too_long() {
+        flags.push(format!("too-long ({})", too_long_detail(found)));
+    }
     if found.is_relative() {
         flags.push("relative".to_owned());
     }
@@ -207,7 +243,11 @@ fn text_line(
         place.line,
         place.column,
         found.form(),
-        output::visible(found.as_str())
+        if found.too_long() {
+            "-".into()
+        } else {
+            output::visible(found.as_str())
+        }
     );
     match resolved {
         Some(Ok(resolved)) => {
@@ -227,10 +267,10 @@ fn text_line(
     buf.extend_from_slice(line.as_bytes());
 }
 
-/// One TSV row: file, line, column, offset, form, url, resolved (empty
-/// without a base or on error), ambiguous_hyphen, alternative (empty when
-/// none), relative; control characters made visible so that a field never
-/// breaks the row.
+/// One TSV row: file, line, column, offset, form, url (empty for a form
+/// too long), resolved (empty without a base or on error),
+/// ambiguous_hyphen, alternative (empty when none), relative, too_long;
+/// control characters made visible so that a field never breaks the row.
 fn tsv_row(
     buf: &mut Vec<u8>,
     place: &Place<'_>,
@@ -256,6 +296,7 @@ fn tsv_row(
         bool_name(found.ambiguous_hyphen()),
         &alternative,
         bool_name(found.is_relative()),
+        bool_name(found.too_long()),
     ];
     for (i, field) in fields.iter().enumerate() {
         if i > 0 {
@@ -275,8 +316,8 @@ fn bool_name(value: bool) -> &'static str {
     }
 }
 
-/// One JSON line: file, line, column, offset, form, url, resolved,
-/// ambiguous_hyphen, alternative, relative.
+/// One JSON line: file, line, column, offset, form, url (null for a form
+/// too long), resolved, ambiguous_hyphen, alternative, relative, too_long.
 fn json_line(
     buf: &mut Vec<u8>,
     place: &Place<'_>,
@@ -293,11 +334,12 @@ fn json_line(
         .number("column", place.column)
         .number("offset", found.span().start)
         .string("form", found.form().name())
-        .string("url", found.as_str())
+        .optional("url", (!found.too_long()).then(|| found.as_str()))
         .optional("resolved", resolved)
         .boolean("ambiguous_hyphen", found.ambiguous_hyphen())
         .optional("alternative", found.alternative().as_deref())
-        .boolean("relative", found.is_relative());
+        .boolean("relative", found.is_relative())
+        .boolean("too_long", found.too_long());
     o.finish();
     buf.push(b'\n');
 }
@@ -353,14 +395,14 @@ mod tests {
     }
 
     #[test]
-    fn tsv_rows_have_ten_fields() {
+    fn tsv_rows_have_eleven_fields() {
         let text =
             print(ExtractOutput::Tsv, None, Finder::new().relative(true));
         let mut lines = text.lines();
         assert_eq!(lines.next(), Some(TSV_HEADER.trim_end()));
         let rows: Vec<Vec<&str>> =
             lines.map(|l| l.split('\t').collect()).collect();
-        assert!(rows.iter().all(|r| r.len() == 10));
+        assert!(rows.iter().all(|r| r.len() == 11));
         assert_eq!(
             rows[2],
             [
@@ -373,6 +415,7 @@ mod tests {
                 "",
                 "true",
                 "http://a.example/foobar",
+                "false",
                 "false"
             ]
         );
@@ -401,6 +444,46 @@ mod tests {
         printer.file(&mut out, "b", data, &Finder::new()).unwrap();
         // Two invalid bytes, a space, `café` (4), a space: column 9.
         assert_eq!(out, b"b:1:9  url-prefixed  http://x/\n");
+    }
+
+    #[test]
+    fn a_form_too_long_is_a_finding_not_a_url() {
+        let mut data = b"see <URL:http://a/".to_vec();
+        data.extend(vec![b'x'; MAX_DELIMITED]);
+        data.extend_from_slice(b"\n y> and http://b/\n");
+        let resolver = Some(Resolver::new("http://h/", Spec::Rfc1808));
+        let mut printer = Printer::new(ExtractOutput::Json, resolver);
+        let mut out = Vec::new();
+        printer.file(&mut out, "t", &data, &Finder::new()).unwrap();
+        let v: Vec<serde_json::Value> = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(v.len(), 2);
+        assert_eq!(
+            (v[0]["too_long"].clone(), v[0]["url"].clone()),
+            (true.into(), serde_json::Value::Null)
+        );
+        assert!(v[0]["resolved"].is_null());
+        assert_eq!(
+            (v[1]["url"].clone(), v[1]["too_long"].clone()),
+            ("http://b/".into(), false.into())
+        );
+        assert_eq!((printer.too_long, printer.unresolved), (1, 0));
+        let mut printer = Printer::new(ExtractOutput::Text, None);
+        let mut out = Vec::new();
+        printer.file(&mut out, "t", &data, &Finder::new()).unwrap();
+        let first =
+            String::from_utf8(out).unwrap().lines().next().unwrap().to_owned();
+        let inner = MAX_DELIMITED + "URL:http://a/\n y".len();
+        assert_eq!(
+            first,
+            format!(
+                "t:1:5  url-prefixed  -  [too-long ({inner} bytes between the \
+                 brackets, over the 8192-byte limit)]"
+            )
+        );
     }
 
     #[test]

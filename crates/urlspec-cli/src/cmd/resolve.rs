@@ -215,8 +215,10 @@ fn write_error(
     Ok(())
 }
 
-/// The members `result`, `same_document`, `error` and `taken_as_absolute`
-/// of a resolution's JSON: `result` is `href` when `answer` is `Ok`.
+/// The members `result`, `same_document`, `error`, `taken_as_absolute`
+/// and `note` of a resolution's JSON: `result` is `href` when `answer` is
+/// `Ok`; `note` is `null` or `{kind, message}` when the result reads back
+/// with other components (library `Note`).
 fn answer_members(
     o: &mut JsonObject<'_>,
     href: &str,
@@ -228,6 +230,13 @@ fn answer_members(
                 .boolean("same_document", outcome.same_document)
                 .null("error")
                 .boolean("taken_as_absolute", outcome.taken_as_absolute);
+            match outcome.note {
+                Some(note) => o.object("note", |n| {
+                    n.string("kind", note.kind())
+                        .string("message", &note.to_string());
+                }),
+                None => o.null("note"),
+            };
         }
         Err(err) => {
             error_members(o, err.kind(), &err.to_string());
@@ -235,15 +244,16 @@ fn answer_members(
     }
 }
 
-/// The members `result`, `same_document`, `error` and `taken_as_absolute`
-/// of an error's JSON.
+/// The members `result`, `same_document`, `error`, `taken_as_absolute` and
+/// `note` of an error's JSON.
 fn error_members(o: &mut JsonObject<'_>, kind: &str, message: &str) {
     o.null("result")
         .boolean("same_document", false)
         .object("error", |e| {
             e.string("kind", kind).string("message", message);
         })
-        .boolean("taken_as_absolute", false);
+        .boolean("taken_as_absolute", false)
+        .null("note");
 }
 
 /// How many bytes of text records [`Single`] holds back before it writes

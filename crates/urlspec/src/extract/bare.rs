@@ -6,7 +6,9 @@
 //! documents" (the 1996 draft §2.3.3; so an unbracketed URL ends at
 //! whitespace or at `<` `>` `"`, a heuristic no document states).
 //! Where they *start*, and which punctuation around them is prose, is left
-//! to the reader, so these rules follow what users of linkifiers expect:
+//! to the reader, so these rules follow what users of linkifiers expect
+//! (`testdata/extract/linkifiers.toml` compares them with six linkifiers'
+//! own test data):
 //!
 //! * **Start.** Each `:` is a candidate. The scheme is the run of scheme
 //!   characters (`[A-Za-z0-9+.-]`) just before it, from its first letter. It
@@ -14,12 +16,28 @@
 //!   experimental prefix of RFC 1630 and 003 §7), or, for any other
 //!   registered-looking name, if `//` follows the colon. The finder's spec
 //!   must also see a scheme there (`svn+ssh` is none under RFC 1630).
-//! * **End.** The URL runs to whitespace, a control character, `<`, `>`,
-//!   `"`, a non-ASCII character (no spec admits one), or a `)` or `]`
-//!   without its opening partner inside the URL; balanced pairs stay, so
-//!   `http://en.wikipedia.org/wiki/URL_(disambiguation)` is whole.
-//! * **Trailing punctuation** `.` `,` `;` `:` `!` `?` and the closing
-//!   quotes `'` and `` ` `` are prose, not URL, and are trimmed.
+//!   A known scheme after a `.` in that run starts the URL itself
+//!   (`more...http://x` gives `http://x`).
+//! * **End.** The URL runs to whitespace (ASCII or Unicode), a control
+//!   character, `<`, `>`, `"`, the ideographic full stop or comma (`。`
+//!   `、`, which CJK text writes without a space after them), or a byte
+//!   that is not UTF-8. Other
+//!   characters outside US-ASCII belong to it and are reported as written
+//!   (`http://müller.de` whole): 003 §2.3.3 calls them `national`, to be
+//!   escaped, and adds that "a robust implementation should be prepared to
+//!   handle those characters when it is possible to do so".
+//! * **Trailing punctuation** is prose, not URL, and is trimmed from the
+//!   end, repeatedly: `.` `,` `;` `:` `!` `?` `` ` `` and their
+//!   full-width forms (`，` `．` `！` `？` `：` `；`), `…`, and the closing
+//!   quotes `”` `’` `»` `›`.
+//! * **Closing brackets** `)` `]` `}` (and `）` `］` `｝` `】` `」` `』` `〉` `》`)
+//!   are trimmed from the end only while the URL holds more of them than of
+//!   their opening partner, as GitHub's autolink extension does with `)`:
+//!   `http://en.wikipedia.org/wiki/URL_(disambiguation)` and
+//!   `http://example.com/ab)c` are whole, `(see http://a/b)` gives
+//!   `http://a/b`. A `'` at the end is trimmed when the URL holds an odd
+//!   number of them (`'http://a/b'` gives `http://a/b`, `http://a/'x'` is
+//!   whole).
 //! * **Something must remain** after the scheme: `http:` and `http://`
 //!   alone are not URLs.
 
@@ -38,8 +56,30 @@ pub(super) const KNOWN_SCHEMES: [&str; 16] = [
     "rlogin", "tn3270", "wais", "file", "prospero", "mid", "cid", "urn",
 ];
 
-/// Punctuation trimmed from the end of a bare URL.
-const TRAILING: CharClass = CharClass::of(".,;:!?'`");
+/// ASCII punctuation trimmed from the end of a bare URL (`'` has a rule of
+/// its own).
+const TRAILING: CharClass = CharClass::of(".,;:!?`");
+
+/// Punctuation outside US-ASCII trimmed from the end of a bare URL: the
+/// full-width forms of [`TRAILING`], the ellipsis and closing quotes.
+const TRAILING_WIDE: &[char] =
+    &['。', '、', '，', '．', '！', '？', '：', '；', '…', '”', '’', '»', '›'];
+
+/// Bracket pairs: a closing one at the end of a bare URL is trimmed while
+/// the URL holds more of it than of its opening partner.
+const PAIRS: [(char, char); 11] = [
+    ('(', ')'),
+    ('[', ']'),
+    ('{', '}'),
+    ('（', '）'),
+    ('［', '］'),
+    ('｛', '｝'),
+    ('【', '】'),
+    ('「', '」'),
+    ('『', '』'),
+    ('〈', '〉'),
+    ('《', '》'),
+];
 
 /// Whether `scheme` is one of [`KNOWN_SCHEMES`] or experimental (`x-…`),
 /// ignoring ASCII case (R96-4.1).
@@ -79,35 +119,106 @@ pub(super) fn scheme_len(url: &[u8], spec: Spec) -> Option<usize> {
     .then_some(n)
 }
 
-/// Whether a bare URL ends before `b`.
+/// Whether a bare URL ends before the ASCII byte `b`.
 #[inline]
 fn ends_at(b: u8) -> bool {
-    b <= b' ' || b >= 0x7f || matches!(b, b'<' | b'>' | b'"')
+    b <= b' ' || b == 0x7f || matches!(b, b'<' | b'>' | b'"')
+}
+
+/// Whether a bare URL ends before `c`, a character outside US-ASCII:
+/// whitespace, a control character, or the ideographic full stop and
+/// comma, which CJK text writes without a space after them.
+fn ends_at_wide(c: char) -> bool {
+    c.is_whitespace() || c.is_control() || matches!(c, '。' | '、')
+}
+
+/// The character at `h[i]` (not ASCII) and its length in bytes, when it
+/// is a whole UTF-8 sequence.
+fn wide_char_at(h: &[u8], i: usize) -> Option<(char, usize)> {
+    let n = match h[i] {
+        0xC2..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF4 => 4,
+        _ => return None,
+    };
+    let c = core::str::from_utf8(h.get(i..i + n)?).ok()?.chars().next()?;
+    Some((c, n))
 }
 
 /// The end of the bare URL whose scheme-specific part starts at `from`:
-/// the first byte that [`ends_at`] or that closes a pair never opened,
-/// then back over trailing punctuation.
+/// the first character that ends a bare URL, then back over trailing
+/// punctuation and closing brackets the URL did not open. Linear: the
+/// brackets are counted on the way forward, once.
 fn end_of(h: &[u8], from: usize) -> usize {
-    let (mut parens, mut brackets) = (0usize, 0usize);
+    let (mut opened, mut closed) =
+        ([0usize; PAIRS.len()], [0usize; PAIRS.len()]);
+    let mut quotes = 0usize;
+    let mut count = |c: char| {
+        if c == '\'' {
+            quotes += 1;
+        } else if let Some(k) = PAIRS.iter().position(|p| p.0 == c) {
+            opened[k] += 1;
+        } else if let Some(k) = PAIRS.iter().position(|p| p.1 == c) {
+            closed[k] += 1;
+        }
+    };
     let mut i = from;
     while i < h.len() {
-        match h[i] {
-            b'(' => parens += 1,
-            b')' if parens == 0 => break,
-            b')' => parens -= 1,
-            b'[' => brackets += 1,
-            b']' if brackets == 0 => break,
-            b']' => brackets -= 1,
-            b if ends_at(b) => break,
-            _ => {}
+        let b = h[i];
+        if b.is_ascii() {
+            if ends_at(b) {
+                break;
+            }
+            if matches!(b, b'(' | b')' | b'[' | b']' | b'{' | b'}' | b'\'') {
+                count(char::from(b));
+            }
+            i += 1;
+        } else {
+            match wide_char_at(h, i) {
+                Some((c, n)) if !ends_at_wide(c) => {
+                    count(c);
+                    i += n;
+                }
+                _ => break,
+            }
         }
-        i += 1;
     }
-    while i > from && TRAILING.contains(h[i - 1]) {
-        i -= 1;
+    // Back over what is prose: the last character, while it is trailing
+    // punctuation or a closer without its opener.
+    while i > from {
+        let (c, n) = last_char(&h[from..i]);
+        let trim = if c.is_ascii() && TRAILING.contains(c as u8) {
+            true
+        } else if c == '\'' {
+            let odd = quotes % 2 == 1;
+            quotes -= usize::from(odd);
+            odd
+        } else if let Some(k) = PAIRS.iter().position(|p| p.1 == c) {
+            let unbalanced = closed[k] > opened[k];
+            closed[k] -= usize::from(unbalanced);
+            unbalanced
+        } else {
+            TRAILING_WIDE.contains(&c)
+        };
+        if !trim {
+            break;
+        }
+        i -= n;
     }
     i
+}
+
+/// The last character of `url` (valid UTF-8, as [`end_of`] scanned it)
+/// and its length.
+fn last_char(url: &[u8]) -> (char, usize) {
+    let start = url.len()
+        - 1
+        - url.iter().rev().take_while(|&&b| b & 0xC0 == 0x80).count();
+    let c = core::str::from_utf8(&url[start..])
+        .ok()
+        .and_then(|s| s.chars().next())
+        .unwrap_or(char::REPLACEMENT_CHARACTER);
+    (c, url.len() - start)
 }
 
 /// The bare URL whose scheme ends at the `:` at `colon`, if any. `floor`
@@ -133,6 +244,13 @@ pub(super) fn at_colon<'h>(
     if start == colon {
         return None;
     }
+    // Prose run into a known scheme through a `.` (`more...http://x`,
+    // `site.http://x`): the URL starts at the known scheme.
+    if let Some(dot) = h[start..colon].iter().rposition(|&b| b == b'.') {
+        if is_known(&h[start + dot + 1..colon]) {
+            start += dot + 1;
+        }
+    }
     let scheme = &h[start..colon];
     let after = &h[colon + 1..];
     if !(after.starts_with(b"//") || is_known(scheme))
@@ -144,7 +262,7 @@ pub(super) fn at_colon<'h>(
     if !rest_ok(scheme, &h[colon + 1..end]) {
         return None;
     }
-    // Every byte of a bare URL is ASCII (`ends_at` stops at the rest).
+    // `end_of` took whole UTF-8 characters only.
     let url = core::str::from_utf8(&h[start..end]).ok()?;
     Some(Found {
         span: start..end,
@@ -153,6 +271,7 @@ pub(super) fn at_colon<'h>(
         form: Form::Bare,
         hyphens: Vec::new(),
         relative: false,
+        too_long: false,
         spec: finder.spec,
     })
 }

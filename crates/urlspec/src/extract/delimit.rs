@@ -37,15 +37,19 @@ use alloc::vec::Vec;
 use memchr::memchr;
 
 use super::{bare, Finder, Form, Found};
+use crate::chars::SCHEME;
 use crate::reference::Reference;
 use crate::spec::Spec;
 
-/// The longest text between two delimiters that can hold a URL, in bytes.
+/// The longest text between two delimiters that can hold a URL, in bytes
+/// (8 KiB).
 ///
 /// A guard, not a rule of the appendix: without it `< ... >` around a
 /// whole chapter of prose (whose whitespace App. B says to delete) would
-/// come out as one "URL".
-pub(super) const MAX_DELIMITED: usize = 8 * 1024;
+/// come out as one "URL". A longer `<...>` or `<URL:...>` that starts like
+/// a URL is reported as [too long](super::Found::too_long); longer quoted
+/// text is taken as prose.
+pub const MAX_DELIMITED: usize = 8 * 1024;
 
 /// The whitespace App. B says to ignore: "spaces, linebreaks, tabs, etc."
 #[inline]
@@ -225,6 +229,7 @@ fn found<'h>(
         form,
         hyphens: u.hyphens,
         relative,
+        too_long: false,
         spec,
     }
 }
@@ -242,12 +247,15 @@ pub(super) fn angle<'h>(
     finder: &Finder,
 ) -> Option<Found<'h>> {
     let gt = next_gt.find(h, lt + 1);
-    if gt == h.len() || gt - lt - 1 > MAX_DELIMITED {
+    if gt == h.len() {
         return None;
     }
     let inner = &h[lt + 1..gt];
     if memchr(b'<', inner).is_some() {
         return None;
+    }
+    if inner.len() > MAX_DELIMITED {
+        return too_long(h, lt, gt, finder);
     }
     let text = core::str::from_utf8(inner).ok()?;
     let allow =
@@ -265,6 +273,50 @@ pub(super) fn angle<'h>(
         return None;
     }
     Some(found(u, lt, gt, form, relative, finder.spec))
+}
+
+/// The finding for `<...>` at `lt..=gt` whose text is longer than
+/// [`MAX_DELIMITED`], if it starts like a URL: with `URL:`, or with a
+/// scheme and its `:` under the finder's spec (after whitespace). Reads
+/// only the text's start.
+fn too_long<'h>(
+    h: &'h [u8],
+    lt: usize,
+    gt: usize,
+    finder: &Finder,
+) -> Option<Found<'h>> {
+    let inner = &h[lt + 1..gt];
+    let start = inner.iter().take_while(|&&b| is_space(b)).count();
+    let end =
+        inner.len() - inner.iter().rev().take_while(|&&b| is_space(b)).count();
+    let text = &inner[start..];
+    let prefixed =
+        text.get(..4).is_some_and(|p| p.eq_ignore_ascii_case(b"URL:"));
+    let url = if prefixed { &text[4..] } else { text };
+    let url = &url[url.iter().take_while(|&&b| is_space(b)).count()..];
+    let url_start = lt + 1 + inner.len() - url.len();
+    let n = url.iter().take_while(|&&b| SCHEME.contains(b)).count();
+    let scheme = url.get(..=n).filter(|s| s.ends_with(b":"));
+    let has_scheme =
+        scheme.and_then(|s| core::str::from_utf8(s).ok()).is_some_and(|s| {
+            Reference::parse_with(s, finder.spec)
+                .scheme()
+                .is_some_and(|x| x.len() == n)
+        });
+    let relative = !has_scheme;
+    if relative && !(finder.relative && prefixed) {
+        return None;
+    }
+    Some(Found {
+        span: lt..gt + 1,
+        url_span: url_start..(lt + 1 + end).max(url_start),
+        url: Cow::Borrowed(""),
+        form: if prefixed { Form::UrlPrefixed } else { Form::Angle },
+        hyphens: Vec::new(),
+        relative,
+        too_long: true,
+        spec: finder.spec,
+    })
 }
 
 /// The `"..."` that opens at `q` (RFC 2396 App. E), if it holds a URL.

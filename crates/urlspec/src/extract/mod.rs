@@ -55,8 +55,11 @@
 //!
 //! Guards that no URL grammar contradicts: bracketed text holding another
 //! `<`, a control character, or `"` (except under RFC 1630, whose `extra`
-//! class holds `"`) is not a URL, nor is text longer than 8 KiB between
-//! the brackets, nor text that is not UTF-8.
+//! class holds `"`) is not a URL, nor is text that is not UTF-8. Nor is
+//! text longer than [`MAX_DELIMITED`] (8 KiB) between the brackets: when
+//! it starts like a URL (`URL:`, or a scheme and its `:`), the form is
+//! reported as a finding, [`Found::too_long`], with no URL, and the text
+//! inside is not searched for bare URLs.
 //!
 //! **Heuristics** (in no seed), in `extract/bare.rs` and, for quotes, in
 //! `extract/delimit.rs`:
@@ -70,10 +73,15 @@
 //!   `mailto`, `news`, `nntp`, `telnet`, `rlogin`, `tn3270`, `wais`,
 //!   `file`, `prospero`, `mid`, `cid`, `urn`) and `x-…`, and for any other
 //!   registered-looking scheme followed by `//`. A bare URL ends at
-//!   whitespace, `<`, `>`, `"`, a control or non-ASCII character, or an
-//!   unbalanced `)` or `]`; trailing `.` `,` `;` `:` `!` `?` `'` `` ` ``
-//!   are trimmed; balanced `()` and `[]` are kept. Bare URLs never span
-//!   lines, so the hyphen rule does not apply to them.
+//!   whitespace (Unicode's too), `<`, `>`, `"`, a control character or
+//!   the ideographic full stop or comma; other characters outside US-ASCII
+//!   belong to it, as written (`http://müller.de`). Trailing `.` `,` `;`
+//!   `:` `!` `?` `` ` `` (and their full-width forms, `…` and closing
+//!   quotes) are trimmed, and so is a closing `)`, `]` or `}` at the end
+//!   that the URL did not open, as GitHub's autolink extension does with
+//!   `)` (`http://example.com/ab)c` is whole), and a `'` at the end of a
+//!   URL holding an odd number of them. Bare URLs never span lines, so the
+//!   hyphen rule does not apply to them.
 //! * *Quoted relative references* (only with [`Finder::relative`]): quoted
 //!   text without a scheme that starts with `/`, `./`, `../`, `#` or `?`,
 //!   holds a letter or digit, and is valid under the spec (`"../x"`). Text
@@ -105,6 +113,7 @@ use core::ops::Range;
 
 use memchr::{memchr2, memchr3};
 
+pub use delimit::MAX_DELIMITED;
 pub use line::LineIndex;
 
 use crate::reference::Reference;
@@ -170,6 +179,7 @@ pub struct Found<'h> {
     form: Form,
     hyphens: Vec<usize>,
     relative: bool,
+    too_long: bool,
     spec: Spec,
 }
 
@@ -195,7 +205,8 @@ impl<'h> Found<'h> {
     }
 
     /// The URL: the delimited text without its wrapper and with every
-    /// whitespace character removed.
+    /// whitespace character removed. Empty for a form that is
+    /// [too long](Self::too_long).
     pub fn as_str(&self) -> &str {
         &self.url
     }
@@ -234,6 +245,24 @@ impl<'h> Found<'h> {
     /// ```
     pub fn is_relative(&self) -> bool {
         self.relative
+    }
+
+    /// Whether this is a `<...>` or `<URL:...>` form that starts like a URL
+    /// but holds more than [`MAX_DELIMITED`] bytes between its brackets:
+    /// a finding, not a URL ([`as_str`](Self::as_str) is empty). The text
+    /// inside is not searched for a bare URL either, which would cut it at
+    /// its first line break.
+    ///
+    /// ```
+    /// use urlspec::extract::{Finder, MAX_DELIMITED};
+    /// let long = format!("<URL:http://a/{}\n{}>", "x".repeat(MAX_DELIMITED), "y");
+    /// let found: Vec<_> = Finder::new().find_iter(&long).collect();
+    /// assert_eq!(found.len(), 1);
+    /// assert!(found[0].too_long());
+    /// assert_eq!((found[0].as_str(), found[0].span()), ("", 0..long.len()));
+    /// ```
+    pub fn too_long(&self) -> bool {
+        self.too_long
     }
 
     /// Whether a line break came right after a `-` inside the URL, so that
@@ -308,6 +337,7 @@ impl<'h> Found<'h> {
             form: self.form,
             hyphens: self.hyphens,
             relative: self.relative,
+            too_long: self.too_long,
             spec: self.spec,
         }
     }
@@ -321,6 +351,7 @@ impl fmt::Debug for Found<'_> {
             .field("form", &self.form)
             .field("ambiguous_hyphen", &self.ambiguous_hyphen())
             .field("relative", &self.relative)
+            .field("too_long", &self.too_long)
             .finish()
     }
 }

@@ -14,7 +14,8 @@ use alloc::string::String;
 
 use super::rfc1808::{same_document, steps_3_to_7};
 use super::{
-    strip_same_scheme, without_fragment, Options, Outcome, ResolveError,
+    strip_same_scheme, verbatim, without_fragment, Options, Outcome,
+    ResolveError, Shape,
 };
 use crate::reference::Reference;
 use crate::spec::Spec;
@@ -33,12 +34,16 @@ pub(super) fn resolve(
             out.push('#');
             out.push_str(f);
         }
-        return Ok(Outcome { same_document: true, taken_as_absolute: false });
+        let shape = Some(Shape::of(base));
+        return Ok(Outcome {
+            same_document: true,
+            shape,
+            ..Outcome::default()
+        });
     }
     if r.has_scheme() {
-        out.push_str(r.as_str());
-        return Ok(Outcome::default());
+        return Ok(verbatim(r, out));
     }
-    steps_3_to_7(base, r, false, out);
-    Ok(Outcome::default())
+    let written = steps_3_to_7(base, r, false, spec, opts, out);
+    Ok(Outcome::written(false, written))
 }

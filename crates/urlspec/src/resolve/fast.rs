@@ -418,7 +418,7 @@ fn rfc3986_relative<'a>(
 /// The dot segments of a relative path that the fast path takes: a
 /// leading run of `./` and `../`, then either a final `.` or `..` (which
 /// act as `./` and `../` do: the result's path ends in `/` either way) or
-/// a rest without dot segments. Gives where the rest starts and the number
+/// a rest without dot segments that does not start with `/`. Gives where the rest starts and the number
 /// of `..`; `None` for any other dot segment.
 #[inline]
 fn dots(path: &[u8]) -> Option<(usize, usize)> {
@@ -426,6 +426,9 @@ fn dots(path: &[u8]) -> Option<(usize, usize)> {
     match &path[k..] {
         b"." => Some((path.len(), up)),
         b".." => Some((path.len(), up + 1)),
+        // `.//g`: the result's path may start with `//` (the general code
+        // notes it).
+        [b'/', ..] => None,
         rest if has_dot_segment(rest) => None,
         _ => Some((k, up)),
     }
@@ -494,8 +497,13 @@ fn rfc1808<'a>(
             if empty_component_1808(rb) {
                 return None;
             }
-            let (ps, _) = bs.path_start::<false>(s);
+            let (ps, net_loc) = bs.path_start::<false>(s);
             let path_end = bs.path_end_1808(ps);
+            // A net_loc with no path before `;` or `?` reads back longer
+            // (the general code notes it).
+            if net_loc && path_end == ps && c != b'#' {
+                return None;
+            }
             let mut params_end = path_end;
             if b.get(path_end) == Some(&b';') {
                 params_end = bs.params_end(path_end);
@@ -637,6 +645,7 @@ mod tests {
             href,
             same_document: o.same_document,
             taken_as_absolute: o.taken_as_absolute,
+            note: o.note,
         };
         assert_eq!(got, want, "{spec} {base:?} {r:?}");
         assert_eq!(

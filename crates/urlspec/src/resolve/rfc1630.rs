@@ -27,8 +27,8 @@ use alloc::string::String;
 
 use super::path::{self, Merged};
 use super::{
-    rfc1808, same_scheme, without_fragment, Options, Outcome, ResolveError,
-    Rfc1630Dots,
+    path_written, rfc1808, same_scheme, verbatim, without_fragment, Note,
+    Options, Outcome, ResolveError, Rfc1630Dots, Shape,
 };
 use crate::reference::Reference;
 use crate::spec::Spec;
@@ -51,10 +51,7 @@ pub(super) fn resolve(
                 + 1;
             &input[colon..body_end]
         }
-        Some(_) => {
-            out.push_str(input);
-            return Ok(Outcome::default());
-        }
+        Some(_) => return Ok(verbatim(r, out)),
         None => &input[..body_end],
     };
     let context = without_fragment(base);
@@ -62,18 +59,30 @@ pub(super) fn resolve(
         // C3.
         out.push_str(context);
         push_fragment(out, fragment);
-        return Ok(Outcome { same_document: true, taken_as_absolute: false });
+        let shape = Some(Shape::of(base));
+        return Ok(Outcome {
+            same_document: true,
+            shape,
+            ..Outcome::default()
+        });
     }
     let slashes = partial.bytes().take_while(|&b| b == b'/').count();
     if slashes > 0 {
         // C4.
         let searchable =
             &context[..context.find('?').unwrap_or(context.len())];
-        match first_run_of(searchable.as_bytes(), slashes) {
+        return Ok(match first_run_of(searchable.as_bytes(), slashes) {
             Some(at) => {
+                // A rule on strings: the result means what it reads as.
+                let start = out.len();
                 out.push_str(&context[..at]);
                 out.push_str(partial);
                 push_fragment(out, fragment);
+                let shape = Shape::of(&Reference::parse_with(
+                    &out[start..],
+                    Spec::Rfc1630,
+                ));
+                Outcome { shape: Some(shape), ..Outcome::default() }
             }
             None => {
                 // The partial as an RFC 1808 reference, its fragment
@@ -86,17 +95,38 @@ pub(super) fn resolve(
                 );
                 // The context keeps its RFC 1630 reading (its scheme
                 // may be one RFC 1808 would not recognise).
-                rfc1808::steps_3_to_7(base, &as1808, false, out);
+                let start = out.len();
+                let (mut note, mut shape) = rfc1808::steps_3_to_7(
+                    base,
+                    &as1808,
+                    false,
+                    Spec::Rfc1630,
+                    opts,
+                    out,
+                );
+                // RFC 1808's net_loc runs to `/`; RFC 1630's `hostport`
+                // ends at `?` too, so one holding `?` reads back shorter.
+                if as1808.net_loc().is_some_and(|n| n.contains('?')) {
+                    note = Some(Note::AuthorityEndsEarlier);
+                }
+                // RFC 1630 has no params: a `;…` is path.
+                let result = &out[start..];
+                let from = shape.path.0;
+                shape.path.1 = result[from..]
+                    .find(['?', '#'])
+                    .map_or(result.len(), |k| from + k);
+                Outcome::written(false, (note, shape))
             }
-        }
-        return Ok(Outcome::default());
+        });
     }
     // C5: the context's path runs from after `scheme:` and the `//host`
     // part up to `?search`.
+    let start = out.len();
     let path_start =
         base.span(crate::reference::Part::Path).map_or(0, |s| s.start);
     let path_end = context.find('?').unwrap_or(context.len()).max(path_start);
     out.push_str(&context[..path_start]);
+    let out_path_start = out.len();
     let dir = path::directory(&context[path_start..path_end]);
     let dir =
         if dir.is_empty() && base.net_loc().is_some() { "/" } else { dir };
@@ -111,9 +141,15 @@ pub(super) fn resolve(
             let _ = path::seed_dots(segs, absolute, false, keep, out);
         }
     }
-    out.push_str(tail);
+    // A `;…` is still path to RFC 1630, which has no params.
+    let (tail_path, search) =
+        tail.split_at(tail.find('?').unwrap_or(tail.len()));
+    out.push_str(tail_path);
+    let authority = base.net_loc().is_some();
+    let written = path_written(out, start, out_path_start, authority, opts);
+    out.push_str(search);
     push_fragment(out, fragment);
-    Ok(Outcome::default())
+    Ok(Outcome::written(false, written))
 }
 
 fn push_fragment(out: &mut String, fragment: Option<&str>) {

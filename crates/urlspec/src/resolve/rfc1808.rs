@@ -28,8 +28,8 @@ use super::path::{
     self, has_dot_segment, leading_dots, pop_segments, DotDotAboveRoot, Merged,
 };
 use super::{
-    clean_directory, push_prefix, strip_same_scheme, without_fragment,
-    Options, Outcome, Plan, ResolveError,
+    clean_directory, path_written, push_prefix, strip_same_scheme, verbatim,
+    without_fragment, Note, Options, Outcome, Plan, ResolveError, Shape,
 };
 use crate::reference::{Reference, NONE};
 use crate::spec::Spec;
@@ -60,16 +60,15 @@ pub(super) fn resolve(
     let r = &strip_same_scheme(base, r, spec, opts);
     // Step 2a.
     if entirely_empty(r) {
-        out.push_str(base.as_str());
-        return Ok(Outcome { same_document: true, taken_as_absolute: false });
+        return Ok(Outcome { same_document: true, ..verbatim(base, out) });
     }
     // Step 2b: no same-scheme exception (§5.2 "should be avoided").
     if r.has_scheme() {
-        out.push_str(r.as_str());
-        return Ok(Outcome::default());
+        return Ok(verbatim(r, out));
     }
-    steps_3_to_7(base, r, spec.rules().dotdot_cancels_dotdot, out);
-    Ok(Outcome { same_document: same_document(r), taken_as_absolute: false })
+    let cancel = spec.rules().dotdot_cancels_dotdot;
+    let written = steps_3_to_7(base, r, cancel, spec, opts, out);
+    Ok(Outcome::written(same_document(r), written))
 }
 
 /// [`resolve`] as three slices of base and reference, for the common cases
@@ -116,8 +115,10 @@ pub(super) fn plan<'a>(
     }
     if path.is_empty() {
         // Step 5: the base path; the reference's params, or the base's and
-        // the reference's query or the base's.
-        if empty(base.params()) || empty(base.query()) {
+        // the reference's query or the base's. A net_loc with no path
+        // before them reads back longer: the general code notes it.
+        let pathless = base.net_loc().is_some() && base.path().is_empty();
+        if empty(base.params()) || empty(base.query()) || pathless {
             return None;
         }
         if r.params().is_some() {
@@ -141,7 +142,8 @@ pub(super) fn plan<'a>(
         return None;
     }
     let (k, up) = leading_dots(path, dir_end - bm.path_start)?;
-    if has_dot_segment(&path[k..]) {
+    // `.//g` may make a path start with `//`: the general code notes it.
+    if has_dot_segment(&path[k..]) || path.get(k) == Some(&b'/') {
         return None;
     }
     let tail = &rs[k..];
@@ -168,13 +170,17 @@ pub(super) fn same_document(r: &Reference<'_>) -> bool {
         && nonempty(r.query()).is_none()
 }
 
-/// Steps 2c to 7, shared with the 1996 drafts.
+/// Steps 2c to 7, shared with the 1996 drafts; the result is read back
+/// under `reader`.
 pub(super) fn steps_3_to_7(
     base: &Reference<'_>,
     r: &Reference<'_>,
     cancel_dotdot: bool,
+    reader: Spec,
+    opts: &Options,
     out: &mut String,
-) {
+) -> (Option<Note>, Shape) {
+    let start = out.len();
     // Step 2c and step 3.
     let net_loc = match nonempty(r.net_loc()) {
         Some(n) => Some(n),
@@ -223,6 +229,20 @@ pub(super) fn steps_3_to_7(
     {
         out.insert(path_start, '/');
     }
+    let mut written =
+        path_written(out, start, path_start, net_loc.is_some(), opts);
+    // A net_loc with an empty path runs on to `/` only (P3): a `;` or `?`
+    // right after it reads back as part of it (`http://a` and `?g`).
+    let next = [(b';', params), (b'?', query)]
+        .into_iter()
+        .find_map(|(delim, part)| part.map(|_| delim));
+    if written.0.is_none()
+        && net_loc.is_some()
+        && out.len() == path_start
+        && next.is_some_and(|d| !reader.rules().authority_ends.contains(d))
+    {
+        written.0 = Some(Note::AuthorityReadsLonger);
+    }
     for (delim, part) in
         [(';', params), ('?', query), ('#', nonempty(r.fragment()))]
     {
@@ -231,4 +251,5 @@ pub(super) fn steps_3_to_7(
             out.push_str(p);
         }
     }
+    written
 }

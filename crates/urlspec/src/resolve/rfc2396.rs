@@ -24,8 +24,8 @@ use alloc::string::String;
 
 use super::path::{self, Merged};
 use super::{
-    push_opt, push_prefix, same_scheme, without_fragment, Options, Outcome,
-    ResolveError,
+    path_written, push_opt, push_prefix, same_scheme, verbatim,
+    without_fragment, Options, Outcome, ResolveError, Shape,
 };
 use crate::reference::{Kind, Reference};
 use crate::spec::Spec;
@@ -44,7 +44,12 @@ pub(super) fn resolve(
     {
         out.push_str(without_fragment(base));
         push_opt(out, '#', r.fragment());
-        return Ok(Outcome { same_document: true, taken_as_absolute: false });
+        let shape = Some(Shape::of(base));
+        return Ok(Outcome {
+            same_document: true,
+            shape,
+            ..Outcome::default()
+        });
     }
     // Step 3.
     if r.has_scheme() {
@@ -52,41 +57,31 @@ pub(super) fn resolve(
             && same_scheme(base, r)
             && base.kind() == Kind::Hierarchical;
         if !compat {
-            out.push_str(r.as_str());
-            return Ok(Outcome::default());
+            return Ok(verbatim(r, out));
         }
     }
-    // Step 4.
-    if let Some(authority) = r.net_loc() {
-        push_prefix(out, base.scheme().unwrap_or(""), Some(authority));
+    let start = out.len();
+    let authority = r.net_loc().or(base.net_loc());
+    push_prefix(out, base.scheme().unwrap_or(""), authority);
+    let path_start = out.len();
+    if r.net_loc().is_some() || r.path_is_absolute() {
+        // Steps 4 and 5.
         out.push_str(r.path());
     } else {
-        push_prefix(out, base.scheme().unwrap_or(""), base.net_loc());
-        if r.path_is_absolute() {
-            // Step 5.
-            out.push_str(r.path());
-        } else {
-            // Step 6.
-            let mut dir = path::directory(base.path());
-            if dir.is_empty()
-                && opts.fix_pathless_base
-                && base.net_loc().is_some()
-            {
-                dir = "/";
-            }
-            let (absolute, segs) = Merged::new(dir, r.path());
-            path::seed_dots(
-                segs,
-                absolute,
-                false,
-                opts.dotdot_above_root,
-                out,
-            )
-            .map_err(|()| ResolveError::DotDotAboveRoot)?;
+        // Step 6.
+        let mut dir = path::directory(base.path());
+        if dir.is_empty() && opts.fix_pathless_base && base.net_loc().is_some()
+        {
+            dir = "/";
         }
+        let (absolute, segs) = Merged::new(dir, r.path());
+        path::seed_dots(segs, absolute, false, opts.dotdot_above_root, out)
+            .map_err(|()| ResolveError::DotDotAboveRoot)?;
     }
+    let written =
+        path_written(out, start, path_start, authority.is_some(), opts);
     // Step 7.
     push_opt(out, '?', r.query());
     push_opt(out, '#', r.fragment());
-    Ok(Outcome::default())
+    Ok(Outcome::written(false, written))
 }

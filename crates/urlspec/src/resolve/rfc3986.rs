@@ -26,8 +26,9 @@ use super::path::{
     self, has_dot_segment, leading_dots, pop_segments, remove_dot_segments,
 };
 use super::{
-    clean_directory, push_opt, push_prefix, same_scheme, without_fragment,
-    Options, Outcome, Plan, ResolveError, RootlessDots,
+    clean_directory, path_written, push_opt, push_prefix, same_scheme,
+    without_fragment, Note, Options, Outcome, Plan, ResolveError,
+    RootlessDots, Shape,
 };
 use crate::reference::{Reference, NONE};
 use crate::spec::Spec;
@@ -41,38 +42,66 @@ pub(super) fn resolve(
     let start = out.len();
     let scheme_defined = r.has_scheme()
         && !(opts.loophole(Spec::Rfc3986) && same_scheme(base, r));
-    let query;
-    if scheme_defined {
-        push_prefix(out, r.scheme().unwrap_or(""), r.net_loc());
-        dots(r.path(), opts, out);
-        query = r.query();
+    let written = if scheme_defined {
+        absolute(r, opts, out)
     } else {
-        let scheme = base.scheme().unwrap_or("");
-        if let Some(authority) = r.net_loc() {
-            push_prefix(out, scheme, Some(authority));
-            dots(r.path(), opts, out);
-            query = r.query();
-        } else {
-            push_prefix(out, scheme, base.net_loc());
-            if r.path().is_empty() {
-                out.push_str(base.path());
-                query = r.query().or(base.query());
-            } else {
-                if r.path_is_absolute() {
-                    dots(r.path(), opts, out);
-                } else if base.net_loc().is_some() && base.path().is_empty() {
-                    merged(opts, "/", r.path(), out);
-                } else {
-                    merged(opts, path::directory(base.path()), r.path(), out);
-                }
-                query = r.query();
-            }
-        }
-    }
-    push_opt(out, '?', query);
+        relative(base, r, opts, out)
+    };
     let same_document = out[start..] == *without_fragment(base);
     push_opt(out, '#', r.fragment());
-    Ok(Outcome { same_document, taken_as_absolute: false })
+    Ok(Outcome::written(same_document, written))
+}
+
+/// 5.2.2's branch for a reference with a scheme, which reads nothing of
+/// the base: its own scheme, authority and query, and its path without
+/// dot segments. The fragment is left to the caller.
+pub(super) fn absolute(
+    r: &Reference<'_>,
+    opts: &Options,
+    out: &mut String,
+) -> (Option<Note>, Shape) {
+    let start = out.len();
+    push_prefix(out, r.scheme().unwrap_or(""), r.net_loc());
+    let path_start = out.len();
+    dots(r.path(), opts, out);
+    let written =
+        path_written(out, start, path_start, r.net_loc().is_some(), opts);
+    push_opt(out, '?', r.query());
+    written
+}
+
+/// 5.2.2's other branches, which take at least the base's scheme.
+fn relative(
+    base: &Reference<'_>,
+    r: &Reference<'_>,
+    opts: &Options,
+    out: &mut String,
+) -> (Option<Note>, Shape) {
+    let start = out.len();
+    let scheme = base.scheme().unwrap_or("");
+    let authority = r.net_loc().or(base.net_loc());
+    push_prefix(out, scheme, authority);
+    let path_start = out.len();
+    let query = if r.net_loc().is_some() {
+        dots(r.path(), opts, out);
+        r.query()
+    } else if r.path().is_empty() {
+        out.push_str(base.path());
+        r.query().or(base.query())
+    } else {
+        if r.path_is_absolute() {
+            dots(r.path(), opts, out);
+        } else if base.net_loc().is_some() && base.path().is_empty() {
+            merged(opts, "/", r.path(), out);
+        } else {
+            merged(opts, path::directory(base.path()), r.path(), out);
+        }
+        r.query()
+    };
+    let written =
+        path_written(out, start, path_start, authority.is_some(), opts);
+    push_opt(out, '?', query);
+    written
 }
 
 /// [`resolve`] as three slices of base and reference, for the cases where
@@ -129,7 +158,8 @@ pub(super) fn plan<'a>(
     // A relative path: its leading `./` and `../`, then the rest, which
     // must have no dot segment, against a clean directory.
     let (k, up) = leading_dots(path, usize::MAX)?;
-    if has_dot_segment(&path[k..]) {
+    // `.//g` may make a path start with `//`: the general code notes it.
+    if has_dot_segment(&path[k..]) || path.get(k) == Some(&b'/') {
         return None;
     }
     let dir_end = clean_directory(base);

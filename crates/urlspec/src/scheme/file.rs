@@ -17,6 +17,7 @@ use core::fmt;
 use super::{
     decode, push_opt, strip_slash, Parts, SchemeViolation, Src, Strict,
 };
+use crate::escape::escaped_octet;
 use crate::reference::Reference;
 
 /// Whose file system a file URL names.
@@ -162,20 +163,18 @@ impl<'a> File<'a> {
         let path = self.path();
         let base = path.as_ptr() as usize - self.parts.input.as_ptr() as usize;
         let b = path.as_bytes();
-        let mut i = 0;
-        while i + 2 < b.len() {
-            if b[i] == b'%' {
-                let hex = &path[i + 1..i + 3];
-                if hex.eq_ignore_ascii_case("2f") {
+        for i in memchr::memchr_iter(b'%', b) {
+            match escaped_octet(b, i) {
+                Some(b'/') => {
                     return Err(LocalPathError::EncodedSeparator {
                         position: base + i,
-                    });
+                    })
                 }
-                if hex == "00" {
-                    return Err(LocalPathError::Nul { position: base + i });
+                Some(0) => {
+                    return Err(LocalPathError::Nul { position: base + i })
                 }
+                _ => {}
             }
-            i += 1;
         }
         Ok(decode(path))
     }

@@ -27,6 +27,7 @@ use super::{
     decode, push_login, push_opt, strip_slash, Login, Parts, SchemeViolation,
     Src, Strict,
 };
+use crate::chars::strip_prefix_ignore_case;
 use crate::check::{decode_for_wire_text, Secret, WireError};
 use crate::reference::Reference;
 
@@ -252,13 +253,9 @@ impl<'a> Ftp<'a> {
         let (path, type_code) = match text[last_seg..].rfind(';') {
             Some(k) => {
                 let semi = last_seg + k;
-                let suffix = &text[semi + 1..];
-                if suffix.len() >= 5
-                    && suffix[..5].eq_ignore_ascii_case("type=")
-                {
-                    (&text[..semi], Some(&suffix[5..]))
-                } else {
-                    (text, None)
+                match strip_prefix_ignore_case(&text[semi + 1..], "type=") {
+                    Some(code) => (&text[..semi], Some(code)),
+                    None => (text, None),
                 }
             }
             None => (text, None),

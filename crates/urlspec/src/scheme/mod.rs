@@ -81,7 +81,7 @@ pub use telnet::{Telnet, TelnetKind};
 pub use urn::{Experimental, Generic, UrlPrefix, Urn};
 pub use wais::{Wais, WaisField, WaisTarget};
 
-use crate::chars::{rfc1630, CharClass, DIGIT};
+use crate::chars::{rfc1630, strip_prefix_ignore_case, CharClass, DIGIT};
 use crate::check::Secret;
 use crate::escape::{is_escape_at, latin1_to_string, unescape_lenient};
 use crate::reference::{Part, Reference};
@@ -348,7 +348,9 @@ pub fn view<'a>(r: &Reference<'a>) -> SchemeView<'a> {
         SchemeView::Urn(Urn::new(r))
     } else if is("url") {
         SchemeView::UrlPrefix(UrlPrefix::new(r))
-    } else if scheme.len() > 2 && scheme[..2].eq_ignore_ascii_case("x-") {
+    } else if strip_prefix_ignore_case(scheme, "x-")
+        .is_some_and(|rest| !rest.is_empty())
+    {
         SchemeView::Experimental(Experimental::new(r))
     } else {
         SchemeView::Generic(Generic::new(r))

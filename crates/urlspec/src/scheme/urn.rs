@@ -17,7 +17,8 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::{
-    push_opt, view, Parts, SchemeViolation, Src, Strict, STRICT_SPEC, XPALPHA,
+    push_opt, view, Parts, SchemeView, SchemeViolation, Src, Strict,
+    STRICT_SPEC, XPALPHA,
 };
 use crate::reference::Reference;
 
@@ -190,10 +191,13 @@ impl<'a> UrlPrefix<'a> {
     /// Violations of RFC 1630's `prefixedurl`: those of the wrapped URL.
     pub fn violations(&self) -> Vec<SchemeViolation> {
         let r = self.r.reparse(STRICT_SPEC);
-        if r.prefix().is_some() {
-            view(&r).violations()
-        } else {
-            generic_violations(&self.r)
+        match view(&r) {
+            // `url:url:…`: the wrapped URL's scheme is `url` again, which
+            // RFC 1630 defines no production for (and whose view would
+            // come back here).
+            SchemeView::UrlPrefix(_) => generic_violations(&r),
+            wrapped if r.prefix().is_some() => wrapped.violations(),
+            _ => generic_violations(&self.r),
         }
     }
 
