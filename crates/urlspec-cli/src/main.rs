@@ -10,7 +10,7 @@
 //! they share (JSON building, caret rendering, line-by-line input).
 //!
 //! The specs are the seven documents and, with the `whatwg` feature (on by
-//! default), the WHATWG URL Standard through the `url` crate.
+//! default), the WHATWG URL Standard (the library's implementation of it).
 //!
 //! Exit status: 0 when every input is valid (`parse`, `scheme`), resolved
 //! (`resolve`, and every link for `links`), normalized (`normalize`) or
