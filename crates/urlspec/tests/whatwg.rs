@@ -447,12 +447,14 @@ proptest::proptest! {
     #[test]
     fn serializations_parse_again_to_themselves(
         base in "(http|file|sc|HTTPS|ws|c|blob):[/\\\\]{0,3}[a-zA-Z0-9.:@\\[\\]%|?#é-]{0,12}",
-        input in "[a-zA-Z0-9/\\\\.:@\\[\\]%|?# \t\u{0}é%2e-]{0,24}",
+        input in "([a-zA-Z0-9/\\\\.:@\\[\\]%|?# \t\u{0}é-]|%2e|%2E|\\.\\.|C:|c\\|){0,16}",
     ) {
         let base = Url::parse(&base).ok();
         for base in [None, base.as_ref()] {
             let mut notes = Vec::new();
             let parsed = Url::options().base(base).parse_traced(&input, &mut notes);
+            // The fast paths an ordinary parse takes give the same.
+            proptest::prop_assert_eq!(&Url::options().base(base).parse(&input), &parsed);
             for n in &notes {
                 proptest::prop_assert!(n.position <= input.len());
             }
@@ -468,4 +470,50 @@ proptest::proptest! {
             }
         }
     }
+}
+
+/// Inputs that would expose work that is not linear: each runs at once
+/// here, and would not finish in a test's time if the parser rescanned
+/// what it already wrote. Results are checked exactly.
+#[test]
+fn hostile_inputs() {
+    use ValidationError as E;
+    let n = 1_000_000;
+    // A million `..` against a base a million segments deep.
+    let base = Url::parse(&format!("http://h/{}", "a/".repeat(n))).unwrap();
+    assert_eq!(base.join(&"../".repeat(n + 5)).unwrap().as_str(), "http://h/");
+    // Traced, with a tab in every segment: a note per segment, each
+    // position mapped back past the removed tabs.
+    let mut notes = Vec::new();
+    let input = format!("http://h/{}x", "./\t".repeat(n));
+    let url = Url::options().parse_traced(&input, &mut notes).unwrap();
+    assert_eq!(url.as_str(), "http://h/x");
+    let dots: Vec<_> =
+        notes.iter().filter(|n| n.step == Step::SingleDotSegment).collect();
+    assert_eq!(dots.len(), n);
+    assert_eq!(dots[n - 1].position, 9 + 3 * (n - 1));
+    // A host of a million labels that ends in a number.
+    let host = format!("http://{}1/", "a.".repeat(n));
+    assert_eq!(
+        Url::parse(&host).unwrap_err().error,
+        Some(E::Ipv4TooManyParts)
+    );
+    // A million `@`: the credentials run to the last one.
+    let url = Url::parse(&format!("http://{}h/", "@".repeat(n))).unwrap();
+    assert_eq!(url.username().len(), 3 * (n - 1));
+    assert_eq!(url.host_str(), Some("h"));
+    // A million `/` after a special scheme are skipped.
+    let url = Url::parse(&format!("http:{}h", "/".repeat(n))).unwrap();
+    assert_eq!(url.as_str(), "http://h/");
+    // A long non-ASCII label: the `idna` crate encodes up to 1,000 code
+    // points of one label in Punycode, and refuses a longer one.
+    let label = |len: usize| format!("http://{}/", "é".repeat(len));
+    assert!(Url::parse(&label(1000)).is_ok());
+    assert_eq!(
+        Url::parse(&label(n)).unwrap_err().error,
+        Some(E::DomainToAscii)
+    );
+    // An IPv6 address of a million pieces stops at the ninth.
+    let v6 = format!("http://[{}]/", "1:".repeat(n));
+    assert_eq!(Url::parse(&v6).unwrap_err().error, Some(E::Ipv6TooManyPieces));
 }

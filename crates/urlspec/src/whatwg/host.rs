@@ -31,10 +31,12 @@ pub(super) enum HostKind {
 
 /// The host parser (§3.5) on `input`, which starts at byte `at` of the
 /// URL's input: a domain or IP address for a special URL, an opaque host
-/// otherwise. The serialization is appended to `out`.
+/// otherwise. The serialization is appended to `out`. `sets` are the sets
+/// of `input`'s bytes ([`percent::sets_of`]) when the caller has them.
 pub(super) fn parse(
     input: &str,
     special: bool,
+    sets: Option<percent::Set>,
     out: &mut String,
     t: &mut Trace<'_>,
     at: usize,
@@ -59,9 +61,17 @@ pub(super) fn parse(
         return opaque(input, out, t, at, state);
     }
     let start = out.len();
-    if !bytes.iter().any(|&b| b >= 0x80 || b == b'%') {
-        // An ASCII domain with nothing to decode: domain to ASCII is
-        // ASCII lowercasing.
+    let sets = sets.unwrap_or_else(|| percent::sets_of(bytes));
+    if sets & (percent::NOT_PLAIN_HOST | percent::FORBIDDEN_DOMAIN) == 0 {
+        // An ASCII domain with nothing to decode and nothing forbidden:
+        // domain to ASCII is ASCII lowercasing.
+        out.push_str(input);
+        if sets & percent::UPPER != 0 {
+            if let Some(s) = out.get_mut(start..) {
+                s.make_ascii_lowercase();
+            }
+        }
+    } else if sets & percent::NOT_PLAIN_HOST == 0 {
         to_ascii(input, out).map_err(|(e, i)| fail(e, i))?;
     } else {
         let decoded = percent_decode(bytes);
@@ -189,6 +199,14 @@ fn percent_decode(bytes: &[u8]) -> Cow<'_, [u8]> {
 /// empty one aside, is decimal digits or `0x` and hex digits.
 fn ends_in_number(domain: &str) -> bool {
     let domain = domain.strip_suffix('.').unwrap_or(domain);
+    // Most domains end in a letter no number has: no need to look further.
+    if !domain
+        .bytes()
+        .next_back()
+        .is_some_and(|b| b.is_ascii_hexdigit() || b == b'x')
+    {
+        return false;
+    }
     let last = domain.rsplit('.').next().unwrap_or("");
     (!last.is_empty() && last.bytes().all(|b| b.is_ascii_digit()))
         || ipv4_number(last).is_some()

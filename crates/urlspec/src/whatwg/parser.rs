@@ -92,27 +92,36 @@ pub(crate) fn parse(
 ) -> Result<Url, Failure> {
     let mut t = Trace { notes };
     let first_note = t.notes.as_ref().map_or(0, |n| n.len());
-    // Step 1: no leading or trailing C0 control or space.
-    let trimmed = input.trim_matches(|c: char| c <= ' ');
-    let lead = trimmed.as_ptr() as usize - input.as_ptr() as usize;
+    // Step 1: no leading or trailing C0 control or space (all ASCII, so
+    // the cuts fall between characters).
+    let bytes = input.as_bytes();
+    let lead = bytes.iter().position(|&b| b > b' ').unwrap_or(bytes.len());
+    let tail = bytes.iter().rposition(|&b| b > b' ').map_or(lead, |i| i + 1);
+    let trimmed = &input[lead..tail];
     if trimmed.len() != input.len() {
         let at = if lead > 0 { 0 } else { trimmed.len() };
         let e = Step::Validation(E::InvalidUrlUnit);
         t.note(at, State::Input, Part::Whole, e);
     }
     // Step 3: no ASCII tab or newline.
+    let mut positions = Positions { lead, kept_before: Vec::new() };
     let filtered: Cow<'_, str> =
         match memchr::memchr3(b'\t', b'\n', b'\r', trimmed.as_bytes()) {
             None => Cow::Borrowed(trimmed),
             Some(i) => {
                 let e = Step::Validation(E::InvalidUrlUnit);
                 t.note(lead + i, State::Input, Part::Whole, e);
-                Cow::Owned(
-                    trimmed
-                        .chars()
-                        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
-                        .collect(),
-                )
+                let mut kept = String::with_capacity(trimmed.len());
+                for (i, c) in trimmed.char_indices() {
+                    if matches!(c, '\t' | '\n' | '\r') {
+                        positions
+                            .kept_before
+                            .push(i - positions.kept_before.len());
+                    } else {
+                        kept.push(c);
+                    }
+                }
+                Cow::Owned(kept)
             }
         };
     let capacity =
@@ -138,7 +147,7 @@ pub(crate) fn parse(
     };
     let result = p.run();
     // Positions in the filtered input, back to the caller's input.
-    let map = |at: usize| position_in(input, lead, trimmed, at);
+    let map = |at: usize| positions.of(at);
     let Parser { t, .. } = &mut p;
     if let Some(notes) = t.notes.as_deref_mut() {
         for n in &mut notes[first_note..] {
@@ -156,21 +165,21 @@ pub(crate) fn parse(
     }
 }
 
-/// The byte of `input` that byte `at` of the filtered input came from
-/// (`trimmed` starts at `lead` of `input`; tabs and newlines were
-/// removed from it).
-fn position_in(input: &str, lead: usize, trimmed: &str, at: usize) -> usize {
-    let mut kept = 0;
-    for (i, b) in trimmed.bytes().enumerate() {
-        if matches!(b, b'\t' | b'\n' | b'\r') {
-            continue;
-        }
-        if kept == at {
-            return lead + i;
-        }
-        kept += 1;
+/// Where the bytes of the filtered input came from in the caller's: the
+/// input was cut at `lead`, and each tab or newline removed had
+/// `kept_before[i]` kept bytes before it (so the list is sorted).
+struct Positions {
+    lead: usize,
+    kept_before: Vec<usize>,
+}
+
+impl Positions {
+    /// The byte of the caller's input that byte `at` of the filtered input
+    /// came from: after `at` kept bytes and the tabs and newlines among
+    /// them.
+    fn of(&self, at: usize) -> usize {
+        self.lead + at + self.kept_before.partition_point(|&k| k <= at)
     }
-    (lead + trimmed.len()).min(input.len())
 }
 
 struct Parser<'i, 'b, 't> {
@@ -345,7 +354,7 @@ impl Parser<'_, '_, '_> {
             self.invalid(E::InvalidReverseSolidus, p, state, Part::Path);
             return self.relative_slash(p + 1, base);
         }
-        if let Some(done) = self.from_base(p, base, state) {
+        if let Some(done) = self.take_base(p, base, state) {
             return done;
         }
         self.shorten_path();
@@ -357,7 +366,7 @@ impl Parser<'_, '_, '_> {
     /// when the input ends or goes on with a fragment; a new query or
     /// fragment ends the parse there. `None` when a path follows, which the
     /// caller parses.
-    fn from_base(
+    fn take_base(
         &mut self,
         p: usize,
         base: &Url,
@@ -429,10 +438,13 @@ impl Parser<'_, '_, '_> {
     fn authority(&mut self, p: usize) -> Parsed {
         let state = State::Authority;
         self.out.push_str("//");
-        let end = self.authority_end(p);
+        let (end, mut sets) = percent::scan(self.b, p, self.end_set());
         let mut host_from = p;
         self.username_end = self.out.len();
-        if let Some(at) = memchr::memrchr(b'@', &self.b[p..end]) {
+        let at = (sets & percent::AT != 0)
+            .then(|| memchr::memrchr(b'@', &self.b[p..end]))
+            .flatten();
+        if let Some(at) = at {
             let at = p + at;
             self.invalid(E::InvalidCredentials, p, state, Part::Userinfo);
             if at + 1 == end {
@@ -440,20 +452,19 @@ impl Parser<'_, '_, '_> {
             }
             self.credentials(p, at);
             host_from = at + 1;
+            sets = percent::sets_of(&self.b[host_from..end]);
         }
-        self.host_state(host_from, end)
+        self.host_state(host_from, end, sets)
     }
 
-    /// Where the authority (and the host state's buffer) ends: at `/`,
-    /// `?`, `#`, or for a special URL `\`.
-    fn authority_end(&self, p: usize) -> usize {
-        let b = &self.b[p..];
-        let end = if self.kind.is_special() {
-            b.iter().position(|c| matches!(c, b'/' | b'?' | b'#' | b'\\'))
+    /// What ends the authority (and the host state's buffer): `/`, `?`,
+    /// `#`, and for a special URL `\`.
+    fn end_set(&self) -> Set {
+        if self.kind.is_special() {
+            percent::SPECIAL_PATH_END
         } else {
-            memchr::memchr3(b'/', b'?', b'#', b)
-        };
-        end.map_or(self.b.len(), |e| p + e)
+            percent::PATH_END
+        }
     }
 
     /// The username and password of `s[p..at]`, split at the first `:`,
@@ -497,21 +508,28 @@ impl Parser<'_, '_, '_> {
     /// Host state (the hostname state without state override), up to the
     /// end of the authority; then the port state, when there is a `:`
     /// outside brackets.
-    fn host_state(&mut self, p: usize, end: usize) -> Parsed {
+    /// `sets` are those of the bytes of `s[p..end]`.
+    fn host_state(&mut self, p: usize, end: usize, sets: Set) -> Parsed {
         let state = State::Host;
-        let mut inside_brackets = false;
-        let mut colon = None;
-        for (i, &c) in self.b[p..end].iter().enumerate() {
-            match c {
-                b'[' => inside_brackets = true,
-                b']' => inside_brackets = false,
-                b':' if !inside_brackets => {
-                    colon = Some(p + i);
-                    break;
-                }
-                _ => {}
-            }
-        }
+        let buffer = &self.b[p..end];
+        let colon = if sets & percent::COLON_OR_BRACKET == 0 {
+            None
+        } else if memchr::memchr(b'[', buffer).is_none() {
+            memchr::memchr(b':', buffer).map(|i| p + i)
+        } else {
+            let mut inside_brackets = false;
+            buffer
+                .iter()
+                .position(|&c| {
+                    match c {
+                        b'[' => inside_brackets = true,
+                        b']' => inside_brackets = false,
+                        _ => {}
+                    }
+                    c == b':' && !inside_brackets
+                })
+                .map(|i| p + i)
+        };
         let host_end = colon.unwrap_or(end);
         if host_end == p && (colon.is_some() || self.kind.is_special()) {
             return Err(self.fail(E::HostMissing, p, state));
@@ -519,9 +537,12 @@ impl Parser<'_, '_, '_> {
         self.host_start = self.out.len();
         let special = self.kind.is_special();
         let s = self.s;
+        // The sets of the host's bytes: those of the buffer without port.
+        let sets = if colon.is_none() { Some(sets) } else { None };
         let kind = host::parse(
             &s[p..host_end],
             special,
+            sets,
             &mut self.out,
             &mut self.t,
             p,
@@ -583,7 +604,7 @@ impl Parser<'_, '_, '_> {
             self.path_start = self.out.len();
             return self.path(p);
         };
-        if let Some(done) = self.from_base(p, base, state) {
+        if let Some(done) = self.take_base(p, base, state) {
             return done;
         }
         if starts_with_windows_drive_letter(&self.b[p..]) {
@@ -630,10 +651,7 @@ impl Parser<'_, '_, '_> {
     /// File host state: up to `/`, `\`, `?` or `#`.
     fn file_host(&mut self, p: usize) -> Parsed {
         let state = State::FileHost;
-        let end = self.b[p..]
-            .iter()
-            .position(|c| matches!(c, b'/' | b'\\' | b'?' | b'#'))
-            .map_or(self.b.len(), |e| p + e);
+        let (end, sets) = percent::scan(self.b, p, percent::SPECIAL_PATH_END);
         let buffer = &self.b[p..end];
         if is_windows_drive_letter(buffer) {
             // The drive letter quirk: the buffer starts the path.
@@ -654,6 +672,7 @@ impl Parser<'_, '_, '_> {
         let mut kind = host::parse(
             &s[p..end],
             true,
+            Some(sets),
             &mut self.out,
             &mut self.t,
             p,
@@ -706,6 +725,15 @@ impl Parser<'_, '_, '_> {
     /// at its end, a `.` segment is dropped and a `..` segment shortens
     /// the path.
     fn path(&mut self, mut p: usize) -> Parsed {
+        if let Some(end) = self.plain_path(p) {
+            self.out.push('/');
+            self.out.push_str(&self.s[p..end]);
+            return match self.at(end) {
+                Some(b'?') => self.query(end + 1),
+                Some(b'#') => self.fragment(end + 1),
+                _ => Ok(()),
+            };
+        }
         let state = State::Path;
         let special = self.kind.is_special();
         let end_set = if special {
@@ -758,6 +786,41 @@ impl Parser<'_, '_, '_> {
                 _ => return Ok(()),
             }
         }
+    }
+
+    /// Where the path from `p` ends, when the path state would write it as
+    /// it is: nothing to encode, no `\` in a special URL, no dot segment,
+    /// no drive letter to rewrite (and no trace to keep). The common case,
+    /// taken in one scan.
+    fn plain_path(&self, p: usize) -> Option<usize> {
+        if self.t.on() {
+            return None;
+        }
+        let (end, sets) = percent::scan(self.b, p, percent::QUERY_OR_FRAGMENT);
+        let mut refused = percent::PATH;
+        if self.kind.is_special() {
+            refused |= percent::BACKSLASH;
+        }
+        if sets & refused != 0 {
+            return None;
+        }
+        let path = &self.b[p..end];
+        if sets & percent::DOT_OR_PERCENT != 0 {
+            // A segment starting with `.` or `%` might be a dot segment.
+            let starts = |i: usize| i == 0 || path[i - 1] == b'/';
+            let suspect = path
+                .iter()
+                .enumerate()
+                .any(|(i, &c)| (c == b'.' || c == b'%') && starts(i));
+            if suspect {
+                return None;
+            }
+        }
+        if self.kind == Kind::File && matches!(path.get(1), Some(b':' | b'|'))
+        {
+            return None;
+        }
+        Some(end)
     }
 
     /// The path state's Windows drive letter quirk: a file URL's first
@@ -1075,10 +1138,9 @@ mod tests {
 
     #[test]
     fn positions_map_back() {
-        let input = " \ta\tb";
-        let trimmed = input.trim_matches(|c: char| c <= ' ');
-        assert_eq!(position_in(input, 2, trimmed, 0), 2);
-        assert_eq!(position_in(input, 2, trimmed, 1), 4);
-        assert_eq!(position_in(input, 2, trimmed, 2), 5);
+        // " \ta\tb\n\nc": cut at 2, then `a`, tab, `b`, two LFs, `c`.
+        let p = Positions { lead: 2, kept_before: vec![1, 2, 2] };
+        let got: Vec<usize> = (0..4).map(|k| p.of(k)).collect();
+        assert_eq!(got, [2, 4, 7, 8]);
     }
 }

@@ -7,7 +7,7 @@ use alloc::string::String;
 use crate::chars::{whatwg, CharClass};
 
 /// A percent-encode set, or a set of delimiters: a bit of [`TABLE`].
-pub(super) type Set = u16;
+pub(super) type Set = u32;
 
 /// The C0 control percent-encode set (opaque paths and hosts).
 pub(super) const C0_CONTROL: Set = 1;
@@ -27,6 +27,71 @@ pub(super) const PATH_END: Set = 1 << 8;
 pub(super) const SPECIAL_PATH_END: Set = 1 << 9;
 /// The URL code points (ASCII part) and `%`, for validation notes.
 pub(super) const URL_UNIT: Set = 1 << 10;
+/// A forbidden domain code point (ASCII; bytes above 0x7F are
+/// [`NOT_PLAIN_HOST`]).
+pub(super) const FORBIDDEN_DOMAIN: Set = 1 << 11;
+/// What a domain cannot be taken as it is for: `%` and non-ASCII bytes.
+pub(super) const NOT_PLAIN_HOST: Set = 1 << 12;
+/// An ASCII upper-case letter.
+pub(super) const UPPER: Set = 1 << 13;
+/// `@`, which ends credentials.
+pub(super) const AT: Set = 1 << 14;
+/// `:`, before a port; `[`, which starts an IPv6 address.
+pub(super) const COLON_OR_BRACKET: Set = 1 << 15;
+/// `?` and `#`, which end a path.
+pub(super) const QUERY_OR_FRAGMENT: Set = 1 << 16;
+/// `\`, a path separator in special URLs.
+pub(super) const BACKSLASH: Set = 1 << 17;
+/// `.` and `%`, which dot segments (`.`, `%2e`, …) are made of.
+pub(super) const DOT_OR_PERCENT: Set = 1 << 18;
+
+/// Scans `b[from..]` up to its first byte of `end` (or the end of `b`):
+/// where it stopped, and the union of the sets of the bytes before.
+#[inline]
+pub(super) fn scan(b: &[u8], from: usize, end: Set) -> (usize, Set) {
+    let mut sets = 0;
+    let mut from = from;
+    while let Some(chunk) = b.get(from..from + 8) {
+        let chunk_sets = sets_of(chunk);
+        if chunk_sets & end != 0 {
+            break;
+        }
+        sets |= chunk_sets;
+        from += 8;
+    }
+    for (i, &c) in b[from..].iter().enumerate() {
+        let f = TABLE[usize::from(c)];
+        if f & end != 0 {
+            return (from + i, sets);
+        }
+        sets |= f;
+    }
+    (b.len(), sets)
+}
+
+/// Finds the first byte of `set` in `b[from..]`, or the end: eight bytes
+/// a step while none is in the set (their sets ORed, one test for the
+/// eight), then the byte.
+#[inline]
+pub(super) fn find(b: &[u8], from: usize, set: Set) -> usize {
+    let mut i = from;
+    while let Some(chunk) = b.get(i..i + 8) {
+        if sets_of(chunk) & set != 0 {
+            break;
+        }
+        i += 8;
+    }
+    b[i..]
+        .iter()
+        .position(|&c| TABLE[usize::from(c)] & set != 0)
+        .map_or(b.len(), |k| i + k)
+}
+
+/// The union of the sets of every byte of `b`: one pass without branches.
+#[inline]
+pub(super) fn sets_of(b: &[u8]) -> Set {
+    b.iter().fold(0, |acc, &c| acc | TABLE[usize::from(c)])
+}
 
 const fn build() -> [Set; 256] {
     let sets: [(CharClass, Set); 6] = [
@@ -57,6 +122,30 @@ const fn build() -> [Set; 256] {
         }
         if whatwg::URL_CODE_POINTS.contains(byte) || byte == b'%' {
             table[b] |= URL_UNIT;
+        }
+        if whatwg::FORBIDDEN_DOMAIN.contains(byte) {
+            table[b] |= FORBIDDEN_DOMAIN;
+        }
+        if byte == b'%' || byte > 0x7f {
+            table[b] |= NOT_PLAIN_HOST;
+        }
+        if byte.is_ascii_uppercase() {
+            table[b] |= UPPER;
+        }
+        if byte == b'@' {
+            table[b] |= AT;
+        }
+        if byte == b':' || byte == b'[' {
+            table[b] |= COLON_OR_BRACKET;
+        }
+        if byte == b'?' || byte == b'#' {
+            table[b] |= QUERY_OR_FRAGMENT;
+        }
+        if byte == b'\\' {
+            table[b] |= BACKSLASH;
+        }
+        if byte == b'.' || byte == b'%' {
+            table[b] |= DOT_OR_PERCENT;
         }
         b += 1;
     }
@@ -92,12 +181,9 @@ pub(super) fn encode_until(
     let (mut i, mut run) = (from, from);
     let mut first = None;
     while i < b.len() {
-        let f = TABLE[usize::from(b[i])];
-        if f & (end | set) == 0 {
-            i += 1;
-            continue;
-        }
-        if f & end != 0 {
+        i = find(b, i, end | set);
+        let Some(&c) = b.get(i) else { break };
+        if TABLE[usize::from(c)] & end != 0 {
             break;
         }
         // A run ends just before a byte to encode, so it ends on an ASCII
@@ -106,7 +192,7 @@ pub(super) fn encode_until(
         if run < i {
             out.push_str(&s[run..i]);
         }
-        push_byte(out, b[i]);
+        push_byte(out, c);
         first.get_or_insert(i);
         i += 1;
         run = i;
