@@ -517,3 +517,51 @@ fn hostile_inputs() {
     let v6 = format!("http://[{}]/", "1:".repeat(n));
     assert_eq!(Url::parse(&v6).unwrap_err().error, Some(E::Ipv6TooManyPieces));
 }
+
+#[test]
+fn diff_explains_whatwg_cells_by_parser_state() {
+    use urlspec::diff::{compare, compare_resolution, Column};
+    let specs = [Spec::Rfc3986, Spec::Whatwg];
+    let why = |c: &urlspec::diff::Comparison, column: Column| {
+        c.differences
+            .iter()
+            .find(|d| d.column == column)
+            .map(|d| d.explanations.join("\n"))
+            .unwrap_or_default()
+    };
+    let c = compare("http://a\\b/./c", &specs);
+    let path = why(&c, Column::Path);
+    assert!(
+        path.contains(
+            "whatwg: path start state (§4.4), byte 8: invalid-reverse-solidus"
+        ),
+        "{path}"
+    );
+    assert!(
+        path.contains(
+            "whatwg: path state (§4.4), byte 11: a `.` segment is removed"
+        ),
+        "{path}"
+    );
+    let c = compare("HTTP://EXAMPLE.com:80/", &specs);
+    assert!(why(&c, Column::Port).contains(
+        "port state (§4.4), byte 19: the scheme's default port is dropped"
+    ));
+    assert!(why(&c, Column::Host).contains("host state (§3.5)"));
+    // A resolution: the state that reads `///g` as an authority.
+    let c = compare_resolution("http://a/b/c/d;p?q", "///g", &specs);
+    let result = why(&c, Column::Result);
+    assert!(
+        result.contains("special authority ignore slashes state"),
+        "{result}"
+    );
+    // A failure: where the parser stops.
+    let c = compare("http://h:8o/", &specs);
+    let outcome = why(&c, Column::Outcome);
+    assert!(outcome.contains("fails in the port state (URL Standard §4.4), byte 10: port-invalid"), "{outcome}");
+    // Where WHATWG agrees with RFC 3986, its steps are not offered as the
+    // reason for another spec's difference.
+    let c =
+        compare("http://a?q", &[Spec::Rfc1808, Spec::Rfc3986, Spec::Whatwg]);
+    assert!(!why(&c, Column::Host).lines().any(|l| l.starts_with("whatwg:")));
+}
