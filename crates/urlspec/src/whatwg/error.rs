@@ -452,7 +452,8 @@ impl Step {
 
 /// One thing the parser did, with the byte of the input (into the base,
 /// for steps taken on the base's components) and the state it was in.
-/// [`Url::parse_traced`](crate::whatwg::Url::parse_traced) lists them.
+/// [`ParseOptions::parse_traced`](crate::whatwg::ParseOptions::parse_traced)
+/// lists them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Note {
     /// The byte offset into the input.

@@ -66,7 +66,9 @@ pub use url::{Host, ParseOptions, Url};
 /// the number of bytes of `text` read up to and including it; or `None`
 /// once all of `text` is encoded. The parser percent-encodes the bytes, and
 /// writes an unrepresentable character as `%26%23`, its code point in
-/// decimal, `%3B` (`&#…;`). Any `Fn(&str, &mut Vec<u8>) -> Option<(char,
+/// decimal, `%3B` (`&#…;`). The encoding is the document's *output
+/// encoding* (HTML takes UTF-8 for UTF-16 and replacement documents);
+/// UTF-8 needs no `QueryEncoding`. Any `Fn(&str, &mut Vec<u8>) -> Option<(char,
 /// usize)>` is one, so an `encoding_rs::Encoding` needs a few lines:
 ///
 /// ```
