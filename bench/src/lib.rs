@@ -7,7 +7,9 @@
 //! * [`RESOLVERS`] over the `BASE<TAB>REFERENCE` corpora [`PAIR_CORPORA`];
 //! * [`HOSTILE`] over the one pathological pair of [`hostile_pair`];
 //! * [`ESCAPES`], escaping and unescaping against the `percent-encoding`
-//!   crate, over the URL corpora.
+//!   crate, over the URL corpora;
+//! * [`whatwg::ENGINES`], the implementations of the WHATWG URL Standard:
+//!   pass rate on its test suite, parse and resolve.
 //!
 //! The corpora are read at run time from `shared/data/urls/` beside the
 //! workspace (see its `README.md`), or from the directory named by the
@@ -21,6 +23,8 @@ use std::hint::black_box;
 use std::io;
 use std::path::PathBuf;
 use std::sync::LazyLock;
+
+pub mod whatwg;
 
 use urlspec::escape::{self, Component};
 use urlspec::resolve::Resolver;

@@ -6,6 +6,41 @@ use urlspec::resolve::{self, make_relative, Options, Resolver};
 use urlspec::{Reference, Spec};
 use urlspec_links::{html, mime, Context};
 
+/// The URL Standard's parser never panics, with or without a base; a
+/// failure and every note point inside the input; a traced parse gives what
+/// an ordinary one gives; a serialization parses again to itself, and so
+/// does one parsed against the same base; `domain_to_ascii` never panics.
+pub fn whatwg(base: &str, input: &str) {
+    use urlspec::whatwg::{domain_to_ascii, Url};
+    let base = Url::parse(base).ok();
+    for base in [None, base.as_ref()] {
+        let mut notes = Vec::new();
+        let options = Url::options().base(base);
+        let traced = options.parse_traced(input, &mut notes);
+        assert_eq!(traced, options.parse(input), "traced parse");
+        for n in &notes {
+            assert!(n.position <= input.len(), "{n}");
+            let _ = n.to_string();
+        }
+        match traced {
+            Err(f) => {
+                assert!(f.position <= input.len(), "{f}");
+                let _ = (f.to_string(), f.reason());
+            }
+            Ok(url) => {
+                let again = Url::parse(url.as_str());
+                assert_eq!(again.as_ref(), Ok(&url), "reparse of {url}");
+                let _ = (url.host(), url.origin(), url.port_or_known_default());
+                if let Some(base) = base {
+                    let joined = base.join(url.as_str());
+                    assert_eq!(joined.as_ref(), Ok(&url), "against the base");
+                }
+            }
+        }
+    }
+    let _ = domain_to_ascii(input);
+}
+
 /// Parsing under every spec never panics and is lossless; validation and
 /// the server split never panic and report positions inside the input;
 /// the AVX2 and scalar splitters agree.

@@ -8,7 +8,7 @@ use std::path::Path;
 fn replay_regressions() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("regressions");
     let mut replayed = 0;
-    for target in ["parse", "resolve", "escape", "links", "normalize", "extract"] {
+    for target in ["parse", "resolve", "escape", "links", "normalize", "extract", "whatwg"] {
         let Ok(dir) = std::fs::read_dir(root.join(target)) else { continue };
         for entry in dir.flatten() {
             let path = entry.path();
@@ -27,6 +27,10 @@ fn replay_regressions() {
                 "escape" => urlspec_fuzz::escape(&text),
                 "normalize" => urlspec_fuzz::normalize(&text),
                 "extract" => urlspec_fuzz::extract(&text),
+                "whatwg" => {
+                    let (b, r) = urlspec_fuzz::split_pair(&text);
+                    urlspec_fuzz::whatwg(b, r)
+                }
                 _ => urlspec_fuzz::links(&data),
             }
             replayed += 1;
@@ -44,4 +48,6 @@ fn seeds_pass() {
     urlspec_fuzz::links(b"<base href=http://x/><a href=g>");
     urlspec_fuzz::normalize("HTTP://a/%7e/./b/../c?%41#f");
     urlspec_fuzz::extract("see <URL:http://a/b-\n c> and http://x/y.");
+    urlspec_fuzz::whatwg("file:///C:/a", "..\\..\\b?\u{e9}#\t");
+    urlspec_fuzz::whatwg("sc:/x", "/..//p");
 }

@@ -1,4 +1,4 @@
-//! Prints ratio tables, all from one run, in five sections:
+//! Prints ratio tables, all from one run, in six sections:
 //!
 //! * `parse`: for each URL corpus, the time per URL of every parser of
 //!   [`PARSERS`] and its ratio to urlspec's RFC 1808 parse and to the
@@ -18,7 +18,13 @@
 //! * `escape`: for each case of [`ESCAPES`] and each URL corpus, the time
 //!   per input of urlspec's escaping or unescaping and its ratio to the
 //!   `percent-encoding` crate's (after checking that both give the same
-//!   output for every input).
+//!   output for every input);
+//! * `whatwg`: the implementations of the WHATWG URL Standard of
+//!   [`whatwg::ENGINES`] (urlspec's, the `url` crate, Ada): how many cases
+//!   of the Standard's test suite each passes (not timed), then the time
+//!   per URL of parsing each URL corpus and per pair of resolving each pair
+//!   corpus (parse the base, parse the reference against it, own the
+//!   serialization), with the ratio to urlspec's.
 //!
 //! ```text
 //! cargo run --release -p urlspec-bench --bin compare \
@@ -31,13 +37,14 @@
 //! all alike; the tables give the median over `--rounds` (default 7)
 //! rounds and the spread (max − min) / median. `--only NAME` (repeatable)
 //! keeps the contenders whose name contains NAME, plus the baselines.
-//! `--section parse|resolve|resolve-prepared|hostile|escape` (repeatable)
-//! runs only those sections; all five by default (about 3 minutes).
+//! `--section parse|resolve|resolve-prepared|hostile|escape|whatwg`
+//! (repeatable) runs only those sections; all six by default (about 4
+//! minutes).
 //!
 //! `--pass SECTION:CORPUS:NAME` instead runs one pass of one contender
 //! over one corpus and exits, for counting instructions under callgrind
-//! (BENCHMARKS.md): SECTION is `parse`, `resolve` or an escape case
-//! (`escape-query`, `unescape`, …), CORPUS a corpus name without its
+//! (BENCHMARKS.md): SECTION is `parse`, `resolve`, `whatwg-parse`,
+//! `whatwg-resolve` or an escape case (`escape-query`, `unescape`, …), CORPUS a corpus name without its
 //! extension, NAME a contender, or `-` for none (the cost of loading the
 //! corpus, to subtract). Under `resolve-prepared`, `NAME/prepare` parses
 //! the bases only: the cost to subtract from NAME's. It prints the number
@@ -48,6 +55,7 @@ use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use urlspec_bench::whatwg::{self, ENGINES};
 use urlspec_bench::{
     differences, hostile_pair, hostile_reference, prepared_resolver, resolver,
     Corpus, Difference, EscapeCase, Pair, PairCorpus, Parser,
@@ -65,6 +73,7 @@ enum Section {
     Prepared,
     Hostile,
     Escape,
+    Whatwg,
 }
 
 struct Options {
@@ -93,7 +102,7 @@ impl Options {
 
 const USAGE: &str = "usage: compare [--rounds N] [--round-ms MS] \
                      [--only NAME]... \
-                     [--section parse|resolve|resolve-prepared|hostile|escape]... \
+                     [--section parse|resolve|resolve-prepared|hostile|escape|whatwg]... \
                      | --pass SECTION:CORPUS:NAME";
 
 fn options() -> Result<Options, String> {
@@ -129,6 +138,7 @@ fn options() -> Result<Options, String> {
                     "resolve-prepared" => Section::Prepared,
                     "hostile" => Section::Hostile,
                     "escape" => Section::Escape,
+                    "whatwg" => Section::Whatwg,
                     _ => return Err(format!("unknown section: {s}\n{USAGE}")),
                 });
             }
@@ -520,6 +530,117 @@ fn compare_escape(corpus: &Corpus, case: &EscapeCase, opts: &Options) {
     println!();
 }
 
+/// The `whatwg` section: pass rates on the Standard's test suite, then
+/// parse and resolve times of every engine of [`ENGINES`].
+fn compare_whatwg(opts: &Options) -> usize {
+    let engines: Vec<_> = ENGINES
+        .iter()
+        .filter(|e| opts.selected(e.name, &[whatwg::OURS]))
+        .collect();
+    let mut found = 0;
+    match whatwg::suite() {
+        Ok(cases) => {
+            found += 1;
+            let with_base = cases.iter().filter(|c| c.base.is_some()).count();
+            println!(
+                "### WPT urltestdata.json: {} cases ({with_base} with a base); \
+                 a case passes when the parse fails as expected or gives \
+                 every attribute (href, protocol, username, password, host, \
+                 hostname, port, pathname, search, hash)\n",
+                cases.len()
+            );
+            println!(
+                "| {:<16} | {:>13} | {:>9} | first failures |",
+                "engine", "passed", "rate"
+            );
+            println!("|{:-<18}|{:->15}|{:->11}|---|", "", ":", ":");
+            for e in &engines {
+                let failures = whatwg::failures(e, &cases);
+                let passed = cases.len() - failures.len();
+                let examples: Vec<String> = failures
+                    .iter()
+                    .take(3)
+                    .map(|(c, _)| match &c.base {
+                        Some(b) => format!(
+                            "`{}` against `{b}`",
+                            c.input.escape_debug()
+                        ),
+                        None => format!("`{}`", c.input.escape_debug()),
+                    })
+                    .collect();
+                println!(
+                    "| {:<16} | {:>13} | {:>8.1}% | {} |",
+                    e.name,
+                    format!("{passed}/{}", cases.len()),
+                    passed as f64 * 100.0 / cases.len() as f64,
+                    examples.join(", ")
+                );
+            }
+            println!();
+        }
+        Err(e) => eprintln!("compare: skipping the WHATWG suite: {e}"),
+    }
+    let table =
+        |title: String, stats: &[(f64, f64)], counts: &[usize], n: usize| {
+            println!("### {title}");
+            println!(
+                "| {:<16} | {:>8} | {:>7} | {:>9} | {:>13} |",
+                "engine", "ns/item", "spread", "×urlspec", "accepted"
+            );
+            println!(
+                "|{:-<18}|{:->10}|{:->9}|{:->11}|{:->15}|",
+                "", ":", ":", ":", ":"
+            );
+            let base = stats[0].0;
+            for ((e, &(ns, spread)), count) in
+                engines.iter().zip(stats).zip(counts)
+            {
+                println!(
+                    "| {:<16} | {:>8.1} | {:>6.1}% | {:>9.2} | {:>13} |",
+                    e.name,
+                    ns,
+                    spread * 100.0,
+                    ns / base,
+                    format!("{count}/{n}"),
+                );
+            }
+            println!();
+        };
+    for name in CORPORA {
+        let Ok(corpus) = Corpus::load(name) else { continue };
+        found += 1;
+        let urls = corpus.urls();
+        let runs: Vec<fn(&[&str]) -> usize> =
+            engines.iter().map(|e| e.parse).collect();
+        let stats = measure(&runs, &urls, opts);
+        let counts: Vec<usize> =
+            engines.iter().map(|e| (e.parse)(&urls)).collect();
+        let title = format!(
+            "parse {}: {} URLs, null base, owned URL",
+            corpus.short_name(),
+            urls.len()
+        );
+        table(title, &stats, &counts, urls.len());
+    }
+    for name in PAIR_CORPORA {
+        let Ok(corpus) = PairCorpus::load(name) else { continue };
+        found += 1;
+        let pairs = corpus.pairs();
+        let runs: Vec<fn(&[Pair<'_>]) -> usize> =
+            engines.iter().map(|e| e.resolve).collect();
+        let stats = measure(&runs, &pairs, opts);
+        let counts: Vec<usize> =
+            engines.iter().map(|e| (e.resolve)(&pairs)).collect();
+        let title = format!(
+            "resolve {}: {} pairs, parse base + parse reference against it + owned href",
+            corpus.short_name(),
+            pairs.len()
+        );
+        table(title, &stats, &counts, pairs.len());
+    }
+    found
+}
+
 /// `--pass SECTION:CORPUS:NAME`: loads the corpus, runs contender NAME
 /// once over it (none for `-`) and says how many items there were.
 fn one_pass(what: &str) -> Result<(), String> {
@@ -554,6 +675,20 @@ fn one_pass(what: &str) -> Result<(), String> {
             }
             pairs.len()
         }
+        "whatwg-resolve" => {
+            let file = PAIR_CORPORA
+                .into_iter()
+                .find(|f| f.strip_suffix(".tsv") == Some(corpus))
+                .ok_or_else(|| unknown("pair corpus", corpus))?;
+            let corpus = PairCorpus::load(file).map_err(|e| e.to_string())?;
+            let pairs = corpus.pairs();
+            if name != "-" {
+                let e = whatwg::engine(name)
+                    .ok_or_else(|| unknown("engine", name))?;
+                black_box((e.resolve)(&pairs));
+            }
+            pairs.len()
+        }
         "resolve" => {
             let file = PAIR_CORPORA
                 .into_iter()
@@ -577,7 +712,14 @@ fn one_pass(what: &str) -> Result<(), String> {
                 .ok_or_else(|| unknown("corpus", corpus))?;
             let corpus = Corpus::load(file).map_err(|e| e.to_string())?;
             let urls = corpus.urls();
-            if section == "parse" {
+            if section == "whatwg-parse" {
+                if name != "-" {
+                    let e = whatwg::engine(name)
+                        .ok_or_else(|| unknown("engine", name))?;
+                    black_box((e.parse)(&urls));
+                }
+                urls.len()
+            } else if section == "parse" {
                 if name != "-" {
                     let p = PARSERS
                         .iter()
@@ -703,6 +845,14 @@ fn main() -> ExitCode {
                 Err(e) => eprintln!("compare: skipping corpus: {e}"),
             }
         }
+    }
+    if opts.runs(Section::Whatwg) {
+        println!(
+            "## whatwg: the WHATWG URL Standard's implementations: test-suite \
+             pass rate, ns/URL parsing, ns/pair resolving, ratio over \
+             urlspec-whatwg\n"
+        );
+        found += compare_whatwg(&opts);
     }
     if found == 0 {
         eprintln!("compare: no corpus found");

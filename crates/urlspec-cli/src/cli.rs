@@ -211,12 +211,14 @@ has an empty query but no fragment. Control characters are shown as their
 Unicode control pictures (a tab as \u{2409}).
 
 Under --spec whatwg the components are the WHATWG URL Standard's, as browsers
-parse (through the url crate): the table starts with the standard's
-serialization (href); the host is lower-cased, the default port dropped, an
-empty user or password absent, and net_loc and params are always absent (the
+parse (urlspec's implementation of its basic URL parser): the table starts
+with the standard's serialization (href); the host is lower-cased (and IDNA
+mapped), the default port dropped, an empty user or password absent, the
+empty host \"\" (file:///p), and net_loc and params are always absent (the
 standard has neither). An input the standard gives no URL for, every relative
-reference among them, is invalid, with the parser's reason as its one
-violation (rule URL) and no components.
+reference among them, is invalid, with one violation (rule URL) at the byte
+where the parser stopped, naming the Standard's validation error and the
+parser's state, and no components.
 
 With --json, each line is one object with the keys input, spec, scheme,
 net_loc, user, password, host, port, path, params, query, fragment (null when
@@ -271,10 +273,13 @@ docs/readings.md, and the options below select the others.
 With no base (--base ''), RFC 1630, RFC 1808 and the drafts take the
 reference as an absolute URL (RFC 1808 step 1, docs/readings.md#a20;
 taken_as_absolute in --json);
-RFC 2396, RFC 3986 and whatwg report NoBase. Under whatwg (the WHATWG URL
-Standard's parser with a base, through the url crate, as browsers resolve) a
-reference the standard cannot resolve against the base is InvalidReference,
-with the parser's reason.
+RFC 2396 and RFC 3986 report NoBase. Under whatwg (the WHATWG URL Standard's
+basic URL parser with the base, as browsers resolve) no base is the
+Standard's null base: an absolute reference is parsed as `parse` does
+(http://example.com/foo/bar/.. gives http://example.com/foo/), a relative
+one is NoBase; a reference the standard cannot parse is InvalidReference,
+at the byte where the parser stopped, with the Standard's validation error
+and the parser's state.
 
 Input: the REF arguments, where - stands for the lines of standard input, one
 reference per line (a trailing CR LF or LF is removed), as does giving no REF
@@ -511,8 +516,7 @@ Which escapes are decoded depends on the spec:
               escaped in a query
   rfc2396     unreserved, for http, https, ftp and file only
   rfc3986     unreserved
-  whatwg      the standard's own: its serialization (the url crate's) is
-              the normal form; --level and the port and host options do not
+  whatwg      the standard's own: its serialization is the normal form; --level and the port and host options do not
               apply, and a relative reference cannot be compared
 Raw characters the spec requires escaped are escaped (a raw ~ under rfc1808
 becomes %7E). Decoding never makes a `.` or `..` segment, except under rfc3986,
@@ -741,8 +745,9 @@ NO_COLOR is not set.
 
 --specs picks the specs, a comma-separated list of names (in the order given)
 or all; the default, all, is every spec of this build: the seven documents
-and, when built with the whatwg feature, the WHATWG URL Standard through the
-url crate, as browsers parse.
+and, when built with the whatwg feature, the WHATWG URL Standard, as browsers
+parse. Where whatwg gives another answer, the reason names the parser's
+state and the section of the Standard.
 
 --batch (or an INPUT of -) reads the inputs from standard input, one per line
 (with --base, references; with --pairs, BASE<TAB>REFERENCE lines, split at the

@@ -12,7 +12,7 @@
 //! record made apart so that one input cannot end a stream).
 //!
 //! The specs are the seven documents and, with the `whatwg` feature (on by
-//! default), the WHATWG URL Standard through the `url` crate.
+//! default), the WHATWG URL Standard (the library's implementation of it).
 //!
 //! Exit status: 0 when every input is valid (`parse`, `scheme`), resolved
 //! (`resolve`, and every link for `links`), normalized (`normalize`) or

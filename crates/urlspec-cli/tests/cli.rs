@@ -2084,7 +2084,7 @@ fn parse_whatwg_has_the_same_keys_and_the_standards_components() {
     assert!(violations[0]["message"]
         .as_str()
         .unwrap()
-        .contains("relative URL without a base"));
+        .contains("missing-scheme-non-relative-URL"));
 
     // The table: the serialization first; `\` ends the host.
     let out = run(&["parse", "-s", "whatwg", "http://a\\@b/"], None);

@@ -121,7 +121,7 @@ fn resolve_into<'a>(
 
 /// `base` and `r` resolved under WHATWG (which has no appending form).
 fn whatwg_pair(base: &str, r: &str) -> Result<String, String> {
-    urlspec::whatwg::resolve(base, r).map_err(|e| e.0)
+    urlspec::whatwg::resolve(base, r).map_err(|e| e.to_string())
 }
 
 /// How many items ahead `resolve_many` over lists asks for the next

@@ -427,7 +427,15 @@ fn resolve(
     let spec = spec_of(py, spec)?;
     let result = if spec == Spec::Whatwg {
         urlspec::whatwg::resolve(base, reference).map_err(|e| {
-            error(py, "ResolveError", e.0.clone(), None, None, Some(e.0))
+            let message = e.to_string();
+            error(
+                py,
+                "ResolveError",
+                message.clone(),
+                None,
+                None,
+                Some(message),
+            )
         })?
     } else if !strict {
         // The fast path of RFC 3986, RFC 1808 and draft 04 when it serves.

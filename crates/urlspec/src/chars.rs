@@ -353,6 +353,80 @@ pub mod rfc3986 {
     pub const IPVFUTURE: CharClass = UNRESERVED.or(SUB_DELIMS).with(b':');
 }
 
+/// The WHATWG URL Standard (living standard), §1.3 "Percent-encoded
+/// bytes" and §3.2 "Host miscellaneous": the percent-encode sets its parser
+/// encodes each component with, and the code points a host may not hold.
+///
+/// Every percent-encode set also holds every code point above U+007E, so
+/// each byte of a non-ASCII character is encoded wherever the set applies;
+/// a [`CharClass`] holds the ASCII part only (see [`whatwg::encodes`]).
+///
+/// ```
+/// use urlspec::chars::whatwg;
+/// assert!(whatwg::encodes(whatwg::PATH, b'{') && !whatwg::encodes(whatwg::QUERY, b'{'));
+/// assert!(whatwg::encodes(whatwg::SPECIAL_QUERY, b'\'') && !whatwg::encodes(whatwg::QUERY, b'\''));
+/// assert!(whatwg::encodes(whatwg::FRAGMENT, 0xC3));
+/// ```
+pub mod whatwg {
+    use super::{CharClass, ALPHANUM};
+
+    /// The C0 control percent-encode set: "the C0 controls and all code
+    /// points greater than U+007E (~)" (U+007F DELETE among them). Opaque
+    /// paths and opaque hosts are encoded with it.
+    pub const C0_CONTROL: CharClass = CharClass::range(0, 0x1f).with(0x7f);
+    /// The fragment percent-encode set: "the C0 control percent-encode set
+    /// and U+0020 SPACE, U+0022 ("), U+003C (<), U+003E (>), and U+0060
+    /// (`)".
+    pub const FRAGMENT: CharClass = C0_CONTROL.or(CharClass::of(" \"<>`"));
+    /// The query percent-encode set: "the C0 control percent-encode set and
+    /// U+0020 SPACE, U+0022 ("), U+0023 (#), U+003C (<), and U+003E (>)".
+    pub const QUERY: CharClass = C0_CONTROL.or(CharClass::of(" \"#<>"));
+    /// The special-query percent-encode set: "the query percent-encode set
+    /// and U+0027 (')", for the queries of special URLs.
+    pub const SPECIAL_QUERY: CharClass = QUERY.with(b'\'');
+    /// The path percent-encode set: "the query percent-encode set and
+    /// U+003F (?), U+005E (^), U+0060 (`), U+007B ({), and U+007D (})".
+    pub const PATH: CharClass = QUERY.or(CharClass::of("?^`{}"));
+    /// The userinfo percent-encode set: "the path percent-encode set and
+    /// U+002F (/), U+003A (:), U+003B (;), U+003D (=), U+0040 (@), U+005B
+    /// ([) to U+005E (^), inclusive, and U+007C (|)".
+    pub const USERINFO: CharClass = PATH.or(CharClass::of("/:;=@[\\]^|"));
+    /// The component percent-encode set: "the userinfo percent-encode set
+    /// and U+0024 ($) to U+0026 (&), inclusive, U+002B (+), and U+002C
+    /// (,)".
+    pub const COMPONENT: CharClass = USERINFO.or(CharClass::of("$%&+,"));
+    /// The application/x-www-form-urlencoded percent-encode set: "the
+    /// component percent-encode set and U+0021 (!), U+0027 (') to U+0029
+    /// RIGHT PARENTHESIS, inclusive, and U+007E (~)".
+    pub const FORM_URLENCODED: CharClass =
+        COMPONENT.or(CharClass::of("!'()~"));
+    /// A forbidden host code point: "U+0000 NULL, U+0009 TAB, U+000A LF,
+    /// U+000D CR, U+0020 SPACE, U+0023 (#), U+002F (/), U+003A (:), U+003C
+    /// (<), U+003E (>), U+003F (?), U+0040 (@), U+005B ([), U+005C (\),
+    /// U+005D (]), U+005E (^), or U+007C (|)".
+    pub const FORBIDDEN_HOST: CharClass =
+        CharClass::of("\0\t\n\r #/:<>?@[\\]^|");
+    /// A forbidden domain code point: "a forbidden host code point, a C0
+    /// control, U+0025 (%), or U+007F DELETE".
+    pub const FORBIDDEN_DOMAIN: CharClass =
+        FORBIDDEN_HOST.or(C0_CONTROL).with(b'%');
+    /// The ASCII URL code points: "ASCII alphanumeric, U+0021 (!), U+0024
+    /// ($), U+0026 (&), U+0027 ('), U+0028 LEFT PARENTHESIS, U+0029 RIGHT
+    /// PARENTHESIS, U+002A (*), U+002B (+), U+002C (,), U+002D (-), U+002E
+    /// (.), U+002F (/), U+003A (:), U+003B (;), U+003D (=), U+003F (?),
+    /// U+0040 (@), U+005F (_), U+007E (~)"; the others are U+00A0 and
+    /// above, surrogates and noncharacters excluded.
+    pub const URL_CODE_POINTS: CharClass =
+        ALPHANUM.or(CharClass::of("!$&'()*+,-./:;=?@_~"));
+
+    /// Whether a percent-encode set encodes `byte`: every byte of a
+    /// non-ASCII character, and the ASCII bytes of `set`.
+    #[inline(always)]
+    pub const fn encodes(set: CharClass, byte: u8) -> bool {
+        byte > 0x7e || set.contains(byte)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -385,6 +459,21 @@ mod tests {
         assert_eq!(rfc3986::RESERVED.iter().count(), 18);
         assert_eq!(rfc1808::NATIONAL.iter().count(), 9);
         assert!(!ALPHA.contains(0xC3));
+        // The WHATWG sets nest, each the one before plus a few.
+        let nested = [
+            whatwg::C0_CONTROL,
+            whatwg::QUERY,
+            whatwg::PATH,
+            whatwg::USERINFO,
+            whatwg::COMPONENT,
+            whatwg::FORM_URLENCODED,
+        ];
+        for w in nested.windows(2) {
+            assert_eq!(w[0].minus(w[1]), CharClass::EMPTY);
+        }
+        assert_eq!(whatwg::FORBIDDEN_DOMAIN.iter().count(), 17 + 32 - 4 + 2);
+        assert!(whatwg::encodes(whatwg::C0_CONTROL, 0x7f));
+        assert!(!whatwg::encodes(whatwg::C0_CONTROL, b' '));
     }
 
     #[test]

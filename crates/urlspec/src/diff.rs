@@ -191,7 +191,7 @@ fn parse_row(input: &str, spec: Spec) -> Row {
             Err(e) => Row {
                 spec,
                 cells: alloc::vec![None; 10],
-                error: Some(e.0),
+                error: Some(e.to_string()),
                 valid: false,
             },
         };
@@ -232,7 +232,7 @@ pub fn compare(input: &str, specs: &[Spec]) -> Comparison {
     let specs = specs.iter().copied().filter(|s| s.is_available());
     let rows: Vec<Row> = specs.map(|s| parse_row(input, s)).collect();
     let columns = Column::PARSE.to_vec();
-    let differences = differences(&columns, &rows, input);
+    let differences = differences(&columns, &rows, input, None);
     Comparison { input: input.into(), base: None, columns, rows, differences }
 }
 
@@ -269,7 +269,7 @@ pub fn compare_resolution(
         })
         .collect();
     let columns = alloc::vec![Column::Result];
-    let differences = differences(&columns, &rows, reference);
+    let differences = differences(&columns, &rows, reference, Some(base));
     Comparison {
         input: reference.into(),
         base: Some(base.into()),
@@ -283,8 +283,10 @@ fn differences(
     columns: &[Column],
     rows: &[Row],
     input: &str,
+    base: Option<&str>,
 ) -> Vec<Difference> {
     let mut out = Vec::new();
+    let mut whatwg = WhatwgTrace::new(input, base);
     // A spec that gives no URL differs in the outcome, once.
     if rows.iter().any(|r| r.error.is_some()) && columns != [Column::Result] {
         let mut groups: Vec<(Option<String>, Vec<Spec>)> = Vec::new();
@@ -296,7 +298,8 @@ fn differences(
             push_group(&mut groups, Some(outcome), row.spec);
         }
         if groups.len() > 1 {
-            let explanations = explain(Column::Outcome, &groups, input);
+            let mut explanations = explain(Column::Outcome, &groups, input);
+            whatwg.explain(Column::Outcome, &groups, &mut explanations);
             let column = Column::Outcome;
             out.push(Difference {
                 column,
@@ -334,7 +337,8 @@ fn differences(
             push_group(&mut groups, value, row.spec);
         }
         if groups.len() > 1 {
-            let explanations = explain(column, &groups, input);
+            let mut explanations = explain(column, &groups, input);
+            whatwg.explain(column, &groups, &mut explanations);
             // Security: the request would go elsewhere, once spelling that
             // changes nothing (case, a written default port) is set aside.
             let security = effective.len() > 1;
@@ -388,6 +392,135 @@ fn where_it_goes(column: Column, row: &Row, i: usize) -> Option<String> {
         _ => cell.map(Into::into),
     }
 }
+
+/// What the WHATWG URL Standard's parser did with the input, found when a
+/// difference first involves [`Spec::Whatwg`]: the steps that explain its
+/// answer by the parser's state, and the section of the Standard.
+struct WhatwgTrace<'a> {
+    input: &'a str,
+    base: Option<&'a str>,
+    /// The notes, and the failure if the parser gave no URL.
+    found: Option<(Vec<crate::whatwg::Note>, Option<crate::whatwg::Failure>)>,
+}
+
+impl<'a> WhatwgTrace<'a> {
+    fn new(input: &'a str, base: Option<&'a str>) -> WhatwgTrace<'a> {
+        WhatwgTrace { input, base, found: None }
+    }
+
+    /// Adds to `lines`, when the WHATWG answer differs from RFC 3986's (or,
+    /// without RFC 3986 in the comparison, from every other spec's), the
+    /// parser's steps that bear on `column`: the state, the section, the
+    /// byte and what the step did; or where and why it failed.
+    fn explain(
+        &mut self,
+        column: Column,
+        groups: &[(Option<String>, Vec<Spec>)],
+        lines: &mut Vec<String>,
+    ) {
+        let Some(mine) =
+            groups.iter().find(|(_, s)| s.contains(&Spec::Whatwg))
+        else {
+            return;
+        };
+        let compared = groups.iter().any(|(_, s)| s.contains(&Spec::Rfc3986));
+        let apart = if compared {
+            !mine.1.contains(&Spec::Rfc3986)
+        } else {
+            mine.1.len() == 1
+        };
+        if !apart {
+            return;
+        }
+        let (notes, failure) = self.found();
+        let mut added = Vec::new();
+        if let Some(f) = failure {
+            if matches!(column, Column::Outcome | Column::Result) {
+                let e = f.error.map_or("", |e| e.name());
+                added.push(format!(
+                    "whatwg: the basic URL parser fails in the {} (URL Standard \
+                     {}), byte {}: {e}",
+                    f.state,
+                    f.error.map_or(f.state.section(), |e| e.section()),
+                    f.position,
+                ));
+            }
+        }
+        let parts = whatwg_parts(column);
+        for note in notes.iter().filter(|n| parts.contains(&n.part)) {
+            let line = format!("whatwg: {note}");
+            if !added.contains(&line) && added.len() < 4 {
+                added.push(line);
+            }
+        }
+        if added.is_empty() {
+            return;
+        }
+        // The state names the cause; the general remark is not needed.
+        lines.retain(|l| !l.starts_with(NO_SWITCH));
+        lines.extend(added);
+    }
+
+    fn found(
+        &mut self,
+    ) -> &(Vec<crate::whatwg::Note>, Option<crate::whatwg::Failure>) {
+        let (input, base) = (self.input, self.base);
+        self.found.get_or_insert_with(|| whatwg_trace(input, base))
+    }
+}
+
+/// The parser's notes for `input` (against `base`), and its failure.
+#[cfg(feature = "whatwg")]
+fn whatwg_trace(
+    input: &str,
+    base: Option<&str>,
+) -> (Vec<crate::whatwg::Note>, Option<crate::whatwg::Failure>) {
+    use crate::whatwg::Url;
+    let mut notes = Vec::new();
+    let base = match base.map(Url::parse).transpose() {
+        Ok(base) => base,
+        Err(f) => {
+            return (
+                notes,
+                Some(crate::whatwg::Failure { in_base: true, ..f }),
+            )
+        }
+    };
+    let failure = Url::options()
+        .base(base.as_ref())
+        .parse_traced(input, &mut notes)
+        .err();
+    (notes, failure)
+}
+
+#[cfg(not(feature = "whatwg"))]
+fn whatwg_trace(
+    _: &str,
+    _: Option<&str>,
+) -> (Vec<crate::whatwg::Note>, Option<crate::whatwg::Failure>) {
+    (Vec::new(), None)
+}
+
+/// The parts of a WHATWG URL whose parsing steps bear on a column.
+fn whatwg_parts(column: Column) -> &'static [crate::whatwg::Part] {
+    use crate::whatwg::Part::*;
+    match column {
+        Column::Scheme => &[Whole, Scheme],
+        Column::User | Column::Password => &[Whole, Userinfo],
+        Column::Host => &[Whole, Host],
+        Column::Port => &[Whole, Port],
+        Column::Path => &[Whole, Path],
+        Column::Query => &[Whole, Query],
+        Column::Fragment => &[Whole, Fragment],
+        Column::Result | Column::Outcome => {
+            &[Whole, Scheme, Userinfo, Host, Port, Path, Query, Fragment]
+        }
+        Column::NetLoc | Column::Params => &[],
+    }
+}
+
+/// The start of the explanation given when no rule splits the answers.
+const NO_SWITCH: &str = "no switch of the specs' rule tables splits";
 
 /// One aspect of the rules: its name, whether it bears on a column for an
 /// input, and how to describe its value under a spec.
@@ -654,9 +787,8 @@ fn explain(
         [exact, refining, fallback].into_iter().find(|v| !v.is_empty());
     chosen.unwrap_or_else(|| {
         alloc::vec![format!(
-            "no switch of the specs' rule tables splits these answers: the grammars \
-             (character classes, host rules) or the WHATWG parser's normalisation \
-             make the {column} differ"
+            "{NO_SWITCH} these answers: the grammars (character classes, host \
+             rules) make the {column} differ"
         )]
     })
 }

@@ -270,7 +270,7 @@ impl fmt::Debug for NotComparable {
 impl fmt::Display for NotComparable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if !self.found.starts_with('%') {
-            // Under the WHATWG spec: the `url` crate's reason.
+            // Under the WHATWG spec: the parser's reason.
             return write!(
                 f,
                 "`{}` is not a URL for the WHATWG URL Standard: {}",
@@ -327,9 +327,12 @@ pub fn normalize(
 ) -> Result<String, NotComparable> {
     if spec == Spec::Whatwg {
         // The standard's serialization is its normal form.
-        let c = crate::whatwg::parse(input, None).map_err(|e| {
-            NotComparable { input: input.into(), position: 0, found: e.0 }
-        })?;
+        let c =
+            crate::whatwg::parse(input, None).map_err(|e| NotComparable {
+                input: input.into(),
+                position: e.position,
+                found: e.to_string(),
+            })?;
         let end = match (&c.fragment, options.include_fragment) {
             (Some(f), false) => c.href.len() - f.len() - 1,
             _ => c.href.len(),

@@ -15,7 +15,7 @@
 //! | [`Draft96Dec`](Spec::Draft96Dec) | the same with the changes of 26 December 1996 | December 1996 |
 //! | [`Rfc2396`](Spec::Rfc2396) | RFC 2396 with RFC 2732 | August 1998 / December 1999 |
 //! | [`Rfc3986`](Spec::Rfc3986) | RFC 3986 (STD 66) | January 2005 |
-//! | [`Whatwg`](Spec::Whatwg) | WHATWG URL Standard, via the `url` crate (feature `whatwg`) | living |
+//! | [`Whatwg`](Spec::Whatwg) | WHATWG URL Standard, its basic URL parser (feature `whatwg`) | living |
 //!
 //! The default is RFC 1808, the one standards-track document among the
 //! 1994–1996 texts.
@@ -42,8 +42,9 @@
 //!   levels, RFC 3986's comparison ladder); [`equiv::NormalizedUrl`] keys.
 //! * [`diff`]: what each spec makes of one input, the components on which
 //!   they disagree, and the rule behind each difference, from the same data.
-//! * [`whatwg`]: [`Spec::Whatwg`], the WHATWG URL Standard through the
-//!   `url` crate (feature `whatwg`), mapped onto the same components.
+//! * [`whatwg`]: [`Spec::Whatwg`], the WHATWG URL Standard's basic URL
+//!   parser, host parser and serializer (feature `whatwg`; IDNA through the
+//!   `idna` crate), its URLs also mapped onto the same components.
 //! * [`check`]: security findings with stable codes, wire-safe decoding and
 //!   password redaction.
 //!

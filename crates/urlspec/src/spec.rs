@@ -49,9 +49,10 @@ pub enum Spec {
     Rfc2396,
     /// RFC 3986 (STD 66), *URI: Generic Syntax* (January 2005).
     Rfc3986,
-    /// The WHATWG URL Standard, as browsers parse, through the `url` crate
-    /// (cargo feature `whatwg`; without it, parsing and resolving under
-    /// this spec report it unavailable).
+    /// The WHATWG URL Standard, as browsers parse, by urlspec's own
+    /// implementation of its basic URL parser ([`crate::whatwg`]; cargo
+    /// feature `whatwg`: without it, parsing and resolving under this spec
+    /// report it unavailable).
     Whatwg,
 }
 
@@ -206,8 +207,8 @@ pub enum Algorithm {
     Rfc2396,
     /// RFC 3986 §5.2.
     Rfc3986,
-    /// The WHATWG URL Standard's basic URL parser with a base, through the
-    /// `url` crate.
+    /// The WHATWG URL Standard's basic URL parser with a base
+    /// ([`crate::whatwg`]).
     Whatwg,
 }
 
@@ -247,6 +248,17 @@ pub enum EmptyReference {
     WholeBase,
     /// The current document: the base without its fragment.
     CurrentDocument,
+}
+
+/// A special scheme of the WHATWG URL Standard (§4.1 "URL
+/// representation"): its URLs always have a host (but `file`'s may be
+/// empty), read `\` as `/`, and lose their default port.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpecialScheme {
+    /// The scheme, lower-case.
+    pub name: &'static str,
+    /// The default port (`file` has none).
+    pub default_port: Option<u16>,
 }
 
 /// Where each behaviour of a spec is written down, for explanations.
@@ -354,6 +366,9 @@ pub struct Rules {
     /// Whether `\` is read as `/` (in the WHATWG standard's special
     /// schemes); elsewhere it is data that must be escaped.
     pub backslash_is_slash: bool,
+    /// The schemes the spec treats apart, with their default ports: the
+    /// WHATWG URL Standard's special schemes; none for the documents.
+    pub special_schemes: &'static [SpecialScheme],
     /// Where each of these behaviours is written down.
     pub cites: Cites,
 }
@@ -407,6 +422,7 @@ static RFC1630: Rules = {
         params_only: Tail::ReplacesLastSegment,
         empty_reference: EmptyReference::CurrentDocument,
         backslash_is_slash: false,
+        special_schemes: &[],
         cites: Cites {
             scheme: "RFC 1630 \"Partial (relative) form\": a colon before any slash, `scheme ialpha`",
             net_loc: "RFC 1630 BNF: `h t t p : / / hostport [ / path ] [ ? search ]`",
@@ -491,6 +507,7 @@ static DRAFT04: Rules = {
         params_only: Tail::KeepsBasePath,
         empty_reference: EmptyReference::WholeBase,
         backslash_is_slash: false,
+        special_schemes: &[],
         cites: Cites {
             scheme: "draft 04 §2.4.2",
             net_loc: "draft 04 §2.4.3: only `/` ends the net_loc",
@@ -530,6 +547,7 @@ static RFC1808: Rules = {
         params_only: Tail::KeepsBasePath,
         empty_reference: EmptyReference::WholeBase,
         backslash_is_slash: false,
+        special_schemes: &[],
         cites: Cites {
             scheme: "RFC 1808 §2.4.2: `[A-Za-z0-9+.-]` before a `:` that is not first",
             net_loc: "RFC 1808 §2.4.3: only `/` ends the net_loc",
@@ -571,6 +589,7 @@ static DRAFT96: Rules = {
         params_only: Tail::KeepsBasePath,
         empty_reference: EmptyReference::CurrentDocument,
         backslash_is_slash: false,
+        special_schemes: &[],
         cites: Cites {
             scheme: "1996 draft §4.1",
             net_loc: "1996 draft §4.3.1: the server ends at the next `/`",
@@ -617,6 +636,7 @@ static DRAFT96DEC: Rules = {
         params_only: Tail::KeepsBasePath,
         empty_reference: EmptyReference::CurrentDocument,
         backslash_is_slash: false,
+        special_schemes: &[],
         cites: Cites {
             scheme: "1996 draft §4.1 (December changes)",
             net_loc: "1996 draft §4.3.1: the server ends at the next `/`",
@@ -677,6 +697,7 @@ static RFC2396: Rules = {
         params_only: Tail::ReplacesLastSegment,
         empty_reference: EmptyReference::CurrentDocument,
         backslash_is_slash: false,
+        special_schemes: &[],
         cites: Cites {
             scheme: "RFC 2396 §3.1: `alpha *( alpha | digit | \"+\" | \"-\" | \".\" )`",
             net_loc: "RFC 2396 §3.2: the authority ends at the next `/` or `?`",
@@ -737,6 +758,7 @@ const RFC3986_RULES: Rules = {
         params_only: Tail::ReplacesLastSegment,
         empty_reference: EmptyReference::CurrentDocument,
         backslash_is_slash: false,
+        special_schemes: &[],
         cites: Cites {
             scheme: "RFC 3986 §3.1: `ALPHA *( ALPHA / DIGIT / \"+\" / \"-\" / \".\" )`",
             net_loc: "RFC 3986 §3.2: the authority ends at the next `/`, `?` or `#`",
@@ -749,21 +771,35 @@ const RFC3986_RULES: Rules = {
     }
 };
 
-/// The WHATWG URL Standard, through the `url` crate. The split of a
+/// The WHATWG URL Standard's special schemes and their default ports
+/// (§4.1: "ftp" 21, "file" null, "http" 80, "https" 443, "ws" 80, "wss"
+/// 443).
+pub const WHATWG_SPECIAL_SCHEMES: [SpecialScheme; 6] = [
+    SpecialScheme { name: "ftp", default_port: Some(21) },
+    SpecialScheme { name: "file", default_port: None },
+    SpecialScheme { name: "http", default_port: Some(80) },
+    SpecialScheme { name: "https", default_port: Some(443) },
+    SpecialScheme { name: "ws", default_port: Some(80) },
+    SpecialScheme { name: "wss", default_port: Some(443) },
+];
+
+/// The WHATWG URL Standard, through urlspec's own implementation of its
+/// basic URL parser ([`crate::whatwg`], feature `whatwg`). The split of a
 /// [`Reference`](crate::Reference) under it is RFC 3986's (the closest
-/// syntactic reading); parsing, validity and resolution are the `url`
-/// crate's.
+/// syntactic reading); parsing, validity and resolution are the
+/// Standard's.
 static WHATWG: Rules = Rules {
     name: "whatwg",
-    title: "WHATWG URL Standard (living standard), through the url crate",
+    title: "WHATWG URL Standard (living standard)",
     summary: "as browsers parse: special schemes, `\\` read as `/`, hosts \
               and paths normalised (needs the whatwg feature)",
     algorithm: Algorithm::Whatwg,
     backslash_is_slash: true,
+    special_schemes: &WHATWG_SPECIAL_SCHEMES,
     cites: Cites {
-        scheme: "WHATWG URL §4.4, scheme state",
+        scheme: "WHATWG URL §4.4, scheme start and scheme states",
         net_loc: "WHATWG URL §4.4, authority and host states: `/`, `?`, `#` (and `\\` for special schemes) end the host",
-        server: "WHATWG URL §3 (hosts) and §4.4 (userinfo, port)",
+        server: "WHATWG URL §3.5 (host parsing) and §4.4 (authority, port states)",
         params: "WHATWG URL §4.4, path state: no params",
         resolution: "WHATWG URL §4.4, basic URL parser with a base",
         empty: "WHATWG URL §4.4: an empty query or fragment is kept",

@@ -701,7 +701,16 @@ mod tests {
         if Spec::Whatwg.is_available() {
             let row = text.lines().find(|l| l.contains("  whatwg")).unwrap();
             assert!(row.contains("error: "), "{text}");
-            assert!(row.contains("relative URL without a base"), "{text}");
+            assert!(row.contains("missing-scheme-non-relative-URL"), "{text}");
+            // Why: the state and the section of the Standard.
+            assert!(
+                text.contains(
+                    "why: whatwg: the basic URL parser fails in the no scheme \
+                     state (URL Standard §4.4), byte 0: \
+                     missing-scheme-non-relative-URL"
+                ),
+                "{text}"
+            );
             let row = text.lines().find(|l| l.contains("  rfc3986")).unwrap();
             assert!(row.starts_with("  rfc3986   (absent)   "), "{row}");
             // The error is one difference, in the outcome, and not a

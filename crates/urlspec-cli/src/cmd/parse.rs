@@ -1,10 +1,11 @@
 //! `urlspec parse`: split URLs into their components and validate them.
 //!
 //! Under `--spec whatwg` the components are the WHATWG URL Standard's, from
-//! [`whatwg::parse`] (the `url` crate, as browsers parse), in the same
-//! table and JSON keys: `net_loc` and `params` are absent (the standard has
-//! neither), and an input the standard gives no URL for (a relative
-//! reference among them) is invalid, with the parser's reason as its one
+//! [`whatwg::parse`] (the library's implementation of its basic URL
+//! parser), in the same table and JSON keys: `net_loc` and `params` are
+//! absent (the standard has neither), and an input the standard gives no URL
+//! for (a relative reference among them) is invalid, with the parser's
+//! reason (the Standard's validation error and state) and byte as its one
 //! violation.
 
 use std::io::{self, Write};
@@ -121,13 +122,14 @@ const WHATWG_RULE: &str = "URL";
 /// The message of the one violation of an input the WHATWG standard gives
 /// no URL for.
 fn whatwg_message(failure: &Failure) -> String {
-    format!("not a URL for the WHATWG URL Standard: {failure}")
+    format!("not a URL for the WHATWG URL Standard: {}", failure.reason())
 }
 
 /// One JSON object (no line ending) for `--spec whatwg`, with the keys of
 /// [`write_json`]: `net_loc` and `params` are null, and so is every
 /// component when the standard gives no URL (`valid` false, one violation
-/// at position 0 with the parser's reason).
+/// at the byte the parser stopped at, with the validation error that made
+/// it fail and its state).
 pub fn write_whatwg_json(
     buf: &mut Vec<u8>,
     input: &str,
@@ -149,7 +151,7 @@ pub fn write_whatwg_json(
         .optional("fragment", c.and_then(|c| c.fragment.as_deref()))
         .boolean("valid", parsed.is_ok())
         .objects("violations", parsed.as_ref().err(), |o, failure| {
-            o.number("position", 0)
+            o.number("position", failure.position)
                 .string("rule", WHATWG_RULE)
                 .string("message", &whatwg_message(failure));
         });
@@ -191,7 +193,7 @@ pub fn write_whatwg_human(
         Err(failure) => {
             writeln!(out, "invalid under {spec} (1 violation):")?;
             writeln!(out, "  {shown}")?;
-            let caret = output::caret("  ", input, 0);
+            let caret = output::caret("  ", input, failure.position);
             let message = whatwg_message(failure);
             writeln!(out, "{caret} rule {WHATWG_RULE}: {message}")
         }
@@ -362,7 +364,9 @@ mod tests {
         assert!(violation["message"]
             .as_str()
             .unwrap()
-            .contains("relative URL without a base"));
+            .contains("missing-scheme-non-relative-URL (no scheme state)"));
+        let v = json("http://h:80x/");
+        assert_eq!(v["violations"][0]["position"], 11);
     }
 
     fn json_value(input: &str, spec: Spec) -> serde_json::Value {

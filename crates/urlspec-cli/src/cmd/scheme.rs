@@ -153,7 +153,7 @@ pub fn write_human(
             "href",
             format!(
                 "(none: {}; read as written)",
-                output::visible(&failure.0)
+                output::visible(&failure.to_string())
             ),
         )),
         None => {}
@@ -258,8 +258,10 @@ mod tests {
         let text = String::from_utf8(buf).unwrap();
         assert!(
             text.contains(
-                "\n  href          (none: relative URL without a base; read \
-                 as written)\n  view          generic\n"
+                "\n  href          (none: missing-scheme-non-relative-URL at \
+                 byte 0 (no scheme state): The input has no scheme, and \
+                 there is no base it can be relative to.; read as written)\n  \
+                 view          generic\n"
             ),
             "{text}"
         );

@@ -462,8 +462,8 @@ pub(crate) fn check(r: &Reference<'_>, sink: &mut Sink<'_>) {
     let mut c = Checker::new(spec, sink);
     if spec == Spec::Whatwg {
         let relative = m.scheme_end == NONE;
-        if crate::whatwg::check(input, relative).is_err() {
-            c.report(0, "URL", ViolationKind::NotAWhatwgUrl);
+        if let Err(f) = crate::whatwg::check(input, relative) {
+            c.report(f.position, "URL", ViolationKind::NotAWhatwgUrl);
         }
         return;
     }

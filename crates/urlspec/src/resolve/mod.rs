@@ -742,7 +742,7 @@ impl<'b> Resolver<'b> {
             }
             Algorithm::Rfc2396 => rfc2396::resolve(base, r, opts, out),
             Algorithm::Rfc3986 => rfc3986::resolve(base, r, opts, out),
-            Algorithm::Whatwg => whatwg_resolve(base, r, out),
+            Algorithm::Whatwg => whatwg_resolve(Some(base), r, out),
         }
     }
 
@@ -753,12 +753,17 @@ impl<'b> Resolver<'b> {
     /// with any base, since that branch reads nothing of the base: itself
     /// under every spec but RFC 3986, whose 5.2.2 also removes the dot
     /// segments of its path.
+    ///
+    /// The URL Standard parses the reference with a null base.
     fn no_base(
         &self,
         r: &Reference<'_>,
         out: &mut String,
     ) -> Result<Outcome, ResolveError> {
         let algorithm = self.spec.rules().algorithm;
+        if self.spec.rules().algorithm == Algorithm::Whatwg {
+            return whatwg_resolve(None, r, out);
+        }
         let seed = matches!(
             algorithm,
             Algorithm::Rfc1630 | Algorithm::Rfc1808 | Algorithm::Draft96
@@ -779,23 +784,45 @@ impl<'b> Resolver<'b> {
     }
 }
 
-/// [`Spec::Whatwg`]: the `url` crate's `join`; a failure is an invalid
-/// reference.
+/// [`Spec::Whatwg`]: the basic URL parser with the base (a null base when
+/// there is none); a failure is an invalid reference, at the byte the
+/// parser names, but for a relative reference with no base: `NoBase`.
 fn whatwg_resolve(
-    base: &Reference<'_>,
+    base: Option<&Reference<'_>>,
     r: &Reference<'_>,
     out: &mut String,
 ) -> Result<Outcome, ResolveError> {
-    let href =
-        crate::whatwg::resolve(base.as_str(), r.as_str()).map_err(|e| {
-            ResolveError::InvalidReference { reason: e.0, position: 0 }
-        })?;
-    let strip = |s: &str| s.split_once('#').map_or(s.len(), |(a, _)| a.len());
-    let base_href = crate::whatwg::parse(base.as_str(), None).map(|c| c.href);
-    let same_document =
-        base_href.is_ok_and(|b| b[..strip(&b)] == href[..strip(&href)]);
-    out.push_str(&href);
-    Ok(Outcome { same_document, ..Outcome::default() })
+    use crate::whatwg::ValidationError::MissingSchemeNonRelativeUrl;
+    let invalid = |e: crate::whatwg::Failure| match e.error {
+        Some(MissingSchemeNonRelativeUrl) if base.is_none() => {
+            ResolveError::NoBase
+        }
+        _ => ResolveError::InvalidReference {
+            reason: e.reason(),
+            position: if e.in_base { 0 } else { e.position },
+        },
+    };
+    #[cfg(feature = "whatwg")]
+    {
+        use crate::whatwg::{Failure, Url};
+        let base = base
+            .map(|b| Url::parse(b.as_str()))
+            .transpose()
+            .map_err(|f| invalid(Failure { in_base: true, ..f }))?;
+        let url = Url::options()
+            .base(base.as_ref())
+            .parse(r.as_str())
+            .map_err(invalid)?;
+        let same_document = base
+            .is_some_and(|b| b.without_fragment() == url.without_fragment());
+        out.push_str(url.as_str());
+        Ok(Outcome { same_document, ..Outcome::default() })
+    }
+    #[cfg(not(feature = "whatwg"))]
+    {
+        let _ = (base, r, out);
+        Err(invalid(crate::whatwg::Failure::unavailable()))
+    }
 }
 
 /// A reference (or base) that is the result as it is: the components it
