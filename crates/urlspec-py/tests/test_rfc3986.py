@@ -1,8 +1,9 @@
-"""urlspec.compat against urllib.parse over the shared corpora: every
-difference is put in a named class, and a difference in no known class
-fails the test. Run as a script to print the table:
+"""urlspec.rfc3986 (urllib's signatures, RFC 3986's answers) against
+urllib.parse over the shared corpora: every difference is put in a named
+class, and a difference in no known class fails the test. Run as a script
+to print the table:
 
-    python crates/urlspec-py/tests/test_compat.py
+    python crates/urlspec-py/tests/test_rfc3986.py
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from conftest import CORPORA  # noqa: E402
 
 import urlspec  # noqa: E402
-from urlspec import compat  # noqa: E402
+from urlspec import rfc3986  # noqa: E402
 
 SPLIT_FILES = ["kasztp.txt", "userbait.txt", "node_files.txt", "isaacs_files.txt"]
 JOIN_FILES = ["relative-pairs.tsv", "cc-relative-10k.tsv"]
@@ -125,7 +126,7 @@ def differential():
                 theirs = up.urlsplit(u)
             except ValueError as e:
                 theirs = e
-            ours = compat.urlsplit(u)
+            ours = rfc3986.urlsplit(u)
             if ours != theirs:
                 note("urlsplit", classify_split(u, ours, theirs), (u, ours, theirs))
     for name in JOIN_FILES:
@@ -136,7 +137,7 @@ def differential():
                 theirs = up.urljoin(base, ref)
             except ValueError as e:
                 theirs = e
-            ours = compat.urljoin(base, ref)
+            ours = rfc3986.urljoin(base, ref)
             if ours != theirs:
                 cls = ("invalid-ipv6-brackets" if isinstance(theirs, Exception)
                        else classify_join(base, ref, ours, theirs))
@@ -180,24 +181,24 @@ def test_every_difference_is_known(capsys):
 
 
 def test_types_and_signatures():
-    s = compat.urlsplit("HTTP://a/b?q#f")
+    s = rfc3986.urlsplit("HTTP://a/b?q#f")
     assert type(s) is up.SplitResult and s == ("http", "a", "/b", "q", "f")
     assert s.geturl() == "http://a/b?q#f"
-    p = compat.urlparse("http://a/b/c;p?q#f")
+    p = rfc3986.urlparse("http://a/b/c;p?q#f")
     assert type(p) is up.ParseResult and p == up.urlparse("http://a/b/c;p?q#f")
-    assert compat.urlsplit(b"http://a/b") == up.urlsplit(b"http://a/b")
-    assert compat.urlsplit("x#f", allow_fragments=False) == up.urlsplit("x#f", allow_fragments=False)
-    assert compat.urlsplit("//h/p", scheme="https") == up.urlsplit("//h/p", scheme="https")
-    assert compat.urlunsplit(("http", "a", "/b", "q", "f")) == "http://a/b?q#f"
-    assert compat.urljoin("http://a/b/c/d;p?q", "../../../g") == "http://a/g"
-    assert compat.urljoin(b"http://a/b", b"c") == b"http://a/c"
-    assert compat.urljoin("", "x") == "x"
+    assert rfc3986.urlsplit(b"http://a/b") == up.urlsplit(b"http://a/b")
+    assert rfc3986.urlsplit("x#f", allow_fragments=False) == up.urlsplit("x#f", allow_fragments=False)
+    assert rfc3986.urlsplit("//h/p", scheme="https") == up.urlsplit("//h/p", scheme="https")
+    assert rfc3986.urlunsplit(("http", "a", "/b", "q", "f")) == "http://a/b?q#f"
+    assert rfc3986.urljoin("http://a/b/c/d;p?q", "../../../g") == "http://a/g"
+    assert rfc3986.urljoin(b"http://a/b", b"c") == b"http://a/c"
+    assert rfc3986.urljoin("", "x") == "x"
     for s in ["a b/ü~", "", "%", "/x?y=z&"]:
         for safe in ["/", "", "?=&"]:
-            assert compat.quote(s, safe=safe) == up.quote(s, safe=safe)
-    assert compat.quote(b"\x00\xff") == up.quote(b"\x00\xff")
+            assert rfc3986.quote(s, safe=safe) == up.quote(s, safe=safe)
+    assert rfc3986.quote(b"\x00\xff") == up.quote(b"\x00\xff")
     for s in ["%C3%BC", "%zz%4", "a%2Fb", "%E2%82", "plain"]:
-        assert compat.unquote(s) == up.unquote(s)
+        assert rfc3986.unquote(s) == up.unquote(s)
 
 
 if __name__ == "__main__":
@@ -205,30 +206,30 @@ if __name__ == "__main__":
 
 
 def test_native_entry_points():
-    """compat.urlsplit and urljoin are the Rust functions; their argument
+    """rfc3986.urlsplit and urljoin are the Rust functions; their argument
     handling matches urllib's signatures."""
-    assert compat.urlsplit("HTTP://a/b?q#f") == up.urlsplit("HTTP://a/b?q#f")
-    assert type(compat.urlsplit("http://a/")) is up.SplitResult
-    assert compat.urlsplit("/p#f", "x", False) == ("x", "", "/p#f", "", "")
-    assert compat.urlsplit("/p?q#f", allow_fragments=0) == ("", "", "/p", "q#f", "")
-    assert compat.urlsplit(url="//h/p", scheme="s") == ("s", "h", "/p", "", "")
-    assert compat.urlsplit(b"http://a/b#f") == up.urlsplit(b"http://a/b#f")
-    assert type(compat.urlsplit(b"http://a/")) is up.SplitResultBytes
+    assert rfc3986.urlsplit("HTTP://a/b?q#f") == up.urlsplit("HTTP://a/b?q#f")
+    assert type(rfc3986.urlsplit("http://a/")) is up.SplitResult
+    assert rfc3986.urlsplit("/p#f", "x", False) == ("x", "", "/p#f", "", "")
+    assert rfc3986.urlsplit("/p?q#f", allow_fragments=0) == ("", "", "/p", "q#f", "")
+    assert rfc3986.urlsplit(url="//h/p", scheme="s") == ("s", "h", "/p", "", "")
+    assert rfc3986.urlsplit(b"http://a/b#f") == up.urlsplit(b"http://a/b#f")
+    assert type(rfc3986.urlsplit(b"http://a/")) is up.SplitResultBytes
 
     class S(str):
         pass
 
-    assert compat.urlsplit(S("http://a/b")).netloc == "a"
+    assert rfc3986.urlsplit(S("http://a/b")).netloc == "a"
     rel = "just/a/path"
-    assert compat.urlsplit(rel).path is rel
+    assert rfc3986.urlsplit(rel).path is rel
     base = "http://a/b/c"
-    assert compat.urljoin(base, "") == base
-    assert compat.urljoin("", "g") == "g"
-    assert compat.urljoin(base, "d") == "http://a/b/d"
-    assert compat.urljoin(base, "g#f", allow_fragments=False) == up.urljoin(base, "g#f", False)
-    assert compat.urljoin(b"http://a/b/c", b"d") == b"http://a/b/d"
-    assert compat.urljoin("x", "y") == "y"  # no scheme in the base
+    assert rfc3986.urljoin(base, "") == base
+    assert rfc3986.urljoin("", "g") == "g"
+    assert rfc3986.urljoin(base, "d") == "http://a/b/d"
+    assert rfc3986.urljoin(base, "g#f", allow_fragments=False) == up.urljoin(base, "g#f", False)
+    assert rfc3986.urljoin(b"http://a/b/c", b"d") == b"http://a/b/d"
+    assert rfc3986.urljoin("x", "y") == "y"  # no scheme in the base
     with pytest.raises(TypeError):
-        compat.urljoin("http://a/", b"x")
+        rfc3986.urljoin("http://a/", b"x")
     with pytest.raises(TypeError):
-        compat.urlsplit()
+        rfc3986.urlsplit()

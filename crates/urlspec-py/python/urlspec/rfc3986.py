@@ -1,15 +1,20 @@
-"""``urllib.parse``'s functions over RFC 3986: switch with an import change.
+"""``urllib.parse``'s signatures with RFC 3986's answers.
 
-``from urlspec.compat import urljoin, urlsplit, urlparse, urlunsplit,
+``from urlspec.rfc3986 import urljoin, urlsplit, urlparse, urlunsplit,
 quote, unquote`` takes the same arguments and returns the same types
 (``urllib.parse.SplitResult``, ``ParseResult``, ``str``) as
-``urllib.parse``. The answers follow RFC 3986 (STD 66), the current
-standard, where urllib follows a mix of RFC 1808, RFC 2396 and RFC 3986
-plus browser-inspired clean-ups. RFC 3986 backs this module because it is
-the one spec that urllib's callers expect today (``urljoin`` has removed
-dot segments per RFC 3986 §5.2.4 since Python 3.5), and it is the only one
-of the RFCs whose resolution gives the same answer as browsers for the
-common cases (``..`` never climbs above the root, ``?y`` keeps the path).
+``urllib.parse``, but splits and resolves by RFC 3986 (STD 66), where
+urllib follows a mix of RFC 1808, RFC 2396 and RFC 3986 plus
+browser-inspired clean-ups and hardening (for urllib's own answers, faster,
+use ``urlspec.compat``). This was ``urlspec.compat`` before that module
+became a drop-in for ``urllib.parse``.
+
+Arguments other than ``str`` are read as urllib reads them: ``bytes`` and
+``bytearray`` as ASCII, the answer given back as ``bytes``; other types go
+to ``urllib.parse`` itself, which raises its own exception (or answers, for
+the empty ones). ``allow_fragments`` is read for its truth
+(``allow_fragments=None`` is false), ``urljoin(base, None)`` is the base.
+``quote`` and ``unquote`` are compat's (urllib's answers).
 
 Where the answers differ from urllib, and why (the classes counted by
 ``tests/test_compat.py`` over the corpora; every difference found falls in
@@ -76,9 +81,9 @@ one of them):
 when the netloc is non-empty, ``?`` only when the query is non-empty;
 urllib adds ``//`` to some schemes even with an empty netloc.
 
-``quote`` and ``unquote`` behave as urllib's (RFC 3986 §2.1 upper-case
-escapes of everything but §2.3 ``unreserved`` and ``safe``; invalid ``%``
-left as it is), done in Rust.
+``quote`` and ``unquote`` are urllib's (RFC 3986 §2.1 upper-case escapes
+of everything but §2.3 ``unreserved`` and ``safe``; invalid ``%`` left as
+it is): ``urlspec.compat``'s.
 """
 
 from __future__ import annotations
@@ -87,32 +92,36 @@ import urllib.parse as _up
 from typing import AnyStr
 
 from . import _native
+from .compat import _BYTES, quote, unquote
 
 __all__ = ["urljoin", "urlsplit", "urlparse", "urlunsplit", "quote", "unquote"]
 
 SplitResult = _up.SplitResult
 ParseResult = _up.ParseResult
 
+
 def _urlsplit_other(url, scheme, allow_fragments):
-    """``urlsplit`` for arguments other than ``str`` (bytes, bytearray):
-    split as ASCII text, answered as ``SplitResultBytes``."""
-    if scheme is None:
-        scheme = b"" if not isinstance(url, str) else ""
-    r = _native.urlsplit(_decode(url), _decode(scheme), allow_fragments)
-    return _up.SplitResultBytes(*(c.encode("ascii") for c in r))
+    """``urlsplit`` for arguments other than ``str``: ``bytes`` and
+    ``bytearray`` split as ASCII text, answered as ``SplitResultBytes``;
+    other types as urllib answers them."""
+    if type(url) in _BYTES and (type(scheme) in _BYTES or scheme == ""):
+        r = _native.rfc3986_urlsplit(url.decode("ascii"), scheme.decode("ascii") if scheme else "",
+                                     allow_fragments)
+        return r.encode()
+    return _up.urlsplit(url, scheme, allow_fragments)
 
 
 def _urljoin_other(base, url, allow_fragments):
     """``urljoin`` for arguments other than ``str`` and for
     ``allow_fragments=False`` (passed to ``urllib.parse.urljoin``: RFC 3986
     has no such mode)."""
-    if not allow_fragments:
-        return _up.urljoin(base, url, allow_fragments)
-    if isinstance(base, str) != isinstance(url, str) and base and url:
-        raise TypeError("Cannot mix str and non-str arguments")
-    is_bytes = not isinstance(url, str) or not isinstance(base, str)
-    r = _native.urljoin(_decode(base), _decode(url))
-    return r.encode("ascii") if is_bytes else r
+    if not base:
+        return url
+    if not url:
+        return base
+    if allow_fragments and type(base) in _BYTES and type(url) in _BYTES:
+        return _native.rfc3986_urljoin(base.decode("ascii"), url.decode("ascii")).encode("ascii")
+    return _up.urljoin(base, url, allow_fragments)
 
 
 _native.set_compat_types(SplitResult, _urlsplit_other, _urljoin_other)
@@ -120,44 +129,45 @@ _native.set_compat_types(SplitResult, _urlsplit_other, _urljoin_other)
 #: ``urllib.parse.urlsplit(url, scheme="", allow_fragments=True)`` by RFC
 #: 3986 Appendix B: never raises. Returns ``SplitResult(scheme, netloc,
 #: path, query, fragment)``, absent components as ``""``, the scheme
-#: lower-cased (§3.1). The function is Rust's (``_native.urlsplit``): for
-#: ``str`` arguments no Python code runs; ``bytes`` go through
+#: lower-cased (§3.1). The function is Rust's (``_native.rfc3986_urlsplit``):
+#: for ``str`` arguments no Python code runs; others go through
 #: ``_urlsplit_other``.
-urlsplit = _native.urlsplit
+urlsplit = _native.rfc3986_urlsplit
 
 #: ``urllib.parse.urljoin(base, url, allow_fragments=True)`` by RFC 3986
 #: §5.2 (strict parser, §5.2.2). An empty base gives the reference, as
 #: urllib; a reference that cannot be resolved against ``base`` (a base
-#: without a scheme) is returned as it is. Rust's (``_native.urljoin``)
-#: for ``str`` arguments; others go through ``_urljoin_other``.
-urljoin = _native.urljoin
+#: without a scheme) is returned as it is. Rust's
+#: (``_native.rfc3986_urljoin``) for ``str`` arguments; others go through
+#: ``_urljoin_other``.
+urljoin = _native.rfc3986_urljoin
 
 
 def urlparse(url: AnyStr, scheme: AnyStr = "", allow_fragments: bool = True):
     """``urllib.parse.urlparse``: ``urlsplit`` plus the params of the last
     path segment (RFC 2396 §3.3), for every scheme."""
-    is_bytes = not isinstance(url, str)
-    s = urlsplit(_decode(url) if is_bytes else url,
-                 _decode(scheme) if is_bytes else scheme, allow_fragments)
+    s = urlsplit(url, scheme, allow_fragments)
+    is_bytes = isinstance(s, _up.SplitResultBytes)
+    if is_bytes:
+        s = s.decode()
     path, params = s.path, ""
     i = path.find(";", path.rfind("/") + 1)
     if i >= 0:
         path, params = path[:i], path[i + 1:]
     r = ParseResult(s.scheme, s.netloc, path, params, s.query, s.fragment)
-    if is_bytes:
-        return _up.ParseResultBytes(*(c.encode("ascii") for c in r))
-    return r
+    return r.encode() if is_bytes else r
 
 
 def urlunsplit(components) -> AnyStr:
     """Recomposes ``(scheme, netloc, path, query, fragment)`` per RFC 3986
     §5.3 (empty components are taken as absent)."""
-    scheme, netloc, path, query, fragment = components
-    is_bytes = isinstance(path, (bytes, bytearray)) or isinstance(scheme, (bytes, bytearray))
+    parts = tuple(components)
+    is_bytes = len(parts) == 5 and all(type(c) in _BYTES for c in parts)
     if is_bytes:
-        scheme, netloc, path, query, fragment = (
-            _decode(c) for c in (scheme, netloc, path, query, fragment)
-        )
+        parts = tuple(c.decode("ascii") for c in parts)
+    elif len(parts) != 5 or not all(type(c) is str for c in parts):
+        return _up.urlunsplit(parts)
+    scheme, netloc, path, query, fragment = parts
     out = []
     if scheme:
         out.append(scheme + ":")
@@ -172,37 +182,3 @@ def urlunsplit(components) -> AnyStr:
         out.append("#" + fragment)
     s = "".join(out)
     return s.encode("ascii") if is_bytes else s
-
-
-def quote(string, safe="/", encoding=None, errors=None) -> str:
-    """``urllib.parse.quote``: escapes every octet but RFC 3986 §2.3
-    ``unreserved`` and ``safe``, with upper-case hex (§2.1)."""
-    if isinstance(string, str):
-        if not string:
-            return string
-        data = string.encode(encoding or "utf-8", errors or "strict")
-    else:
-        if encoding is not None or errors is not None:
-            raise TypeError("quote() doesn't support 'encoding' for bytes")
-        data = bytes(string)
-    if isinstance(safe, str):
-        safe_b = safe.encode("ascii", "ignore")
-    else:
-        safe_b = bytes(c for c in safe if c < 128)
-    return _native.quote_bytes(data, safe_b)
-
-
-def unquote(string, encoding="utf-8", errors="replace"):
-    """``urllib.parse.unquote``: ``%XX`` to its octet, an invalid ``%``
-    left as it is, the octets decoded with ``encoding``."""
-    if isinstance(string, bytes):
-        return _native.unescape_bytes_lenient(string).decode(encoding, errors)
-    if "%" not in string:
-        return string
-    return _native.unescape_bytes_lenient(string).decode(encoding, errors)
-
-
-def _decode(x) -> str:
-    if isinstance(x, str):
-        return x
-    return bytes(x).decode("ascii")
