@@ -344,6 +344,17 @@ impl<'a> Text<'a> {
     }
 }
 
+/// `''`, made once: most URLs have no query or fragment, and urllib gives
+/// `''` for each.
+fn empty_str(py: Python<'_>) -> Bound<'_, PyAny> {
+    static EMPTY: PyOnceLock<Py<PyString>> = PyOnceLock::new();
+    EMPTY
+        .get_or_init(py, || PyString::intern(py, "").unbind())
+        .bind(py)
+        .clone()
+        .into_any()
+}
+
 /// A compact ASCII string's characters, which are its UTF-8, read where
 /// they are (CPython before 3.14, whose layout PyO3 describes; others ask
 /// `PyUnicode_AsUTF8AndSize`): about 60 instructions fewer per string than
@@ -372,6 +383,9 @@ fn str_from<'py>(
     text: &[u8],
     kind: Kind,
 ) -> PyResult<Bound<'py, PyAny>> {
+    if text.is_empty() {
+        return Ok(empty_str(py));
+    }
     match kind {
         // SAFETY: a part of an ASCII text is ASCII, so valid UTF-8.
         // `new_str` makes it with PyUnicode_New(len, 127) and one copy,
@@ -632,10 +646,11 @@ fn packed(text: &[u8]) -> u64 {
     if text.len() > 7 {
         return u64::MAX;
     }
-    let mut word = [0u8; 8];
-    word[..text.len()].copy_from_slice(text);
-    word[7] = text.len() as u8;
-    u64::from_le_bytes(word)
+    let mut word = (text.len() as u64) << 56;
+    for (i, &c) in text.iter().enumerate() {
+        word |= u64::from(c) << (8 * i);
+    }
+    word
 }
 
 impl Snapshot {
@@ -662,7 +677,10 @@ impl Snapshot {
     /// Whether `scheme` is in `list`, when this snapshot can tell.
     fn answer(&self, list: &Bound<'_, PyList>, scheme: &[u8]) -> Option<bool> {
         let n = self.items.len();
-        if !list.is(&self.list) || list.len() != n {
+        // SAFETY: `list` is a list and the GIL is held: its size is read
+        // where it is (no call).
+        let len = unsafe { ffi::PyList_GET_SIZE(list.as_ptr()) } as usize;
+        if !list.is(&self.list) || len != n {
             return None;
         }
         let same = |i: usize| {
@@ -777,9 +795,8 @@ fn split_entry<'py>(
     let interp = Interp { py, u, kind, lists: None };
     let clean = urllib::clean_url(&text.bytes, b);
     let split = urllib::split(&clean, allow, b, &interp)?;
-    let (scheme, scheme_obj) = match (split.scheme, &default) {
+    let (scheme, scheme_obj) = match (split.lower_scheme(), &default) {
         (Some(s), _) => {
-            let s = urllib::lower_scheme(s);
             let obj = match &s[..] {
                 b"http" => scheme_str(py, "http"),
                 b"https" => scheme_str(py, "https"),
@@ -787,9 +804,7 @@ fn split_entry<'py>(
             };
             (s, obj)
         }
-        (None, None) => {
-            (Cow::Borrowed(&b""[..]), PyString::new(py, "").into_any())
-        }
+        (None, None) => (Cow::Borrowed(&b""[..]), empty_str(py)),
         (None, Some((obj, t))) => {
             let s = urllib::clean_scheme(&t.bytes, b);
             let obj = if s.len() == t.bytes.len() {

@@ -19,6 +19,8 @@
 
 use std::borrow::Cow;
 
+use urlspec::scan::{dot_start, first_of};
+
 /// The rules that differ between the interpreters `compat` runs on, each
 /// probed at import from the interpreter's `urllib.parse`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -160,13 +162,30 @@ pub fn clean_scheme<'a>(scheme: &'a [u8], b: &Behaviour) -> Cow<'a, [u8]> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Split<'a> {
     /// The scheme as written (`None`: the caller's default applies);
-    /// urllib lower-cases it ([`lower_scheme`]).
+    /// urllib lower-cases it ([`Split::lower_scheme`]).
     pub scheme: Option<&'a [u8]>,
     /// What follows `//` up to the first `/`, `?` or `#`.
     pub netloc: &'a [u8],
     pub path: &'a [u8],
     pub query: &'a [u8],
     pub fragment: &'a [u8],
+    /// The scheme has an upper-case letter (seen while scanning it).
+    upper: bool,
+    /// The path holds a `;` (seen while looking for its end).
+    semi: bool,
+}
+
+impl<'a> Split<'a> {
+    /// The scheme lower-cased (ASCII: a scheme is made of
+    /// `scheme_chars`), as urllib gives it; `None` when there is none.
+    pub fn lower_scheme(&self) -> Option<Cow<'a, [u8]>> {
+        let s = self.scheme?;
+        Some(if self.upper {
+            Cow::Owned(s.to_ascii_lowercase())
+        } else {
+            Cow::Borrowed(s)
+        })
+    }
 }
 
 /// Splits a URL cleaned by [`clean_url`] as `urllib.parse.urlsplit`
@@ -182,7 +201,11 @@ pub fn split<'a, I: Interpreter>(
     // urllib takes the text before the first `:` as the scheme when it
     // is all scheme characters: the run of them from the start, if a `:`
     // ends it.
-    let run = url.iter().position(|&c| CLASS[c as usize] & SCHEME == 0);
+    let mut upper = false;
+    let run = url.iter().position(|&c| {
+        upper |= c.is_ascii_uppercase();
+        CLASS[c as usize] & SCHEME == 0
+    });
     if let Some(run @ 1..) = run {
         if url[run] == b':'
             && (!b.scheme_starts_with_letter || url[0].is_ascii_alphabetic())
@@ -194,56 +217,45 @@ pub fn split<'a, I: Interpreter>(
     let mut netloc: &[u8] = b"";
     if let Some(after) = rest.strip_prefix(b"//") {
         // `#` ends the netloc even when fragments are not allowed.
-        let mut checked = false;
-        let end = after
-            .iter()
-            .position(|&c| {
-                let class = CLASS[c as usize];
-                checked |= class & NETLOC_CHECK != 0;
-                class & NETLOC_END != 0
-            })
-            .unwrap_or(after.len());
+        let end = first_of(after, 0, [b'/', b'?', b'#']);
         netloc = &after[..end];
         rest = &after[end..];
-        if checked {
+        if !netloc.is_ascii() || first_of(netloc, 0, [b'[', b']']) < end {
             interp.check_netloc(netloc)?;
         }
     }
     // urllib splits the fragment off at the first `#`, then the query at
-    // the first `?` before it: one scan finds whichever comes first.
+    // the first `?` before it: one scan finds whichever comes first, and
+    // whether a `;` (params, for urlparse) comes before it.
     let (mut query, mut fragment): (&[u8], &[u8]) = (b"", b"");
-    let first = if allow_fragments {
-        memchr::memchr2(b'?', b'#', rest)
+    let mut k = if allow_fragments {
+        first_of(rest, 0, [b'?', b'#', b';'])
     } else {
-        memchr::memchr(b'?', rest)
+        first_of(rest, 0, [b'?', b';'])
     };
-    if let Some(k) = first {
+    let semi = k < rest.len() && rest[k] == b';';
+    if semi {
+        k = if allow_fragments {
+            first_of(rest, k, [b'?', b'#'])
+        } else {
+            first_of(rest, k, [b'?'])
+        };
+    }
+    if k < rest.len() {
         let after = &rest[k + 1..];
         if rest[k] == b'#' {
             fragment = after;
+        } else if allow_fragments {
+            let f = first_of(after, 0, [b'#']);
+            query = &after[..f];
+            fragment = after.get(f + 1..).unwrap_or(b"");
         } else {
-            let end = if allow_fragments {
-                memchr::memchr(b'#', after)
-            } else {
-                None
-            };
-            match end {
-                Some(f) => (query, fragment) = (&after[..f], &after[f + 1..]),
-                None => query = after,
-            }
+            query = after;
         }
         rest = &rest[..k];
     }
-    Ok(Split { scheme, netloc, path: rest, query, fragment })
-}
-
-/// A scheme lower-cased (ASCII: a scheme is made of `scheme_chars`).
-pub fn lower_scheme(scheme: &[u8]) -> Cow<'_, [u8]> {
-    if scheme.iter().any(u8::is_ascii_uppercase) {
-        Cow::Owned(scheme.to_ascii_lowercase())
-    } else {
-        Cow::Borrowed(scheme)
-    }
+    let upper = upper && scheme.is_some();
+    Ok(Split { scheme, netloc, path: rest, query, fragment, upper, semi })
 }
 
 /// `urlparse`'s `_splitparams`: the path and the params after the first
@@ -273,9 +285,7 @@ pub fn parse<'a, I: Interpreter>(
         query: split.query,
         fragment: split.fragment,
     };
-    if memchr::memchr(b';', split.path).is_some()
-        && interp.uses_params(scheme)?
-    {
+    if split.semi && interp.uses_params(scheme)? {
         (parts.path, parts.params) = split_params(split.path);
     }
     Ok(parts)
@@ -303,15 +313,14 @@ pub fn unsplit<I: Interpreter>(
     out: &mut Vec<u8>,
 ) -> Result<(), I::Error> {
     let path_is_empty = p.path.is_empty() && p.params.is_empty();
-    // The first two bytes of `path;params`.
-    let sep: &[u8] = if p.params.is_empty() { b"" } else { b";" };
-    let mut head = [0u8; 2];
-    let mut n = 0;
-    for &c in p.path.iter().chain(sep).chain(p.params).take(2) {
-        head[n] = c;
-        n += 1;
-    }
-    let head = &head[..n];
+    // The first two bytes of `path;params` (urlunparse's path).
+    let head: &[u8] = match (p.path, p.params.is_empty()) {
+        (path, true) | (path @ [_, _, ..], false) => {
+            &path[..path.len().min(2)]
+        }
+        ([], false) => b";",
+        ([c], false) => &[*c, b';'],
+    };
     let slashes = if !p.netloc.is_empty() {
         true
     } else if b.unsplit_keeps_slashes {
@@ -370,17 +379,14 @@ pub fn join<I: Interpreter>(
 ) -> Result<Joined, I::Error> {
     let base = clean_url(base, b);
     let bsplit = split(&base, allow_fragments, b, interp)?;
-    let bscheme = bsplit.scheme.map_or(Cow::Borrowed(&b""[..]), lower_scheme);
+    let bscheme = bsplit.lower_scheme().unwrap_or(Cow::Borrowed(b""));
     let bparts = parse(bsplit, &bscheme, interp)?;
 
     let url = clean_url(url, b);
     let usplit = split(&url, allow_fragments, b, interp)?;
     // The base's scheme is the reference's default: already as cleaning
     // a scheme argument would leave it.
-    let scheme = match usplit.scheme {
-        Some(s) => lower_scheme(s),
-        None => Cow::Borrowed(&bscheme[..]),
-    };
+    let scheme = usplit.lower_scheme().unwrap_or(Cow::Borrowed(&bscheme));
     let mut parts = parse(usplit, &scheme, interp)?;
     parts.scheme = &scheme;
     if scheme != bscheme || !interp.uses_relative(&scheme)? {
@@ -408,13 +414,16 @@ pub fn join<I: Interpreter>(
     Ok(Joined::Built)
 }
 
-/// Whether a segment of `path` is `.` or `..`.
-fn has_dot_segment(path: &[u8]) -> bool {
-    let ends = |i: usize| i == path.len() || path[i] == b'/';
-    memchr::memchr_iter(b'.', path).any(|i| {
-        (i == 0 || path[i - 1] == b'/')
-            && (ends(i + 1) || path[i + 1] == b'.' && ends(i + 2))
-    })
+/// Whether `path` holds `//` (an empty segment between two others).
+fn has_empty(path: &[u8]) -> bool {
+    let mut i = first_of(path, 0, [b'/']);
+    while i < path.len() {
+        if path.get(i + 1) == Some(&b'/') {
+            return true;
+        }
+        i = first_of(path, i + 1, [b'/']);
+    }
+    false
 }
 
 /// The segments kept by [`merge`], joined by `/` as they are pushed.
@@ -459,23 +468,20 @@ impl Stack<'_> {
 fn merge(base_path: &[u8], path: &[u8], out: &mut Vec<u8>) {
     // Without `.` and `..` segments, and without empty segments where
     // they would be dropped, the merge is the base's directory, `/` and
-    // the reference (an absolute path: the reference).
-    let plain = |s: &[u8]| !has_dot_segment(s);
+    // the reference (an absolute path: the reference). `dot_start` and
+    // `has_empty` may say yes for nothing: then the general way below.
     if path.first() == Some(&b'/') {
-        if plain(path) {
+        if !dot_start(path) {
             out.extend_from_slice(path);
             return;
         }
-    } else if let Some(k) = memchr::memrchr(b'/', base_path) {
+    } else if let Some(k) = base_path.iter().rposition(|&c| c == b'/') {
         let dir = &base_path[..k];
-        let no_empty = |s: &[u8]| {
-            !memchr::memchr_iter(b'/', s).any(|i| s.get(i + 1) == Some(&b'/'))
-        };
-        if plain(dir)
-            && plain(path)
+        if !dot_start(dir)
+            && !dot_start(path)
             && !dir.ends_with(b"/")
-            && no_empty(dir)
-            && no_empty(path)
+            && !has_empty(dir)
+            && !has_empty(path)
         {
             out.extend_from_slice(dir);
             out.push(b'/');
