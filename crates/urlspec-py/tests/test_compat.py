@@ -20,7 +20,7 @@ import urllib.parse as up
 import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from conftest import CORPORA  # noqa: E402
+from conftest import CORPORA, corpus_lines  # noqa: E402
 
 from urlspec import compat  # noqa: E402
 
@@ -108,21 +108,13 @@ def check(f_name, calls):
     return n
 
 
-def _lines(name):
-    with open(CORPORA / name, encoding="utf-8", errors="surrogateescape") as f:
-        for line in f:
-            line = line.rstrip("\n")
-            if line:
-                yield line
-
-
 corpora = pytest.mark.skipif(not CORPORA.is_dir(), reason=f"corpora not found at {CORPORA}")
 
 
 @corpora
 @pytest.mark.parametrize("kind", ["str", "bytes"])
 def test_corpora_split(kind):
-    urls = [as_kind(u, kind) for name in SPLIT_FILES for u in _lines(name)]
+    urls = [as_kind(u, kind) for name in SPLIT_FILES for u in corpus_lines(name)]
     for f in ("urlsplit", "urlparse", "urldefrag"):
         assert check(f, (((u,), {}) for u in urls)) > 100_000
     assert check("urlsplit", (((u,), {"allow_fragments": False}) for u in urls))
@@ -146,7 +138,7 @@ def _splits(u):
 def test_corpora_join(kind):
     pairs = []
     for name in JOIN_FILES:
-        for line in _lines(name):
+        for line in corpus_lines(name):
             base, _, ref = line.partition("\t")
             pairs.append((as_kind(base, kind), as_kind(ref, kind)))
     assert check("urljoin", ((p, {}) for p in pairs)) > 70_000
@@ -155,7 +147,7 @@ def test_corpora_join(kind):
 
 @corpora
 def test_corpora_quoting():
-    texts = [u for name in SPLIT_FILES for u in _lines(name)][::5]
+    texts = [u for name in SPLIT_FILES for u in corpus_lines(name)][::5]
     check("quote", (((t,), {"errors": "surrogateescape"}) for t in texts))
     check("quote_plus", (((t,), {"safe": ":/", "errors": "surrogateescape"}) for t in texts))
     check("unquote", (((t,), {}) for t in texts))

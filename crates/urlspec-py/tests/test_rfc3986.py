@@ -16,7 +16,7 @@ import urllib.parse as up
 import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from conftest import CORPORA  # noqa: E402
+from conftest import CORPORA, corpus_lines  # noqa: E402
 
 import urlspec  # noqa: E402
 from urlspec import rfc3986  # noqa: E402
@@ -25,14 +25,6 @@ SPLIT_FILES = ["kasztp.txt", "userbait.txt", "node_files.txt", "isaacs_files.txt
 JOIN_FILES = ["relative-pairs.tsv", "cc-relative-10k.tsv"]
 CONTROLS = "".join(map(chr, range(0x21)))  # C0 controls and space
 UNSAFE = "\t\r\n"
-
-
-def _lines(name):
-    with open(CORPORA / name, encoding="utf-8", errors="surrogateescape") as f:
-        for line in f:
-            line = line.rstrip("\n")
-            if line:
-                yield line
 
 
 def _has_controls(*texts):
@@ -120,7 +112,7 @@ def differential():
             entry[1].append(example)
 
     for name in SPLIT_FILES:
-        for u in _lines(name):
+        for u in corpus_lines(name):
             totals["urlsplit"] += 1
             try:
                 theirs = up.urlsplit(u)
@@ -130,7 +122,7 @@ def differential():
             if ours != theirs:
                 note("urlsplit", classify_split(u, ours, theirs), (u, ours, theirs))
     for name in JOIN_FILES:
-        for line in _lines(name):
+        for line in corpus_lines(name):
             base, _, ref = line.partition("\t")
             totals["urljoin"] += 1
             try:
