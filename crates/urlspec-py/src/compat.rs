@@ -78,23 +78,21 @@ fn tuple_of<'py, const N: usize>(
 ) -> PyResult<Bound<'py, PyAny>> {
     // SAFETY: `cls` is a subclass of tuple (`check_tuple_type`)
     // whose instances are made by `tp_alloc(cls, n)` and filled with
-    // `PyTuple_SetItem`, exactly as CPython's `tuple_subtype_new` does for
-    // `tuple.__new__(cls, fields)`. The new object has a reference count of
-    // one (so `PyTuple_SetItem` accepts it) and is owned by the `Bound`
-    // made from it; `PyTuple_SetItem` steals the references of `fields`
-    // handed to it with `into_ptr`, also when it fails.
+    // `PyTuple_SET_ITEM`, exactly as CPython's `tuple_subtype_new` does for
+    // `tuple.__new__(cls, fields)`: each of the `N` slots of the new tuple,
+    // NULL until then, set once, taking over the reference `into_ptr`
+    // hands it (no check, no error: about 80 instructions fewer per result
+    // than `PyTuple_SetItem`'s). The new object is owned by the `Bound`
+    // made from it, seen by no other code until returned.
     unsafe {
         let obj = ffi::PyType_GenericAlloc(cls.as_ptr().cast(), N as _);
         let obj = Bound::from_owned_ptr_or_err(py, obj)?;
         for (i, f) in fields.into_iter().enumerate() {
-            if ffi::PyTuple_SetItem(
+            ffi::PyTuple_SET_ITEM(
                 obj.as_ptr(),
                 i as ffi::Py_ssize_t,
                 f.into_ptr(),
-            ) != 0
-            {
-                return Err(PyErr::fetch(py));
-            }
+            );
         }
         Ok(obj)
     }
