@@ -8,10 +8,12 @@ urllib and urlspec alike):
 
 * Single calls, each in the same plain loop (``for ...: f(...)``, results
   dropped, as a caller that uses each answer at once): urllib.parse.urljoin
-  against urlspec.compat.urljoin and urlspec.resolve over the 65,243 pairs
-  of relative-pairs.tsv (every pair distinct); urllib.parse.urlsplit
-  against urlspec.compat.urlsplit and urlspec.parse over the 48,010 URLs
-  of kasztp.txt. urllib's urlsplit keeps an lru_cache of its answers
+  against urlspec.compat.urljoin (urllib's answers), urlspec.rfc3986.urljoin
+  (RFC 3986's, what compat was before it answered as urllib) and
+  urlspec.resolve over the 65,243 pairs of relative-pairs.tsv (every pair
+  distinct); urllib.parse.urlsplit against urlspec.compat.urlsplit and
+  urlparse, urlspec.rfc3986.urlsplit and urlspec.parse over the 48,010
+  URLs of kasztp.txt. urllib's urlsplit keeps an lru_cache of its answers
   (Python 3.11+): it is cleared before each round, and 47,940 of the
   48,010 URLs are distinct, so the cache serves at most 70 calls a round
   (it favours urllib, if anything).
@@ -41,7 +43,7 @@ import time
 import urllib.parse as up
 
 import urlspec
-from urlspec import compat
+from urlspec import compat, rfc3986
 
 HERE = pathlib.Path(__file__).resolve()
 
@@ -71,8 +73,10 @@ def main():
     refs = [r for _, r in pairs]
     urls = [l.rstrip("\n") for l in open(d / "kasztp.txt", encoding="utf-8") if l.strip()]
     n_join, n_split = len(pairs), len(urls)
-    urljoin, urlsplit = up.urljoin, up.urlsplit
-    c_join, c_split, resolve, parse = compat.urljoin, compat.urlsplit, urlspec.resolve, urlspec.parse
+    urljoin, urlsplit, urlparse = up.urljoin, up.urlsplit, up.urlparse
+    c_join, c_split, c_parse = compat.urljoin, compat.urlsplit, compat.urlparse
+    r_join, r_split = rfc3986.urljoin, rfc3986.urlsplit
+    resolve, parse = urlspec.resolve, urlspec.parse
     r = args.repeat
 
     # urlsplit caches its last results (functools.lru_cache, Python 3.11+):
@@ -94,6 +98,10 @@ def main():
         for b, x in pairs:
             c_join(b, x)
 
+    def rfc_join():
+        for b, x in pairs:
+            r_join(b, x)
+
     def rjoin():
         for b, x in pairs:
             resolve(b, x, "rfc3986")
@@ -102,20 +110,38 @@ def main():
         for u in urls:
             c_split(u)
 
+    def cparse():
+        for u in urls:
+            c_parse(u)
+
+    def rfc_split():
+        for u in urls:
+            r_split(u)
+
     def psplit():
         for u in urls:
             parse(u, "rfc3986")
 
+    def uparse():
+        clear()
+        for u in urls:
+            urlparse(u)
+
     rows = []
     t_join, f_join = best(ujoin, r)
     t_split, f_split = best(usplit, r)
+    t_parse, f_parse = best(uparse, r)
     rows.append(("urllib.parse.urljoin (loop)", "relative-pairs", n_join, (t_join, f_join), t_join))
     rows.append(("urlspec.compat.urljoin", "relative-pairs", n_join, best(cjoin, r), t_join))
+    rows.append(("urlspec.rfc3986.urljoin", "relative-pairs", n_join, best(rfc_join, r), t_join))
     rows.append(("urlspec.resolve(spec='rfc3986')", "relative-pairs", n_join, best(rjoin, r), t_join))
     rows.append(("urlspec.resolve_many (list)", "relative-pairs", n_join,
                  best(lambda: urlspec.resolve_many(bases, refs, spec="rfc3986"), r), t_join))
     rows.append(("urllib.parse.urlsplit (loop)", "kasztp", n_split, (t_split, f_split), t_split))
+    rows.append(("urllib.parse.urlparse (loop)", "kasztp", n_split, (t_parse, f_parse), t_parse))
     rows.append(("urlspec.compat.urlsplit", "kasztp", n_split, best(csplit, r), t_split))
+    rows.append(("urlspec.compat.urlparse", "kasztp", n_split, best(cparse, r), t_parse))
+    rows.append(("urlspec.rfc3986.urlsplit", "kasztp", n_split, best(rfc_split, r), t_split))
     rows.append(("urlspec.parse(spec='rfc3986')", "kasztp", n_split, best(psplit, r), t_split))
     rows.append(("urlspec.parse_many (list of URL)", "kasztp", n_split,
                  best(lambda: urlspec.parse_many(urls, spec="rfc3986"), r), t_split))

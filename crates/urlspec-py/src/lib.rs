@@ -22,6 +22,7 @@ mod batch;
 mod compat;
 mod fastpy;
 mod links;
+mod urllib;
 mod urlobj;
 
 /// Raises `urlspec.<class>(message, position, rule, reason)`.
@@ -538,22 +539,6 @@ fn unescape<'py>(
     })
 }
 
-/// Unescapes to bytes, leaving a bad `%` as it is (urllib's rule).
-#[pyfunction]
-fn unescape_bytes_lenient<'py>(
-    py: Python<'py>,
-    text: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyBytes>> {
-    if let Ok(s) = text.extract::<&str>() {
-        let v = esc::unescape_lenient(s).bytes;
-        return Ok(PyBytes::new(py, &v));
-    }
-    let b = text.cast::<PyBytes>()?;
-    let s = String::from_utf8_lossy(b.as_bytes());
-    let v = esc::unescape_lenient(&s).bytes;
-    Ok(PyBytes::new(py, &v))
-}
-
 /// urllib's `quote_from_bytes`: escapes every octet except RFC 3986
 /// `unreserved` (§2.3) and the ASCII characters of `safe`.
 #[pyfunction]
@@ -722,7 +707,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(make_relative, m)?)?;
     m.add_function(wrap_pyfunction!(escape, m)?)?;
     m.add_function(wrap_pyfunction!(unescape, m)?)?;
-    m.add_function(wrap_pyfunction!(unescape_bytes_lenient, m)?)?;
     m.add_function(wrap_pyfunction!(quote_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(normalize, m)?)?;
     m.add_function(wrap_pyfunction!(equivalent, m)?)?;

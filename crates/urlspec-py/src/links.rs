@@ -137,38 +137,106 @@ impl Link {
 /// A Python binary file-like object as a Rust reader (calls `.read(n)`).
 struct PyReader {
     file: Py<PyAny>,
+    /// Bytes a `read(n)` gave beyond the `n` asked for, handed out first.
+    extra: Vec<u8>,
+    /// Where an exception of `read()` is kept for `links()` to raise.
+    raised: Raised,
+}
+
+/// The exception a file's `read()` raised, kept while the Rust reader that
+/// called it reports an `io::Error`: `links()` raises it unchanged unless
+/// it is an `OSError` (a failure to read the input: `LinksError`, caused
+/// by it), so that `KeyboardInterrupt` and the like are never caught as
+/// the `ValueError` a `LinksError` is.
+#[derive(Clone, Default)]
+struct Raised(Arc<Mutex<Option<PyErr>>>);
+
+impl Raised {
+    fn keep(&self, e: PyErr) {
+        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+    }
+
+    fn is_set(&self) -> bool {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).is_some()
+    }
+
+    fn take(&self) -> Option<PyErr> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).take()
+    }
+
+    /// The error to raise for a failure described by `message`: the
+    /// exception `read()` raised, unchanged, or `LinksError` (caused by
+    /// the `OSError` that `read()` raised, if it did).
+    fn error(&self, py: Python<'_>, message: String, reason: String) -> PyErr {
+        let kept = self.take();
+        if let Some(e) = &kept {
+            if !e.is_instance_of::<pyo3::exceptions::PyOSError>(py) {
+                return e.clone_ref(py);
+            }
+        }
+        let links_error =
+            error(py, "LinksError", message, None, None, Some(reason));
+        if let Some(cause) = kept {
+            links_error.set_cause(py, Some(cause));
+        }
+        links_error
+    }
+}
+
+impl PyReader {
+    fn new(file: Py<PyAny>, raised: Raised) -> PyReader {
+        PyReader { file, extra: Vec::new(), raised }
+    }
 }
 
 impl Read for PyReader {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.raised.is_set() {
+            // `read()` raised: it is not called again (after Ctrl-C the
+            // input is not read on).
+            return Err(io::Error::other("read() raised an exception"));
+        }
+        if !self.extra.is_empty() {
+            let n = self.extra.len().min(buf.len());
+            buf[..n].copy_from_slice(&self.extra[..n]);
+            self.extra.drain(..n);
+            return Ok(n);
+        }
         Python::attach(|py| {
-            let chunk = self
-                .file
-                .bind(py)
-                .call_method1("read", (buf.len(),))
-                .map_err(|e| io::Error::other(e.to_string()))?;
-            let mut copy = |data: &[u8]| {
-                let n = data.len().min(buf.len());
-                buf[..n].copy_from_slice(&data[..n]);
-                n
-            };
-            if let Ok(b) = chunk.cast::<PyBytes>() {
-                return Ok(copy(b.as_bytes()));
-            }
-            if let Ok(b) = chunk.cast::<PyByteArray>() {
-                return Ok(copy(&b.to_vec()));
-            }
-            if chunk.is_none() {
+            let chunk =
+                match self.file.bind(py).call_method1("read", (buf.len(),)) {
+                    Ok(chunk) => chunk,
+                    Err(e) => {
+                        let message = e.to_string();
+                        self.raised.keep(e);
+                        return Err(io::Error::other(message));
+                    }
+                };
+            let data: Vec<u8> = if let Ok(b) = chunk.cast::<PyBytes>() {
+                // The common case: no copy but into `buf`.
+                let b = b.as_bytes();
+                let n = b.len().min(buf.len());
+                buf[..n].copy_from_slice(&b[..n]);
+                self.extra.extend_from_slice(&b[n..]);
+                return Ok(n);
+            } else if let Ok(b) = chunk.cast::<PyByteArray>() {
+                b.to_vec()
+            } else if chunk.is_none() {
                 // A non-blocking stream with nothing ready: nothing more.
                 return Ok(0);
-            }
-            match chunk.extract::<Vec<u8>>() {
-                Ok(v) => Ok(copy(&v)),
-                Err(_) => Err(io::Error::other(format!(
-                    "read() returned {}, not bytes (open the file in binary mode, \"rb\")",
-                    chunk.get_type().name().map(|n| n.to_string()).unwrap_or_default()
-                ))),
-            }
+            } else {
+                chunk.extract::<Vec<u8>>().map_err(|_| {
+                    io::Error::other(format!(
+                        "read() returned {}, not bytes (open the file in binary mode, \"rb\")",
+                        chunk.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+                    ))
+                })?
+            };
+            // More than asked for is kept for the next reads, not lost.
+            let n = data.len().min(buf.len());
+            buf[..n].copy_from_slice(&data[..n]);
+            self.extra.extend_from_slice(&data[n..]);
+            Ok(n)
         })
     }
 }
@@ -190,6 +258,8 @@ struct State {
     problems: Vec<(String, String)>,
     /// Why the input could not be read on, once known.
     failure: Option<String>,
+    /// The exception the file's `read()` raised, if it did.
+    raised: Raised,
     exhausted: bool,
 }
 
@@ -258,13 +328,10 @@ impl Links {
                 state.exhausted = true;
                 state.summary.skipped_records = state.skipped_records();
                 if let Some(failure) = state.failure.clone() {
-                    return Err(error(
+                    return Err(state.raised.error(
                         py,
-                        "LinksError",
                         failure.clone(),
-                        None,
-                        None,
-                        Some(failure),
+                        failure,
                     ));
                 }
                 return Ok(None);
@@ -390,12 +457,13 @@ pub fn links(
         retrieval: url.into_iter().chain(redirects).collect(),
     };
     let name = name.unwrap_or_else(|| "-".to_owned());
+    let raised = Raised::default();
     let input: Input = if let Ok(b) = source.cast::<PyBytes>() {
         Box::new(Cursor::new(b.as_bytes().to_vec()))
     } else if let Ok(b) = source.cast::<PyByteArray>() {
         Box::new(Cursor::new(b.to_vec()))
     } else if source.hasattr("read")? {
-        Box::new(PyReader { file: source.clone().unbind() })
+        Box::new(PyReader::new(source.clone().unbind(), raised.clone()))
     } else if source.is_instance_of::<PyString>() {
         return Err(error(
             py,
@@ -420,16 +488,8 @@ pub fn links(
             None,
         ));
     };
-    let read_error = |e: io::Error| {
-        error(
-            py,
-            "LinksError",
-            format!("{name}: {e}"),
-            None,
-            None,
-            Some(e.to_string()),
-        )
-    };
+    let read_error =
+        |e: io::Error| raised.error(py, format!("{name}: {e}"), e.to_string());
     let (head, input) = head(input).map_err(read_error)?;
     let format = match format {
         "auto" => Format::detect(&head),
@@ -483,6 +543,7 @@ pub fn links(
             summary: Summary::default(),
             problems: Vec::new(),
             failure,
+            raised,
             exhausted: false,
         }),
     })

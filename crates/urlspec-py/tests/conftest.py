@@ -59,3 +59,13 @@ def urlspec_cli():
             pytest.fail(f"the urlspec command is required here (CI or URLSPEC_CLI_REQUIRED=1): {why}")
         pytest.skip(why)
     return path
+
+
+def corpus_lines(name):
+    """The non-empty lines of corpus file `name` (bytes that are not UTF-8
+    kept as lone surrogates)."""
+    with open(CORPORA / name, encoding="utf-8", errors="surrogateescape") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line:
+                yield line

@@ -456,3 +456,34 @@ def test_url_objects_refuse_inputs_their_offsets_cannot_hold():
         assert _native._limit_input_for_tests(1 << 40) == 10
         _native._limit_input_for_tests(old)
     assert _native._limit_input_for_tests(old) == old == 2**32 - 2
+
+
+def test_resolve_many_without_a_base():
+    """``bases=None`` is no base, as an empty base string: an absolute
+    reference is itself, a relative one an error under RFC 3986 and taken
+    as absolute under RFC 1808 (step 1)."""
+    refs = ["http://x/y", "g", "//h/p", None]
+    r = urlspec.resolve_many(None, refs, spec="rfc3986")
+    assert r.urls == ["http://x/y", None, None, None]
+    assert r.errors[0] is None and r.errors[1] and r.errors[2] and r.errors[3] is None
+    assert r == urlspec.resolve_many("", refs, spec="rfc3986")
+    r = urlspec.resolve_many(None, refs, spec="rfc1808")
+    assert r.urls == ["http://x/y", "g", "//h/p", None]
+    assert r.errors == [None] * 4
+
+
+def test_resolve_many_without_a_base_over_arrow():
+    pa = pytest.importorskip("pyarrow")
+    r = urlspec.resolve_many(None, pa.array(["http://x/y", "g", None]), spec="rfc3986")
+    assert r.urls.to_pylist() == ["http://x/y", None, None]
+    assert r.errors.to_pylist()[1]
+
+
+@pytest.mark.parametrize("text", ["http://a/b", b"http://a/b"])
+def test_one_string_is_not_a_sequence(text):
+    with pytest.raises(TypeError, match="sequence"):
+        urlspec.parse_many(text)
+    with pytest.raises(TypeError, match="sequence"):
+        urlspec.resolve_many("http://a/", text)
+    # One base for all is a str, as before.
+    assert urlspec.resolve_many("http://a/", ["b"]).urls == ["http://a/b"]

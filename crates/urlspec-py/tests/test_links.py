@@ -208,3 +208,107 @@ def test_strict_base_and_base_headers(data, fmt, spec, kw, want, tmp_path):
 def test_base_headers_must_be_spec_or_all():
     with pytest.raises(urlspec.Error, match="base_headers"):
         urlspec.links(b"<a href=g>", base_headers="some")
+
+
+class _Raising(io.RawIOBase):
+    """A binary file whose ``read()`` gives ``data`` and then raises
+    ``exc`` (once ``after`` bytes are read)."""
+
+    def __init__(self, data, exc, after):
+        self.data, self.exc, self.after, self.pos, self.calls = data, exc, after, 0, 0
+
+    def readable(self):
+        return True
+
+    def read(self, n=-1):
+        self.calls += 1
+        if self.pos >= self.after:
+            raise self.exc
+        n = len(self.data) if n is None or n < 0 else n
+        chunk = self.data[self.pos : min(self.pos + n, self.after)]
+        self.pos += len(chunk)
+        return chunk
+
+
+class _Interrupt(Exception):
+    pass
+
+
+def _big_warc(records=200):
+    """An archive of many pages (each record compressed on its own, so
+    that it is read as it is iterated, not at once)."""
+    page = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n" + b"".join(
+        b'<a href="p%d">x</a>' % i for i in range(40)
+    )
+    return b"".join(warc_record("response", f"http://h/{n}", page + bytes(n % 7), n) for n in range(records))
+
+
+@pytest.mark.parametrize("exc", [KeyboardInterrupt(), _Interrupt("stop"), MemoryError()])
+@pytest.mark.parametrize("where", ["head", "html", "warc-middle"])
+def test_read_exceptions_propagate_unchanged(exc, where):
+    """An exception of the file's ``read()`` that is not an ``OSError``
+    reaches the caller as it was raised: never a ``LinksError`` (a
+    ``ValueError``), so ``except ValueError`` cannot swallow Ctrl-C."""
+    if where == "warc-middle":
+        data = _big_warc()
+        # Inside the last record: the links before it are handed out first.
+        f = _Raising(data, exc, len(data) - 200)
+        links = urlspec.links(f)
+        seen = []
+        with pytest.raises(type(exc)) as info:
+            for link in links:
+                seen.append(link.url)
+        assert info.value is exc and seen
+        # The file is not read on after its exception.
+        calls = f.calls
+        assert list(links) == [] and f.calls == calls
+        return
+    data = b"<html><a href='x'>x</a></html>" * 100
+    after = 0 if where == "head" else 2000
+    with pytest.raises(type(exc)) as info:
+        list(urlspec.links(_Raising(data, exc, after), url="http://h/", format="html"))
+    assert info.value is exc
+    assert not isinstance(info.value, urlspec.LinksError)
+
+
+def test_read_oserror_is_a_links_error_caused_by_it():
+    err = OSError(5, "Input/output error")
+    with pytest.raises(urlspec.LinksError) as info:
+        list(urlspec.links(_Raising(b"<a href=x>" * 500, err, 1500), format="html"))
+    assert info.value.__cause__ is err
+    # A WARC archive cut by a failing read: the records before it first.
+    data = _big_warc()
+    links = urlspec.links(_Raising(data, OSError("disk"), len(data) - 200))
+    got = []
+    with pytest.raises(urlspec.LinksError) as info:
+        for link in links:
+            got.append(link.url)
+    assert got and isinstance(info.value.__cause__, OSError)
+
+
+class _Generous(io.RawIOBase):
+    """A binary file whose ``read(n)`` gives up to ``3 * n + 7`` bytes:
+    more than asked for."""
+
+    def __init__(self, data):
+        self.data, self.pos = data, 0
+
+    def readable(self):
+        return True
+
+    def read(self, n=-1):
+        n = len(self.data) if n is None or n < 0 else 3 * n + 7
+        chunk = self.data[self.pos : self.pos + n]
+        self.pos += len(chunk)
+        return bytes(chunk)
+
+
+@pytest.mark.parametrize("kind", ["warc", "html"])
+def test_read_giving_more_than_asked_loses_nothing(kind):
+    if kind == "warc":
+        data = make_warc()
+    else:
+        data = b"".join(b'<a href="p%d">x</a>' % i for i in range(3000))
+    want = [l.to_dict() for l in urlspec.links(data, url="http://h/")]
+    got = [l.to_dict() for l in urlspec.links(_Generous(data), url="http://h/")]
+    assert got == want and len(want) > 2

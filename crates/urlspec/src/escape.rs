@@ -354,7 +354,24 @@ fn invalid_at(text: &str, i: usize) -> EscapeError {
 /// assert_eq!(err.position, 4);
 /// ```
 pub fn unescape(text: &str) -> Result<Cow<'_, [u8]>, EscapeError> {
-    decode(text, false, false).map_err(|i| invalid_at(text, i))
+    decode(text.as_bytes(), false, false).map_err(|i| invalid_at(text, i))
+}
+
+/// Unescapes octets that need not be UTF-8 (a Python `bytes`, a header
+/// value), keeping each `%` that does not start a valid escape as it is:
+/// Python's `urllib.parse.unquote_to_bytes` rule.
+///
+/// ```
+/// use urlspec::escape::unescape_bytes_lenient;
+/// assert_eq!(unescape_bytes_lenient(b"\xFF%41%zz"), &b"\xFFA%zz"[..]);
+/// assert_eq!(unescape_bytes_lenient(b"%e9%4"), &b"\xE9%4"[..]);
+/// ```
+pub fn unescape_bytes_lenient(bytes: &[u8]) -> Cow<'_, [u8]> {
+    match decode(bytes, false, true) {
+        Ok(out) => out,
+        // `decode` fails only when not lenient.
+        Err(_) => Cow::Borrowed(bytes),
+    }
 }
 
 /// Unescapes component text to UTF-8 text.
@@ -440,11 +457,10 @@ pub fn unescape_lenient(text: &str) -> Lenient<'_> {
 /// Decodes escapes (and `+` when `plus` is set). `Err` is the position of
 /// the first invalid `%` unless `lenient`.
 fn decode(
-    text: &str,
+    bytes: &[u8],
     plus: bool,
     lenient: bool,
 ) -> Result<Cow<'_, [u8]>, usize> {
-    let bytes = text.as_bytes();
     // The next byte that decoding changes, at or after `from`.
     let next = |from: usize| {
         let rest = &bytes[from..];
@@ -519,7 +535,7 @@ pub fn escape_form(data: &str) -> Cow<'_, str> {
 /// assert_eq!(unescape_form("a+b%2Bc").unwrap(), &b"a b+c"[..]);
 /// ```
 pub fn unescape_form(text: &str) -> Result<Cow<'_, [u8]>, EscapeError> {
-    decode(text, true, false).map_err(|i| invalid_at(text, i))
+    decode(text.as_bytes(), true, false).map_err(|i| invalid_at(text, i))
 }
 
 /// Decodes ISO Latin-1 octets to text, the charset RFC 1630 gives escapes
@@ -607,7 +623,7 @@ mod tests {
                 }
                 out
             };
-            let lenient = decode(&text, false, true).unwrap();
+            let lenient = decode(text.as_bytes(), false, true).unwrap();
             assert_eq!(&*lenient, &plain[..], "{text:?}");
         }
     }

@@ -77,6 +77,13 @@ mod host;
 pub mod reference;
 pub mod resolve;
 pub mod scheme;
+
+/// The resolver's scans for delimiter bytes, for other code that splits
+/// URLs by its own rules (the Python package's `urllib.parse` rules):
+/// cheaper than a general byte search on texts as short as URLs.
+pub mod scan {
+    pub use crate::resolve::scan::{dot_start, first_of};
+}
 pub mod server;
 pub mod spec;
 pub mod whatwg;

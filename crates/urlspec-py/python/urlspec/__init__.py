@@ -15,8 +15,9 @@ each as written, chosen by name::
 
 Spec names: ``rfc1630``, ``draft04``, ``rfc1808`` (the default), ``draft96``,
 ``draft96dec``, ``rfc2396``, ``rfc3986`` and ``whatwg`` (the WHATWG URL
-Standard through the Rust ``url`` crate). ``urlspec.compat`` offers the
-``urllib.parse`` functions over RFC 3986.
+Standard through the Rust ``url`` crate). ``urlspec.compat`` is
+``urllib.parse``, answer for answer (the running interpreter's), faster;
+``urlspec.rfc3986`` has urllib's signatures with RFC 3986's answers.
 """
 
 from __future__ import annotations
@@ -107,7 +108,10 @@ def links(
     ``urlspec links --output json``. A WARC archive is read one record at a
     time, so memory stays bounded by the largest record. Once exhausted,
     ``.summary`` holds the counts. An input that cannot be read (or read on)
-    raises ``LinksError`` after the links found before it.
+    raises ``LinksError`` after the links found before it. An exception
+    of the file's ``read()`` is raised unchanged (``KeyboardInterrupt``
+    included), but for an ``OSError``, which is a ``LinksError`` caused by
+    it.
     """
     return _native.links(
         source,

@@ -81,10 +81,19 @@ def resolve_many(bases: Any, refs: Any, spec: str = "rfc1808") -> ResolveMany:
 
     ``refs`` is a list (``None`` items give ``None``) or a pyarrow
     ``StringArray``/``LargeStringArray``/``ChunkedArray``; ``bases`` a str
-    or the same kind of sequence. Returns ``ResolveMany(urls, errors)``,
-    aligned with ``refs``: a reference that cannot be resolved gives
-    ``None`` and its reason, never an exception mid-batch.
+    or the same kind of sequence (a ``None`` item or null gives ``None``),
+    or ``None``: no base, as an empty base string (an absolute reference
+    is itself; a relative one is taken as absolute by the 1994-1996 specs
+    and an error under RFC 2396 and RFC 3986). Returns
+    ``ResolveMany(urls, errors)``, aligned with ``refs``: a reference that
+    cannot be resolved gives ``None`` and its reason, never an exception
+    mid-batch. A ``str`` for ``refs`` is a ``TypeError`` (it is one
+    reference, not a sequence of them).
     """
+    if isinstance(refs, (str, bytes)):
+        raise TypeError(f"resolve_many: refs must be a sequence of references, not {type(refs).__name__}")
+    if bases is None:
+        bases = ""
     if _is_arrow(refs):
         refs = _chunks(refs)
         b = bases if isinstance(bases, str) else _arrow_in(_chunks(bases))
@@ -145,7 +154,12 @@ def parse_many(urls: Any, spec: str = "rfc1808", *, string_view: bool = False) -
     cast such a field to ``pa.string()`` first. A chunked array of
     several chunks, or a ``string_view`` input, is first combined into one
     ``string`` array (a copy), which the views then point into.
+
+    A ``str`` for ``urls`` is a ``TypeError`` (it is one URL: ``parse``
+    splits it), not a sequence of one-character URLs.
     """
+    if isinstance(urls, (str, bytes)):
+        raise TypeError(f"parse_many: urls must be a sequence of URLs, not {type(urls).__name__}")
     if _is_arrow(urls):
         pa = _pyarrow()
         arr = _chunks(urls)

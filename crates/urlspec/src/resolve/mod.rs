@@ -34,7 +34,7 @@ mod rfc1630;
 mod rfc1808;
 mod rfc2396;
 mod rfc3986;
-mod scan;
+pub(crate) mod scan;
 
 use alloc::string::String;
 use core::fmt;
