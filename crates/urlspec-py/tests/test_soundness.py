@@ -265,7 +265,7 @@ def test_set_compat_types_refuses_other_layouts():
         print(*refused)
         Split = collections.namedtuple("Split", "scheme netloc path query fragment")
         _native.set_compat_types(Split, f, f)
-        r = _native.urlsplit("http://a/b?q#f")
+        r = _native.rfc3986_urlsplit("http://a/b?q#f")
         gc.collect()
         print(type(r).__name__, tuple(r))
         """
