@@ -548,3 +548,19 @@ fn a_stalled_request_is_ended() {
     // The server still answers.
     assert_eq!(get(server.address, "/api/parse?input=a").status, 200);
 }
+
+#[test]
+fn help_lists_the_endpoints() {
+    let help = String::from_utf8(cli(&["serve", "--help"], b"")).unwrap();
+    for endpoint in [
+        "GET /?input=URL&base=BASE&specs=LIST",
+        "GET  /api/parse?input=URL&spec=SPEC",
+        "GET  /api/resolve?base=BASE&reference=REF&spec=SPEC",
+        "GET  /api/diff?input=URL&base=BASE&specs=LIST",
+        "GET  /api/check?input=URL&spec=SPEC",
+        "POST /api/links?url=URL&spec=SPEC&format=FORMAT",
+        "--listen <ADDR:PORT>",
+    ] {
+        assert!(help.contains(endpoint), "{endpoint} not in:\n{help}");
+    }
+}
