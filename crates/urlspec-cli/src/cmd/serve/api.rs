@@ -7,9 +7,11 @@ use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::http::{header, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
-use clap::{CommandFactory, Parser};
+use clap::{Args, FromArgMatches};
 
-use crate::cli::{Cli, Command, LinksOutput};
+use crate::cli::{
+    CheckArgs, DiffArgs, LinksArgs, LinksOutput, ParseArgs, ResolveArgs,
+};
 use crate::cmd::resolve::{Mode, Single};
 use crate::cmd::{check, diff, links, parse};
 use crate::output::{self, JsonObject, Origin};
@@ -142,20 +144,19 @@ pub fn params(uri: &Uri) -> Vec<(String, String)> {
     form_urlencoded::parse(query.as_bytes()).into_owned().collect()
 }
 
-/// The subcommand `endpoint` makes of `params`, as clap parses it: each
-/// parameter is the option of the same name (`true` or `false` for a
-/// flag), the input parameter the subcommand's input.
-pub fn arguments(
+/// The arguments of `endpoint`'s subcommand that `params` make, as clap
+/// parses them: each parameter is the option of the same name (`true` or
+/// `false` for a flag), the input parameter the subcommand's input. Only
+/// the subcommand's own arguments are built, not the whole command line's.
+pub fn arguments<A: Args + FromArgMatches>(
     endpoint: &Endpoint,
     params: &[(String, String)],
-) -> Result<Command, ApiError> {
-    let cli = Cli::command();
-    let sub = cli.find_subcommand(endpoint.command).ok_or_else(|| {
-        ApiError::internal(format!("no subcommand {}", endpoint.command))
-    })?;
+) -> Result<A, ApiError> {
+    let command = A::augment_args(
+        clap::Command::new(endpoint.command).no_binary_name(true),
+    );
     let mut argv: Vec<String> =
-        vec!["urlspec".into(), endpoint.command.into()];
-    argv.extend(endpoint.fixed.iter().map(|a| (*a).to_owned()));
+        endpoint.fixed.iter().map(|a| (*a).to_owned()).collect();
     let mut input = None;
     for (name, value) in params {
         if endpoint.input == Some(name.as_str()) {
@@ -164,7 +165,7 @@ pub fn arguments(
             }
             continue;
         }
-        let arg = sub.get_arguments().find(|arg| {
+        let arg = command.get_arguments().find(|arg| {
             arg.get_long() == Some(name.as_str())
                 && (endpoint.options.contains(&name.as_str())
                     || (endpoint.heading.is_some()
@@ -193,13 +194,13 @@ pub fn arguments(
             return Err(ApiError::bad(format!("`{name}` is missing")));
         }
         (Some(_), Some(input)) => {
-            argv.extend(["--".to_owned(), input.clone()])
+            argv.extend(["--".to_owned(), input.clone()]);
         }
         (None, _) => {}
     }
-    Cli::try_parse_from(argv)
-        .map(|cli| cli.command)
-        .map_err(|err| ApiError::bad(clap_message(&err)))
+    let bad = |err: clap::Error| ApiError::bad(clap_message(&err));
+    let matches = command.try_get_matches_from(argv).map_err(bad)?;
+    A::from_arg_matches(&matches).map_err(bad)
 }
 
 /// The message of an unknown parameter, listing the known ones.
@@ -230,51 +231,37 @@ fn clap_message(err: &clap::Error) -> String {
     joined.strip_prefix("error: ").unwrap_or(&joined).to_owned()
 }
 
-/// The records `answer` writes for the subcommand of `uri`'s query, as one
+/// The records `answer` writes for the arguments of `uri`'s query, as one
 /// JSON response: 400 when the query is refused, 500 when the library
 /// fails on the input.
-fn respond(
+fn respond<A: Args + FromArgMatches>(
     endpoint: &Endpoint,
     uri: &Uri,
-    answer: impl FnOnce(&Command, &mut Vec<u8>) -> Result<(), ApiError>,
+    answer: impl FnOnce(&A, &mut Vec<u8>),
 ) -> Response {
-    let command = match arguments(endpoint, &params(uri)) {
-        Ok(command) => command,
+    let args = match arguments::<A>(endpoint, &params(uri)) {
+        Ok(args) => args,
         Err(err) => return err.into_response(),
     };
     let mut buf = Vec::with_capacity(2048);
-    match output::isolate(|| answer(&command, &mut buf)) {
-        Ok(Ok(())) => json(StatusCode::OK, buf, "application/json"),
-        Ok(Err(err)) => err.into_response(),
+    match output::isolate(|| answer(&args, &mut buf)) {
+        Ok(()) => json(StatusCode::OK, buf, "application/json"),
         Err(bad) => ApiError::internal(bad.to_string()).into_response(),
     }
 }
 
-/// The error of a command that is not the endpoint's: clap parsed the
-/// endpoint's own subcommand, so this does not happen.
-fn mismatch(endpoint: &Endpoint) -> ApiError {
-    ApiError::internal(format!("not the {} command", endpoint.command))
-}
-
 /// `GET /api/parse`: the record of `urlspec parse --json`.
 pub async fn parse(uri: Uri) -> Response {
-    respond(&PARSE, &uri, |command, buf| {
-        let Command::Parse(args) = command else {
-            return Err(mismatch(&PARSE));
-        };
+    respond(&PARSE, &uri, |args: &ParseArgs, buf| {
         for url in &args.urls {
             parse::answer(args, buf, url);
         }
-        Ok(())
     })
 }
 
 /// `GET /api/resolve`: the record of `urlspec resolve --json`.
 pub async fn resolve(uri: Uri) -> Response {
-    respond(&RESOLVE, &uri, |command, buf| {
-        let Command::Resolve(args) = command else {
-            return Err(mismatch(&RESOLVE));
-        };
+    respond(&RESOLVE, &uri, |args: &ResolveArgs, buf| {
         let base = args.base.as_deref().unwrap_or_default();
         let mut mode = Single::new(args.spec, args.options.to_options(), true);
         let prepared = mode.prepare(base);
@@ -283,35 +270,25 @@ pub async fn resolve(uri: Uri) -> Response {
             // A Vec takes every write.
             let _ = mode.answer(buf, &prepared, origin, base, reference);
         }
-        Ok(())
     })
 }
 
 /// `GET /api/diff`: the object of `urlspec diff --json`.
 pub async fn diff(uri: Uri) -> Response {
-    respond(&DIFF, &uri, |command, buf| {
-        let Command::Diff(args) = command else {
-            return Err(mismatch(&DIFF));
-        };
+    respond(&DIFF, &uri, |args: &DiffArgs, buf| {
         let input = args.input.as_deref().unwrap_or_default();
-        let base = args.base.as_deref().filter(|b| !b.is_empty());
-        let c = diff::comparison(base, input, &args.specs.0);
+        let c = diff::comparison(args.base.as_deref(), input, &args.specs.0);
         diff::write_json(buf, &c);
         buf.push(b'\n');
-        Ok(())
     })
 }
 
 /// `GET /api/check`: the record of `urlspec check --json`.
 pub async fn check(uri: Uri) -> Response {
-    respond(&CHECK, &uri, |command, buf| {
-        let Command::Check(args) = command else {
-            return Err(mismatch(&CHECK));
-        };
+    respond(&CHECK, &uri, |args: &CheckArgs, buf| {
         for url in &args.urls {
             check::answer(args, buf, url);
         }
-        Ok(())
     })
 }
 
@@ -334,9 +311,8 @@ pub async fn links(uri: Uri, body: Result<Bytes, BytesRejection>) -> Response {
             return error(rejection.status(), "BadBody", &message);
         }
     };
-    let command = match arguments(&LINKS, &params(&uri)) {
-        Ok(Command::Links(args)) => args,
-        Ok(_) => return mismatch(&LINKS).into_response(),
+    let command = match arguments::<LinksArgs>(&LINKS, &params(&uri)) {
+        Ok(args) => args,
         Err(err) => return err.into_response(),
     };
     // A large archive takes a while: off the threads that serve requests.

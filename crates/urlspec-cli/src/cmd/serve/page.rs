@@ -19,7 +19,7 @@ use urlspec::whatwg;
 use urlspec::{Reference, Spec};
 
 use super::api::{self, ApiError};
-use crate::cli::{Command, SPECS};
+use crate::cli::{DiffArgs, SPECS};
 use crate::cmd::{diff, parse};
 use crate::output;
 
@@ -62,11 +62,13 @@ impl Query {
         if let Some(base) = &base {
             asked.push(("base".to_owned(), base.clone()));
         }
-        let (specs, problem) = match api::arguments(&api::DIFF, &asked) {
-            Ok(Command::Diff(args)) => (args.specs.0, None),
-            Ok(_) => (SPECS.to_vec(), Some("not a comparison".to_owned())),
-            Err(ApiError { message, .. }) => (SPECS.to_vec(), Some(message)),
-        };
+        let (specs, problem) =
+            match api::arguments::<DiffArgs>(&api::DIFF, &asked) {
+                Ok(args) => (args.specs.0, None),
+                Err(ApiError { message, .. }) => {
+                    (SPECS.to_vec(), Some(message))
+                }
+            };
         Query { input, base, specs, problem }
     }
 }
@@ -403,5 +405,51 @@ fn validity(input: &str, specs: &[Spec]) -> Markup {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
+    }
+
+    #[test]
+    fn specs_repeated_or_comma_separated() {
+        let q = Query::of(&params(&[
+            ("input", "a"),
+            ("specs", "rfc3986"),
+            ("specs", "rfc1808,rfc2396"),
+            ("base", ""),
+        ]));
+        assert_eq!(q.specs, [Spec::Rfc3986, Spec::Rfc1808, Spec::Rfc2396]);
+        assert_eq!(
+            (q.input.as_deref(), q.base, q.problem),
+            (Some("a"), None, None)
+        );
+        let q = Query::of(&[]);
+        assert_eq!((q.input, q.specs), (None, SPECS.to_vec()));
+        let q = Query::of(&params(&[("input", "a"), ("specs", "rfc3986")]));
+        assert!(q.problem.is_some_and(|p| p.contains("two specs or more")));
+    }
+
+    #[test]
+    fn the_permalink_reproduces_the_query() {
+        let asked = params(&[
+            ("input", "http://a?@b/ &#"),
+            ("base", "http://x/"),
+            ("specs", "rfc1808,rfc3986"),
+        ]);
+        let q = Query::of(&asked);
+        let link = permalink(&q);
+        assert_eq!(
+            link,
+            "/?input=http%3A%2F%2Fa%3F%40b%2F+%26%23&base=http%3A%2F%2Fx%2F\
+             &specs=rfc1808%2Crfc3986"
+        );
+        let uri: Uri = link.parse().unwrap();
+        assert_eq!(api::params(&uri), asked);
     }
 }
