@@ -149,6 +149,14 @@ pub enum Command {
         long_about = MAN_LONG_ABOUT
     )]
     Man(ManArgs),
+    /// Serve the specs side by side in a browser, and a JSON API.
+    #[command(
+        about = "Serve the specs side by side in a browser (the matrix of \
+                 diff, check's findings, validity per spec), and the same \
+                 over a small JSON API, on loopback",
+        long_about = crate::cmd::serve::LONG_ABOUT
+    )]
+    Serve(crate::cmd::serve::ServeArgs),
 }
 
 /// The long description of `urlspec completions`.

@@ -6,8 +6,9 @@
 //! The command is a thin layer over the [`urlspec`] and [`urlspec_links`]
 //! libraries: [`cli`] holds the clap definitions, [`cmd`] one module per
 //! subcommand (`parse`, `resolve`, `links`, `scheme`, `equiv`,
-//! `normalize`, `check`, `diff`, `extract`, and `completions` and `man`,
-//! made from the clap definitions), and [`output`] the helpers they share
+//! `normalize`, `check`, `diff`, `extract`, `serve` (a local web page and
+//! JSON API over the others), and `completions` and `man`, made from the
+//! clap definitions), and [`output`] the helpers they share
 //! (JSON building, caret rendering, line-by-line input, each input's
 //! record made apart so that one input cannot end a stream).
 //!

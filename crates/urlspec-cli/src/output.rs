@@ -113,7 +113,6 @@ impl RecordWrite for Output {
     }
 }
 
-#[cfg(test)]
 impl RecordWrite for Vec<u8> {
     fn end_record(&mut self) -> io::Result<()> {
         Ok(())

@@ -14,30 +14,33 @@ use crate::output::{self, BadLine, Error, JsonObject};
 /// line; `Invalid` when some finding reaches `--fail-on`. With
 /// `--only-findings`, an input without findings prints nothing.
 pub fn run(args: &CheckArgs) -> Result<Status, Error> {
-    let threshold = Severity::from(args.fail_on);
-    let (spec, json, only_findings) =
-        (args.spec, args.json, args.only_findings);
+    let spec = args.spec;
     let passes = output::answer_each(
         &args.urls,
-        json,
-        |buf, input| {
-            let findings = check::check(input, spec);
-            let fails = fails(&findings, threshold);
-            if only_findings && findings.is_empty() {
-                return true;
-            }
-            if json {
-                write_json(buf, input, spec, &findings, fails);
-                buf.push(b'\n');
-            } else {
-                // A Vec takes every write.
-                let _ = write_human(buf, input, spec, &findings);
-            }
-            !fails
-        },
+        args.json,
+        |buf, input| answer(args, buf, input),
         |buf, input, bad| write_bad_json(buf, input, spec, bad),
     )?;
     Ok(Status::from_valid(passes))
+}
+
+/// Appends the record of `input` to `buf` (text, or a JSON line with
+/// `--json`; nothing with `--only-findings` and no finding) and says
+/// whether it passes: no finding reaches `--fail-on`.
+pub fn answer(args: &CheckArgs, buf: &mut Vec<u8>, input: &str) -> bool {
+    let findings = check::check(input, args.spec);
+    let fails = fails(&findings, Severity::from(args.fail_on));
+    if args.only_findings && findings.is_empty() {
+        return true;
+    }
+    if args.json {
+        write_json(buf, input, args.spec, &findings, fails);
+        buf.push(b'\n');
+    } else {
+        // A Vec takes every write.
+        let _ = write_human(buf, input, args.spec, &findings);
+    }
+    !fails
 }
 
 /// The JSON line (with its line ending) of an input without an answer:

@@ -56,7 +56,11 @@ pub fn run(args: &DiffArgs) -> Result<Status, Error> {
 }
 
 /// The comparison of `input`: parsed, or resolved against `base`.
-fn comparison(base: Option<&str>, input: &str, specs: &[Spec]) -> Comparison {
+pub fn comparison(
+    base: Option<&str>,
+    input: &str,
+    specs: &[Spec],
+) -> Comparison {
     match base {
         Some(base) => diff::compare_resolution(base, input, specs),
         None => diff::compare(input, specs),
@@ -116,7 +120,7 @@ impl Paint {
 
 /// A value as the matrix and the groups show it: `(absent)`, `""`, or the
 /// text with control characters made visible.
-fn shown_value(value: Option<&str>) -> Cow<'_, str> {
+pub fn shown_value(value: Option<&str>) -> Cow<'_, str> {
     match value {
         None => Cow::Borrowed("(absent)"),
         Some("") => Cow::Borrowed("\"\""),
@@ -135,14 +139,14 @@ fn shown_input(text: &str) -> Cow<'_, str> {
 
 /// Whether `spec` has the column (the WHATWG standard has no net_loc and
 /// no params; the library does not compare them).
-fn in_model(spec: Spec, column: diff::Column) -> bool {
+pub fn in_model(spec: Spec, column: diff::Column) -> bool {
     spec != Spec::Whatwg
         || !matches!(column, diff::Column::NetLoc | diff::Column::Params)
 }
 
 /// The index of the group with the most specs (the first of the largest):
 /// the column's most common answer.
-fn majority(d: &Difference) -> usize {
+pub fn majority(d: &Difference) -> usize {
     let mut best = 0;
     for (i, (_, specs)) in d.groups.iter().enumerate() {
         if specs.len() > d.groups[best].1.len() {
@@ -153,7 +157,7 @@ fn majority(d: &Difference) -> usize {
 }
 
 /// Whether `spec`'s answer in `d` is not the column's most common one.
-fn is_marked(d: &Difference, spec: Spec) -> bool {
+pub fn is_marked(d: &Difference, spec: Spec) -> bool {
     let group = d.groups.iter().position(|(_, s)| s.contains(&spec));
     group.is_some_and(|g| g != majority(d))
 }

@@ -39,11 +39,7 @@ const HEAD: usize = 1024;
 
 /// Reads every input of `args` and prints its links.
 pub fn run(args: &LinksArgs) -> Result<Status, Error> {
-    let ctx = Context {
-        spec: args.spec,
-        base: args.base_options(),
-        retrieval: args.retrieval(),
-    };
+    let ctx = context(args);
     let mut out = Output::stdout();
     let interactive = io::stdout().is_terminal();
     let mut printer = Printer::new(args.output);
@@ -114,6 +110,32 @@ pub fn run(args: &LinksArgs) -> Result<Status, Error> {
     })
 }
 
+/// How `args` reads documents: the spec, the base options, the retrieval
+/// chain.
+fn context(args: &LinksArgs) -> Context {
+    Context {
+        spec: args.spec,
+        base: args.base_options(),
+        retrieval: args.retrieval(),
+    }
+}
+
+/// Reads one input held in memory, `data` named `name`, as `args` says,
+/// and prints its documents with `printer` (the body of `urlspec serve`'s
+/// `POST /api/links`). An input not of its format is counted as
+/// unreadable in `printer`.
+pub fn read_bytes(
+    data: Vec<u8>,
+    name: &str,
+    args: &LinksArgs,
+    printer: &mut Printer,
+    out: &mut impl RecordWrite,
+) -> Result<(), Error> {
+    let input =
+        Input { name, reader: Box::new(io::Cursor::new(data)), size: None };
+    read(input, args.format, &context(args), printer, out, false)
+}
+
 /// One input: its name, its bytes, and its size when known.
 struct Input<'a> {
     name: &'a str,
@@ -129,7 +151,7 @@ fn read(
     format: InputFormat,
     ctx: &Context,
     printer: &mut Printer,
-    out: &mut Output,
+    out: &mut impl RecordWrite,
     interactive: bool,
 ) -> Result<(), Error> {
     let head = read_head(&mut input.reader).map_err(Error::Read)?;
@@ -187,7 +209,7 @@ fn read_warc(
     size: Option<u64>,
     ctx: &Context,
     printer: &mut Printer,
-    out: &mut Output,
+    out: &mut impl RecordWrite,
     interactive: bool,
 ) -> Result<(), Error> {
     let bar = size.filter(|_| io::stderr().is_terminal()).map(|len| {

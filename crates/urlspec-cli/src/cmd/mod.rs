@@ -11,6 +11,7 @@ pub mod normalize;
 pub mod parse;
 pub mod resolve;
 pub mod scheme;
+pub mod serve;
 
 use crate::cli::Command;
 use crate::output::Error;
@@ -68,5 +69,6 @@ pub fn run(command: &Command) -> Result<Status, Error> {
         Command::Diff(args) => diff::run(args),
         Command::Completions(args) => completions::run(args),
         Command::Man(args) => man::run(args),
+        Command::Serve(args) => serve::run(args),
     }
 }

@@ -21,35 +21,38 @@ use crate::output::{self, BadLine, Error, JsonObject};
 /// Parses every input of `args`, printing a table or a JSON line each.
 pub fn run(args: &ParseArgs) -> Result<Status, Error> {
     let spec = args.spec;
-    let json = args.json;
     let all_valid = output::answer_each(
         &args.urls,
-        json,
-        |buf, input| {
-            if spec == Spec::Whatwg {
-                let parsed = whatwg::parse(input, None);
-                if json {
-                    write_whatwg_json(buf, input, &parsed);
-                    buf.push(b'\n');
-                } else {
-                    // A Vec takes every write.
-                    let _ = write_whatwg_human(buf, input, &parsed);
-                }
-                return parsed.is_ok();
-            }
-            let reference = Reference::parse_with(input, spec);
-            let violations = reference.violations();
-            if json {
-                write_json(buf, &reference, &violations);
-                buf.push(b'\n');
-            } else {
-                let _ = write_human(buf, &reference, &violations);
-            }
-            violations.is_empty()
-        },
+        args.json,
+        |buf, input| answer(args, buf, input),
         |buf, input, bad| write_bad_json(buf, input, spec, bad),
     )?;
     Ok(Status::from_valid(all_valid))
+}
+
+/// Appends the record of `input` to `buf` (a table, or a JSON line with
+/// `--json`) and says whether the input is valid.
+pub fn answer(args: &ParseArgs, buf: &mut Vec<u8>, input: &str) -> bool {
+    if args.spec == Spec::Whatwg {
+        let parsed = whatwg::parse(input, None);
+        if args.json {
+            write_whatwg_json(buf, input, &parsed);
+            buf.push(b'\n');
+        } else {
+            // A Vec takes every write.
+            let _ = write_whatwg_human(buf, input, &parsed);
+        }
+        return parsed.is_ok();
+    }
+    let reference = Reference::parse_with(input, args.spec);
+    let violations = reference.violations();
+    if args.json {
+        write_json(buf, &reference, &violations);
+        buf.push(b'\n');
+    } else {
+        let _ = write_human(buf, &reference, &violations);
+    }
+    violations.is_empty()
 }
 
 /// The JSON line (with its line ending) of an input without an answer:
@@ -117,11 +120,11 @@ pub fn write_json(
 }
 
 /// The rule a WHATWG failure breaks, as the library's validator names it.
-const WHATWG_RULE: &str = "URL";
+pub const WHATWG_RULE: &str = "URL";
 
 /// The message of the one violation of an input the WHATWG standard gives
 /// no URL for.
-fn whatwg_message(failure: &Failure) -> String {
+pub fn whatwg_message(failure: &Failure) -> String {
     format!("not a URL for the WHATWG URL Standard: {}", failure.reason())
 }
 
