@@ -28,8 +28,9 @@ use super::{
     Src, Strict,
 };
 use crate::chars::strip_prefix_ignore_case;
-use crate::check::{decode_for_wire_text, Secret, WireError};
+use crate::escape::{decode_for_wire_text, WireError};
 use crate::reference::Reference;
+use crate::reference::Secret;
 
 /// RFC 959's format codes for ASCII and EBCDIC types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -24,8 +24,8 @@ use super::{
     decode, push_login, push_opt, Login, Parts, SchemeViolation, Src, Strict,
     XALPHA,
 };
-use crate::check::{decode_for_wire_in, WireError};
 use crate::escape::is_escape_at;
+use crate::escape::{decode_for_wire_in, WireError};
 use crate::reference::Reference;
 
 /// A `gopher` URL.

@@ -18,7 +18,8 @@ use alloc::vec::Vec;
 use super::{
     push_login, push_opt, Login, Parts, SchemeViolation, Src, Strict,
 };
-use crate::check::{redact_slice, wire_text, WireError};
+use crate::escape::{wire_text, WireError};
+use crate::reference::redact_slice;
 use crate::reference::{Part, Reference};
 
 /// An `http` (or `https`) URL.

@@ -82,8 +82,8 @@ pub use urn::{Experimental, Generic, UrlPrefix, Urn};
 pub use wais::{Wais, WaisField, WaisTarget};
 
 use crate::chars::{rfc1630, strip_prefix_ignore_case, CharClass, DIGIT};
-use crate::check::Secret;
 use crate::escape::{is_escape_at, latin1_to_string, unescape_lenient};
+use crate::reference::Secret;
 use crate::reference::{Part, Reference};
 use crate::spec::Spec;
 
@@ -523,7 +523,7 @@ impl<'a> core::ops::Deref for Src<'a> {
 
 impl fmt::Debug for Src<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&crate::check::Redacted::new(&self.0), f)
+        fmt::Debug::fmt(&crate::reference::Redacted::new(&self.0), f)
     }
 }
 
