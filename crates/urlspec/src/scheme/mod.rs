@@ -84,8 +84,8 @@ pub use wais::{Wais, WaisField, WaisTarget};
 mod ports;
 mod production;
 
-pub use ports::{default_port, Source, DEFAULT_PORTS};
 use ports::registered;
+pub use ports::{default_port, Source, DEFAULT_PORTS};
 pub(crate) use production::{Strict, STRICT_SPEC, XALPHA, XPALPHA};
 
 use crate::chars::strip_prefix_ignore_case;
