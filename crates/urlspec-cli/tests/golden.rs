@@ -15,9 +15,10 @@
 #![cfg(feature = "whatwg")]
 
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+
+mod common;
+use common::{run_in, SPECS};
 
 use sha2::{Digest, Sha256};
 
@@ -25,17 +26,6 @@ use sha2::{Digest, Sha256};
 /// file (every k-th line), so that the sample sees all of it while a debug
 /// build still runs every case in about a minute.
 const SAMPLE: usize = 1500;
-
-const SPECS: [&str; 8] = [
-    "rfc1630",
-    "draft04",
-    "rfc1808",
-    "draft96",
-    "draft96dec",
-    "rfc2396",
-    "rfc3986",
-    "whatwg",
-];
 
 /// One run of the binary: its name in the table, its arguments and what it
 /// reads on standard input.
@@ -391,22 +381,7 @@ fn cases(data: &Path) -> Vec<Case> {
 
 /// Runs one case: a line of the table (without its name) and the outputs.
 fn run(case: &Case) -> (String, Vec<u8>, Vec<u8>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_urlspec"))
-        .args(&case.args)
-        .current_dir(repo())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the urlspec binary runs");
-    let mut pipe = child.stdin.take().unwrap();
-    let input = case.stdin.clone();
-    let writer = std::thread::spawn(move || {
-        // A command that reads no standard input closes the pipe early.
-        let _ = pipe.write_all(&input);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
+    let out = run_in(Some(&repo()), &case.args, &case.stdin);
     let hex = |bytes: &[u8]| {
         Sha256::digest(bytes).iter().take(16).fold(
             String::new(),
