@@ -94,7 +94,7 @@ pub struct Options {
     /// is no authority, as the WHATWG URL Standard's serializer does, so
     /// that the path is not read back as an authority (`f:/a` and `.//g`
     /// under RFC 3986: `f:/.//g` instead of `f://g`). Off: the text's own
-    /// answer, with [`Note::PathReadAsAuthority`].
+    /// answer, with [`Note::PathReadAsAuthority`](super::Note::PathReadAsAuthority).
     pub path_guard: bool,
 }
 

@@ -37,7 +37,7 @@
 //!
 //! The components come from the reference's own parse, so the spec it was
 //! parsed under matters where the specs split differently (RFC 1808 keeps
-//! `?` inside the net_loc; parse under [`Spec::Rfc1630`] for RFC 1630's own
+//! `?` inside the net_loc; parse under [`Spec::Rfc1630`](crate::Spec::Rfc1630) for RFC 1630's own
 //! split). Unknown schemes stay fully usable through [`Generic`], which is
 //! the reference itself.
 //!
