@@ -918,35 +918,14 @@ fn top_after_help() -> String {
 }
 
 /// The number of specs this build can parse and resolve under.
-pub const SPEC_COUNT: usize = {
-    let mut n = 0;
-    let mut i = 0;
-    while i < Spec::EVERY.len() {
-        if Spec::EVERY[i].is_available() {
-            n += 1;
-        }
-        i += 1;
-    }
-    n
-};
+pub const SPEC_COUNT: usize = Spec::available().len();
 
-/// The specs this build can parse and resolve under, oldest first:
-/// [`Spec::EVERY`] (the seven documents, then the WHATWG URL Standard),
-/// less [`Spec::Whatwg`] when the CLI is built without its `whatwg`
-/// feature. Every list of specs the command shows or runs through is this
-/// one.
-pub const SPECS: [Spec; SPEC_COUNT] = {
-    let mut specs = [Spec::Rfc1630; SPEC_COUNT];
-    let mut n = 0;
-    let mut i = 0;
-    while i < Spec::EVERY.len() {
-        if Spec::EVERY[i].is_available() {
-            specs[n] = Spec::EVERY[i];
-            n += 1;
-        }
-        i += 1;
-    }
-    specs
+/// The specs this build can parse and resolve under, oldest first
+/// ([`Spec::available`]), as an array. Every list of specs the command
+/// shows or runs through is this one.
+pub const SPECS: [Spec; SPEC_COUNT] = match Spec::available().first_chunk() {
+    Some(specs) => *specs,
+    None => unreachable!(),
 };
 
 /// Every spec name with its one-line summary, one per line, oldest first.

@@ -10,32 +10,13 @@
 //! marked `#[ignore = "bug: …"]` documents a reported defect: it fails
 //! until the defect is fixed.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
+
+mod common;
+use common::run;
 
 use serde_json::Value;
 use serde_json::Value::Null;
-
-/// Runs `urlspec` with `args`, feeding it `stdin`.
-fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_urlspec"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the urlspec binary runs");
-    let mut pipe = child.stdin.take().unwrap();
-    let input = stdin.to_vec();
-    // A closed pipe (the binary stopped reading) is the binary's business:
-    // its exit status and output say what happened.
-    let writer = std::thread::spawn(move || {
-        let _ = pipe.write_all(&input);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
-}
 
 /// The exit status, or a failure naming the signal that ended the process.
 fn code(out: &Output) -> i32 {

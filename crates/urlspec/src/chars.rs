@@ -160,6 +160,14 @@ pub const SPACE: CharClass = CharClass::of(" ");
 /// draft), and every character after the first in RFC 2396 and RFC 3986.
 pub const SCHEME: CharClass = ALPHANUM.or(CharClass::of("+-."));
 
+/// The byte range of `s`, a slice of `input`.
+pub(crate) fn span_of(input: &str, s: &str) -> core::ops::Range<usize> {
+    let start = (s.as_ptr() as usize)
+        .saturating_sub(input.as_ptr() as usize)
+        .min(input.len());
+    start..start + s.len()
+}
+
 /// RFC 1630 (June 1994), "BNF of Generic URI Syntax" and "BNF for specific
 /// URL schemes".
 pub mod rfc1630 {

@@ -23,10 +23,11 @@
 //! by Claroty and Snyk ("Exploiting URL Parsing Confusion") that compared
 //! sixteen parsers and found these inputs read differently.
 //!
-//! The module also holds the wire-side helpers: [`decode_for_wire`]
-//! refuses to decode the escaped delimiters of a line-oriented protocol
-//! (R96-8.3), and [`Redacted`] and [`Secret`] keep passwords out of
-//! `Display`, `Debug` and logs (R96-8.4).
+//! The wire-side helpers it once held are re-exported here at their old
+//! paths: [`decode_for_wire`] (now in [`escape`](crate::escape)) refuses to
+//! decode the escaped delimiters of a line-oriented protocol (R96-8.3), and
+//! [`Redacted`] and [`Secret`] (now in [`reference`](crate::reference))
+//! keep passwords out of `Display`, `Debug` and logs (R96-8.4).
 //!
 //! ```
 //! use urlspec::check::{check, Severity};
@@ -39,17 +40,19 @@
 //! assert_eq!(findings[0].span, 11..13);
 //! ```
 
-use alloc::borrow::Cow;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt;
 use core::ops::Range;
 
+use crate::chars::span_of;
 use crate::diff::Column;
-use crate::escape::{
-    escaped_octet, is_escape_at, latin1_to_string, unescape, unescape_lenient,
+pub use crate::escape::{
+    decode_for_wire, is_line_oriented, WireError, WireErrorKind, LINE_ORIENTED,
 };
-use crate::reference::{Part, Reference};
+use crate::escape::{delimiter_name, escaped_octet, unescape_lenient};
+use crate::reference::{password_span, Part, Reference};
+pub use crate::reference::{Redacted, Secret};
 use crate::scheme::{default_port, File, Locality};
 use crate::spec::Spec;
 
@@ -267,14 +270,6 @@ pub fn check_reference(r: &Reference<'_>) -> Vec<Finding> {
     out
 }
 
-/// The byte range of `s`, a slice of `input`.
-fn span_of(input: &str, s: &str) -> Range<usize> {
-    let start = (s.as_ptr() as usize)
-        .saturating_sub(input.as_ptr() as usize)
-        .min(input.len());
-    start..start + s.len()
-}
-
 /// The end of the URL proper: before `#`.
 fn url_end(r: &Reference<'_>) -> usize {
     r.span(Part::Fragment).map_or(r.as_str().len(), |s| s.start - 1)
@@ -314,31 +309,6 @@ fn port(r: &Reference<'_>, out: &mut Vec<Finding>) {
     ));
 }
 
-/// Schemes whose requests are CR LF-terminated lines (the 1996 draft §8).
-pub const LINE_ORIENTED: [&str; 6] =
-    ["telnet", "rlogin", "tn3270", "gopher", "ftp", "nntp"];
-
-/// Whether `scheme` (ASCII case ignored) sends its requests as lines.
-///
-/// ```
-/// assert!(urlspec::check::is_line_oriented("Gopher"));
-/// assert!(!urlspec::check::is_line_oriented("http"));
-/// ```
-pub fn is_line_oriented(scheme: &str) -> bool {
-    LINE_ORIENTED.iter().any(|s| s.eq_ignore_ascii_case(scheme))
-}
-
-fn delimiter_name(octet: u8) -> &'static str {
-    match octet {
-        b'\r' => "CR",
-        b'\n' => "LF",
-        0 => "NUL",
-        b' ' => "space",
-        b'\t' => "tab",
-        _ => "control character",
-    }
-}
-
 fn escaped_delimiters(r: &Reference<'_>, out: &mut Vec<Finding>) {
     let Some(scheme) = r.scheme().filter(|s| is_line_oriented(s)) else {
         return;
@@ -360,29 +330,6 @@ fn escaped_delimiters(r: &Reference<'_>, out: &mut Vec<Finding>) {
             ));
         }
     }
-}
-
-/// Where the password is: the server's, or, where the spec's grammar
-/// gives the authority no password (an RFC 2396 `reg_name`, an opaque
-/// net_loc), what RFC 3986's split would call one: a secret is a secret
-/// whatever the grammar calls it.
-pub(crate) fn password_span(r: &Reference<'_>) -> Option<Range<usize>> {
-    let input = r.as_str();
-    let net_loc = r.span(Part::NetLoc)?;
-    let pw = match r.server().and_then(|s| s.password()) {
-        Some(pw) => span_of(input, pw),
-        None => {
-            let s = crate::server::Server::parse(
-                &input[net_loc.clone()],
-                Spec::Rfc3986,
-            );
-            let pw = s.password()?;
-            let at = pw.as_ptr() as usize
-                - input[net_loc.clone()].as_ptr() as usize;
-            net_loc.start + at..net_loc.start + at + pw.len()
-        }
-    };
-    (!pw.is_empty()).then_some(pw)
 }
 
 fn password(r: &Reference<'_>, out: &mut Vec<Finding>) {
@@ -708,279 +655,6 @@ fn without_fragment_and_query<'a>(r: &Reference<'a>) -> &'a str {
     &s[..r.span(Part::Path).map_or(s.len(), |p| p.end)]
 }
 
-/// Why [`decode_for_wire`] refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum WireErrorKind {
-    /// An escaped CR, LF or NUL for a line-oriented protocol.
-    EscapedDelimiter {
-        /// The octet the escape stands for.
-        octet: u8,
-    },
-    /// A raw space, control character or non-ASCII byte where the protocol
-    /// needs it escaped (or, for a line-oriented protocol, a raw CR, LF or
-    /// NUL).
-    Unescaped {
-        /// The byte.
-        octet: u8,
-    },
-    /// A `%` not followed by two hex digits.
-    InvalidEscape,
-}
-
-/// Text that must not go on the wire as it is, with the byte offset of the
-/// offending character.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct WireError {
-    /// Byte offset (in the text given, or in the URL for the scheme views).
-    pub position: usize,
-    /// What is wrong there.
-    pub kind: WireErrorKind,
-}
-
-impl fmt::Display for WireError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.kind {
-            WireErrorKind::EscapedDelimiter { octet } => write!(
-                f,
-                "the escaped {} (%{octet:02X}) at byte {} must not be decoded \
-                 before transmission: it is a delimiter of the protocol \
-                 (draft 1996 §8, R96-8.3)",
-                delimiter_name(octet),
-                self.position
-            ),
-            WireErrorKind::Unescaped { octet } => write!(
-                f,
-                "the raw {} (0x{octet:02X}) at byte {} must be escaped for \
-                 transmission",
-                if octet >= 0x80 {
-                    "non-ASCII byte"
-                } else {
-                    delimiter_name(octet)
-                },
-                self.position
-            ),
-            WireErrorKind::InvalidEscape => write!(
-                f,
-                "`%` at byte {} does not start an escape",
-                self.position
-            ),
-        }
-    }
-}
-
-#[cfg(feature = "std")]
-impl std::error::Error for WireError {}
-
-/// Decodes the text of one component for transmission over `scheme`'s
-/// protocol. For a line-oriented scheme ([`LINE_ORIENTED`]) an escaped CR,
-/// LF or NUL is refused instead of decoded, and so is a raw one (the 1996
-/// draft §8; RFC 3986 §7.2 makes it a must not). Other schemes only refuse
-/// invalid escapes.
-///
-/// ```
-/// use urlspec::check::{decode_for_wire, WireErrorKind};
-/// assert_eq!(decode_for_wire("srch%09term", "gopher").unwrap(), &b"srch\tterm"[..]);
-/// let e = decode_for_wire("melvyl%0D%0Aquit", "telnet").unwrap_err();
-/// assert_eq!((e.position, e.kind), (6, WireErrorKind::EscapedDelimiter { octet: b'\r' }));
-/// assert_eq!(decode_for_wire("a%0Ab", "http").unwrap(), &b"a\nb"[..]);
-/// ```
-pub fn decode_for_wire<'t>(
-    text: &'t str,
-    scheme: &str,
-) -> Result<Cow<'t, [u8]>, WireError> {
-    decode_wire(text, 0, scheme)
-}
-
-fn decode_wire<'t>(
-    text: &'t str,
-    offset: usize,
-    scheme: &str,
-) -> Result<Cow<'t, [u8]>, WireError> {
-    let line = is_line_oriented(scheme);
-    let b = text.as_bytes();
-    for (i, &c) in b.iter().enumerate() {
-        let err = |kind| Err(WireError { position: offset + i, kind });
-        if line && matches!(c, b'\r' | b'\n' | 0) {
-            return err(WireErrorKind::Unescaped { octet: c });
-        }
-        if c == b'%' {
-            match escaped_octet(b, i) {
-                None => return err(WireErrorKind::InvalidEscape),
-                Some(o @ (b'\r' | b'\n' | 0)) if line => {
-                    return err(WireErrorKind::EscapedDelimiter { octet: o })
-                }
-                Some(_) => {}
-            }
-        }
-    }
-    unescape(text).map_err(|e| WireError {
-        position: offset + e.position,
-        kind: WireErrorKind::InvalidEscape,
-    })
-}
-
-/// [`decode_for_wire`] on `text`, a slice of `input`, with positions in
-/// `input`.
-pub(crate) fn decode_for_wire_in<'t>(
-    text: &'t str,
-    input: &str,
-    scheme: &str,
-) -> Result<Cow<'t, [u8]>, WireError> {
-    decode_wire(text, span_of(input, text).start, scheme)
-}
-
-/// [`decode_for_wire_in`], as text: UTF-8, else ISO Latin-1.
-pub(crate) fn decode_for_wire_text<'t>(
-    text: &'t str,
-    input: &str,
-    scheme: &str,
-) -> Result<Cow<'t, str>, WireError> {
-    Ok(match decode_for_wire_in(text, input, scheme)? {
-        Cow::Borrowed(_) => Cow::Borrowed(text),
-        Cow::Owned(v) => Cow::Owned(match String::from_utf8(v) {
-            Ok(s) => s,
-            Err(e) => latin1_to_string(e.as_bytes()),
-        }),
-    })
-}
-
-/// Checks that `text`, a slice of `input`, holds no raw space, control
-/// character or non-ASCII byte (R1630-HTTP-SEC) and no invalid escape.
-pub(crate) fn wire_text(text: &str, input: &str) -> Result<(), WireError> {
-    let offset = span_of(input, text).start;
-    let b = text.as_bytes();
-    for (i, &c) in b.iter().enumerate() {
-        let kind = if c <= b' ' || c >= 0x7f {
-            WireErrorKind::Unescaped { octet: c }
-        } else if c == b'%' && !is_escape_at(b, i) {
-            WireErrorKind::InvalidEscape
-        } else {
-            continue;
-        };
-        return Err(WireError { position: offset + i, kind });
-    }
-    Ok(())
-}
-
-/// A password, or any secret text: `Display` and `Debug` print `****`
-/// (or nothing when it is empty); [`expose`](Secret::expose) gives it.
-///
-/// ```
-/// use urlspec::check::Secret;
-/// let s = Secret::new("hunter2");
-/// assert_eq!(format!("{s} {s:?}"), "**** ****");
-/// assert_eq!(s.expose(), "hunter2");
-/// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Secret<'a>(&'a str);
-
-impl<'a> Secret<'a> {
-    /// Wraps `s`.
-    pub const fn new(s: &'a str) -> Secret<'a> {
-        Secret(s)
-    }
-
-    /// The secret text.
-    pub const fn expose(&self) -> &'a str {
-        self.0
-    }
-
-    /// Whether the secret is empty (`user:@host`).
-    pub const fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-}
-
-impl fmt::Display for Secret<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(if self.0.is_empty() { "" } else { "****" })
-    }
-}
-
-impl fmt::Debug for Secret<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(self, f)
-    }
-}
-
-/// A reference that prints with its password replaced by `****`, unless
-/// asked to [reveal it](Redacted::reveal_password) (R96-8.4; RFC 3986
-/// §3.2.1: "should not render as clear text any data after the first colon
-/// … unless the data after the colon is the empty string").
-///
-/// ```
-/// use urlspec::check::Redacted;
-/// use urlspec::{Reference, Spec};
-/// let r = Reference::parse_with("ftp://user:secret@h/f", Spec::Draft96);
-/// assert_eq!(Redacted::new(&r).to_string(), "ftp://user:****@h/f");
-/// assert!(!format!("{:?}", Redacted::new(&r)).contains("secret"));
-/// assert_eq!(Redacted::new(&r).reveal_password(true).to_string(), r.as_str());
-/// ```
-#[derive(Clone, Copy)]
-pub struct Redacted<'r, 'a> {
-    r: &'r Reference<'a>,
-    reveal: bool,
-}
-
-impl<'r, 'a> Redacted<'r, 'a> {
-    /// Wraps `r`; the password is hidden.
-    pub fn new(r: &'r Reference<'a>) -> Redacted<'r, 'a> {
-        Redacted { r, reveal: false }
-    }
-
-    /// Shows the password after all (when `reveal` is set).
-    pub fn reveal_password(mut self, reveal: bool) -> Redacted<'r, 'a> {
-        self.reveal = reveal;
-        self
-    }
-
-    /// The password's span, when it is to be hidden.
-    fn hidden(&self) -> Option<Range<usize>> {
-        if self.reveal {
-            return None;
-        }
-        password_span(self.r)
-    }
-
-    fn redact(&self, s: &str) -> String {
-        let input = self.r.as_str();
-        let Some(hide) = self.hidden() else { return s.to_string() };
-        let at = span_of(input, s);
-        if hide.start < at.start || hide.end > at.end {
-            return s.to_string();
-        }
-        let (a, b) = (hide.start - at.start, hide.end - at.start);
-        alloc::format!("{}****{}", &s[..a], &s[b..])
-    }
-}
-
-/// `s`, a slice of `r`'s input, with `r`'s password hidden.
-pub(crate) fn redact_slice(r: &Reference<'_>, s: &str) -> String {
-    Redacted::new(r).redact(s)
-}
-
-impl fmt::Display for Redacted<'_, '_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.redact(self.r.as_str()))
-    }
-}
-
-impl fmt::Debug for Redacted<'_, '_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let r = self.r;
-        f.debug_struct("Reference")
-            .field("spec", &r.spec())
-            .field("scheme", &r.scheme())
-            .field("net_loc", &r.net_loc().map(|n| self.redact(n)))
-            .field("path", &r.path())
-            .field("params", &r.params())
-            .field("query", &r.query())
-            .field("fragment", &r.fragment())
-            .finish()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1002,12 +676,5 @@ mod tests {
         for r in RULES {
             assert!(!r.source.is_empty() && r.code.starts_with("URL"));
         }
-    }
-
-    #[test]
-    fn wire_text_positions() {
-        let input = "http://a/b c";
-        let e = wire_text(&input[8..], input).unwrap_err();
-        assert_eq!(e.position, 10);
     }
 }

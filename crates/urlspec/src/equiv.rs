@@ -82,8 +82,8 @@ use crate::chars::{
     draft04, draft96, draft96dec, rfc1630, rfc1808, rfc2396, rfc2732, rfc3986,
     CharClass, ALPHANUM,
 };
-use crate::check::Redacted;
 use crate::escape::{escaped_octet, is_escape_at};
+use crate::reference::Redacted;
 use crate::reference::{Part, Reference};
 use crate::resolve::remove_dot_segments;
 use crate::scheme::default_port;
@@ -253,7 +253,7 @@ impl NotComparable {
     /// The input with its password hidden, for messages (R96-8.4).
     fn shown(&self) -> String {
         let r = Reference::parse_with(&self.input, Spec::Rfc3986);
-        crate::check::Redacted::new(&r).to_string()
+        Redacted::new(&r).to_string()
     }
 }
 

@@ -22,31 +22,46 @@
 //!
 //! # What lives where
 //!
-//! * [`base`]: establishing a document's base URL by the layers of RFC 1808
-//!   §3 (embedded, headers, encapsulating entity, retrieval, none).
-//! * [`chars`]: the character classes of every grammar, one constant per
-//!   rule (`reserved`, `unreserved`, `national`, `mark`, `sub-delims`, …).
-//! * [`escape`]: `%XX` escaping per component and spec, unescaping to octets
-//!   or UTF-8 with positioned errors, and RFC 1630's `+`-as-space form.
-//! * [`extract`]: finding URLs in running text: `<URL:...>`, `<...>`, quotes
-//!   and bare URLs, by Appendix B of the 1996 draft plus linkifier heuristics.
-//! * [`reference`](mod@reference): splitting a URL reference into scheme, net_loc, path,
-//!   params, query and fragment without copying; strict validation with a
-//!   byte position and rule name per violation.
-//! * [`server`]: user, password, host and port; IPv4, IPv6 and registered
-//!   names per spec.
-//! * [`scheme`]: typed views of http, ftp, gopher, mailto, news, nntp,
-//!   telnet, wais, file, prospero, mid, cid and urn URLs, checked against
-//!   RFC 1630's productions; default ports with their sources.
-//! * [`equiv`]: normalization and equivalence per spec (RFC 1630's encoding
-//!   levels, RFC 3986's comparison ladder); [`equiv::NormalizedUrl`] keys.
-//! * [`diff`]: what each spec makes of one input, the components on which
-//!   they disagree, and the rule behind each difference, from the same data.
-//! * [`whatwg`]: [`Spec::Whatwg`], the WHATWG URL Standard's basic URL
-//!   parser, host parser and serializer (feature `whatwg`; IDNA through the
-//!   `idna` crate), its URLs also mapped onto the same components.
-//! * [`check`]: security findings with stable codes, wire-safe decoding and
-//!   password redaction.
+//! The modules stand on floors: each uses only modules on the floors below
+//! its own, so that each can be read knowing only those below
+//! (`tests/layers.rs` reads this list and fails on any other edge). Lowest
+//! first:
+//!
+//! 1. [`chars`]: the character classes of every grammar, one constant per
+//!    rule (`reserved`, `unreserved`, `national`, `mark`, `sub-delims`, …).
+//! 2. [`spec`]: what differs between the specs, as data ([`spec::Rules`]).
+//! 3. [`escape`]: `%XX` escaping per component and spec, unescaping to
+//!    octets or UTF-8 with positioned errors, RFC 1630's `+`-as-space form,
+//!    and decoding for the wire ([`escape::decode_for_wire`], R96-8.3).
+//! 4. [`whatwg`]: [`Spec::Whatwg`], the WHATWG URL Standard's basic URL
+//!    parser, host parser and serializer (feature `whatwg`; IDNA through the
+//!    `idna` crate): an engine of its own at the side, which the floors
+//!    above call for that one spec.
+//! 5. `violation`: where and why a text breaks its grammar ([`Violation`]),
+//!    reported by the grammars above.
+//! 6. `host`: the host grammars (IPv4, IPv6, host names) of every spec.
+//! 7. [`server`]: user, password, host and port; IPv4, IPv6 and registered
+//!    names per spec.
+//! 8. [`reference`](mod@reference): splitting a URL reference into scheme,
+//!    net_loc, path, params, query and fragment without copying; strict
+//!    validation with a byte position and rule name per violation; password
+//!    redaction ([`reference::Redacted`], R96-8.4).
+//! 9. [`resolve`]: relative resolution by each spec's algorithm, and the
+//!    shortest relative form of a URL.
+//! 10. [`scheme`], [`extract`]: typed views of http, ftp, gopher, mailto,
+//!     news, nntp, telnet, wais, file, prospero, mid, cid and urn URLs,
+//!     checked against RFC 1630's productions, default ports with their
+//!     sources; finding URLs in running text (`<URL:...>`, `<...>`, quotes
+//!     and bare URLs, by Appendix B of the 1996 draft plus linkifier
+//!     heuristics).
+//! 11. [`base`]: establishing a document's base URL by the layers of RFC
+//!     1808 §3 (embedded, headers, encapsulating entity, retrieval, none).
+//! 12. [`diff`]: what each spec makes of one input, the components on which
+//!     they disagree, and the rule behind each difference, from the same
+//!     data.
+//! 13. [`equiv`], [`check`]: normalization and equivalence per spec (RFC
+//!     1630's encoding levels, RFC 3986's comparison ladder;
+//!     [`equiv::NormalizedUrl`] keys); security findings with stable codes.
 //!
 //! # Example
 //!
@@ -86,6 +101,7 @@ pub mod scan {
 }
 pub mod server;
 pub mod spec;
+mod violation;
 pub mod whatwg;
 
 pub use reference::{Reference, ReferenceBuf, Violation};

@@ -29,8 +29,8 @@ use core::fmt;
 
 use crate::chars;
 use crate::host;
-use crate::reference::validate::{Checker, ViolationKind};
 use crate::spec::{ServerGrammar, Spec};
+use crate::violation::{Checker, ViolationKind};
 
 /// What a host is, by the spec's host grammar.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -87,6 +87,25 @@ impl Spec {
         !matches!(self, Spec::Whatwg) || cfg!(feature = "whatwg")
     }
 
+    /// The specs urlspec can parse and resolve under in this build, oldest
+    /// first: [`Spec::EVERY`], less [`Spec::Whatwg`] without the `whatwg`
+    /// feature (those for which [`is_available`](Spec::is_available) holds).
+    ///
+    /// ```
+    /// use urlspec::Spec;
+    /// let specs = Spec::available();
+    /// assert_eq!(specs[..7], Spec::ALL);
+    /// assert!(specs.iter().all(|s| s.is_available()));
+    /// ```
+    #[must_use]
+    pub const fn available() -> &'static [Spec] {
+        if Spec::Whatwg.is_available() {
+            &Spec::EVERY
+        } else {
+            &Spec::ALL
+        }
+    }
+
     /// The spec's name on the command line and in data files.
     pub const fn name(self) -> &'static str {
         self.rules().name

@@ -1,4 +1,5 @@
-//! Helpers the CLI's integration tests share: a running `urlspec serve`
+//! Helpers the CLI's integration tests share: running the `urlspec`
+//! binary ([`run`], [`run_in`]), the spec names, a running `urlspec serve`
 //! ([`server`]), a small HTTP client ([`http`]) and headless Chromium
 //! ([`browser`]). Each test file uses some of them.
 #![allow(dead_code)]
@@ -6,3 +7,55 @@
 pub mod browser;
 pub mod http;
 pub mod server;
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+/// Every spec's name, oldest first: the seven documents, then the WHATWG
+/// URL Standard.
+pub const SPECS: [&str; 8] = [
+    "rfc1630",
+    "draft04",
+    "rfc1808",
+    "draft96",
+    "draft96dec",
+    "rfc2396",
+    "rfc3986",
+    "whatwg",
+];
+
+/// Runs `urlspec` with `args` in the directory `dir` (the test's own when
+/// `None`), feeding it `stdin` from a thread of its own, so that a large
+/// input and a large output cannot block each other on the pipes. A closed
+/// pipe (the binary stopped reading) is the binary's business: its exit
+/// status and output say what happened.
+pub fn run_in<S: AsRef<std::ffi::OsStr>>(
+    dir: Option<&Path>,
+    args: &[S],
+    stdin: &[u8],
+) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_urlspec"));
+    command
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(dir) = dir {
+        command.current_dir(dir);
+    }
+    let mut child = command.spawn().expect("the urlspec binary runs");
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+/// [`run_in`] the test's own directory.
+pub fn run(args: &[&str], stdin: &[u8]) -> Output {
+    run_in(None, args, stdin)
+}

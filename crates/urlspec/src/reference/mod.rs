@@ -34,6 +34,7 @@
 //! assert_eq!((r.net_loc(), r.query()), (Some("a"), Some("q")));
 //! ```
 
+mod redact;
 #[cfg(all(target_arch = "x86_64", feature = "std"))]
 mod simd;
 pub(crate) mod split;
@@ -45,6 +46,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
+pub(crate) use redact::{password_span, redact_slice};
+pub use redact::{Redacted, Secret};
 pub use validate::{Violation, ViolationKind};
 
 use crate::server::Server;
@@ -450,7 +453,7 @@ pub enum Part {
 /// ```
 impl fmt::Debug for Reference<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&crate::check::Redacted::new(self), f)
+        fmt::Debug::fmt(&Redacted::new(self), f)
     }
 }
 

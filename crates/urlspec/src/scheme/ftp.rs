@@ -28,8 +28,12 @@ use super::{
     Src, Strict,
 };
 use crate::chars::strip_prefix_ignore_case;
-use crate::check::{decode_for_wire_text, Secret, WireError};
+use crate::escape::{decode_for_wire_text, WireError};
 use crate::reference::Reference;
+use crate::reference::Secret;
+
+/// The default port, from the one registry.
+const DEFAULT_PORT: u16 = super::registered("ftp");
 
 /// RFC 959's format codes for ASCII and EBCDIC types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -312,7 +316,7 @@ impl<'a> Ftp<'a> {
 
     /// The port: the one written, else 21 (RFC 1738 §3.2, not a seed).
     pub fn port(&self) -> u16 {
-        self.login().and_then(|l| l.port_number()).unwrap_or(21)
+        self.login().and_then(|l| l.port_number()).unwrap_or(DEFAULT_PORT)
     }
 
     /// The url-path as written, without its leading `/` and `;type=`.

@@ -24,9 +24,12 @@ use super::{
     decode, push_login, push_opt, Login, Parts, SchemeViolation, Src, Strict,
     XALPHA,
 };
-use crate::check::{decode_for_wire_in, WireError};
 use crate::escape::is_escape_at;
+use crate::escape::{decode_for_wire_in, WireError};
 use crate::reference::Reference;
+
+/// The default port, from the one registry.
+const DEFAULT_PORT: u16 = super::registered("gopher");
 
 /// A `gopher` URL.
 ///
@@ -92,7 +95,7 @@ impl<'a> Gopher<'a> {
 
     /// The port: the one written, else 70 (RFC 1738, not a seed).
     pub fn port(&self) -> u16 {
-        self.login().and_then(|l| l.port_number()).unwrap_or(70)
+        self.login().and_then(|l| l.port_number()).unwrap_or(DEFAULT_PORT)
     }
 
     /// The type character; `1` (a directory) when omitted.

@@ -18,8 +18,13 @@ use alloc::vec::Vec;
 use super::{
     push_login, push_opt, Login, Parts, SchemeViolation, Src, Strict,
 };
-use crate::check::{redact_slice, wire_text, WireError};
+use crate::escape::{wire_text, WireError};
+use crate::reference::redact_slice;
 use crate::reference::{Part, Reference};
+
+/// The default ports, from the one registry.
+const HTTP_PORT: u16 = super::registered("http");
+const HTTPS_PORT: u16 = super::registered("https");
 
 /// An `http` (or `https`) URL.
 ///
@@ -72,7 +77,7 @@ impl<'a> Http<'a> {
     /// The port a client connects to: the one written, else 80 (443 for
     /// https).
     pub fn port(&self) -> Option<u16> {
-        let default = if self.is_https() { 443 } else { 80 };
+        let default = if self.is_https() { HTTPS_PORT } else { HTTP_PORT };
         Some(self.login().and_then(|l| l.port_number()).unwrap_or(default))
     }
 

@@ -26,6 +26,9 @@ use super::{
 use crate::chars::{ALPHA, DIGIT};
 use crate::reference::Reference;
 
+/// The default port, from the one registry.
+const DEFAULT_PORT: u16 = super::registered("nntp");
+
 /// What a news URL names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum NewsTarget<'a> {
@@ -225,7 +228,7 @@ impl<'a> Nntp<'a> {
 
     /// The port: the one written, else 119 (RFC 1738, not a seed).
     pub fn port(&self) -> u16 {
-        self.login().and_then(|l| l.port_number()).unwrap_or(119)
+        self.login().and_then(|l| l.port_number()).unwrap_or(DEFAULT_PORT)
     }
 
     /// The newsgroup, as written.

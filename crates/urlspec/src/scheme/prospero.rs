@@ -25,6 +25,9 @@ use super::{
 use crate::chars::{ALPHANUM, DIGIT};
 use crate::reference::Reference;
 
+/// The default port, from the one registry.
+const DEFAULT_PORT: u16 = super::registered("prospero");
+
 /// A `prospero` URL.
 ///
 /// ```
@@ -81,7 +84,7 @@ impl<'a> Prospero<'a> {
 
     /// The port: the one written, else 1525 (RFC 1738, not a seed).
     pub fn port(&self) -> u16 {
-        self.login().and_then(|l| l.port_number()).unwrap_or(1525)
+        self.login().and_then(|l| l.port_number()).unwrap_or(DEFAULT_PORT)
     }
 
     /// The host-specific object name, as written.

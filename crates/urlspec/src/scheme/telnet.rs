@@ -16,6 +16,11 @@ use alloc::vec::Vec;
 use super::{push_login, Login, Parts, SchemeViolation, Src, Strict};
 use crate::reference::Reference;
 
+/// The default ports, from the one registry.
+const TELNET_PORT: u16 = super::registered("telnet");
+const RLOGIN_PORT: u16 = super::registered("rlogin");
+const TN3270_PORT: u16 = super::registered("tn3270");
+
 /// Which interactive-session scheme.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TelnetKind {
@@ -93,8 +98,9 @@ impl<'a> Telnet<'a> {
     /// The port: the one written, else the scheme's default (not a seed).
     pub fn port(&self) -> u16 {
         let default = match self.kind {
-            TelnetKind::Rlogin => 513,
-            _ => 23,
+            TelnetKind::Telnet => TELNET_PORT,
+            TelnetKind::Rlogin => RLOGIN_PORT,
+            TelnetKind::Tn3270 => TN3270_PORT,
         };
         self.login().and_then(|l| l.port_number()).unwrap_or(default)
     }

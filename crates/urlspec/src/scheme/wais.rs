@@ -27,6 +27,9 @@ use super::{
 use crate::chars::DIGIT;
 use crate::reference::Reference;
 
+/// The default port, from the one registry.
+const DEFAULT_PORT: u16 = super::registered("wais");
+
 /// What a wais URL names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WaisTarget<'a> {
@@ -124,7 +127,7 @@ impl<'a> Wais<'a> {
 
     /// The port: the one written, else 210 (RFC 1738, not a seed).
     pub fn port(&self) -> u16 {
-        self.login().and_then(|l| l.port_number()).unwrap_or(210)
+        self.login().and_then(|l| l.port_number()).unwrap_or(DEFAULT_PORT)
     }
 
     /// The database, as written.

@@ -33,6 +33,15 @@
 //! assert!(matches!(escape("a-b", Component::Query, Spec::Rfc1808), Cow::Borrowed(_)));
 //! ```
 
+mod wire;
+
+pub use wire::{
+    decode_for_wire, is_line_oriented, WireError, WireErrorKind, LINE_ORIENTED,
+};
+pub(crate) use wire::{
+    decode_for_wire_in, decode_for_wire_text, delimiter_name, wire_text,
+};
+
 use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;

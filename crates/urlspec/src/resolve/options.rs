@@ -1,0 +1,148 @@
+//! The options of resolution: how far each algorithm is followed to the
+//! letter, and the names of their values.
+
+use super::DotDotAboveRoot;
+use crate::spec::Spec;
+
+/// How RFC 1630's rule .4 removes dot segments (docs/readings.md#a11).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Rfc1630Dots {
+    /// The literal reading (C6): `/.` first, then `xxx/../`; a final
+    /// `xxx/..` stays and a final `/.` loses its slash.
+    #[default]
+    Literal,
+    /// RFC 1808's step 6 instead.
+    Like1808,
+}
+
+/// How RFC 3986's `remove_dot_segments` treats a path without a leading
+/// `/` (docs/readings.md#as11).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum RootlessDots {
+    /// The algorithm as printed: `g:h/../i` gives `g:/i`.
+    #[default]
+    Literal,
+    /// Keep a rootless path rootless, as uriparser does: `g:i`.
+    KeepRootless,
+}
+
+/// Gives an option enum its command-line names, `name()` and `FromStr`.
+macro_rules! option_names {
+    ($ty:ident { $($variant:ident => $name:literal),+ $(,)? }) => {
+        impl $ty {
+            /// The value's name on the command line and in data files.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $($ty::$variant => $name),+
+                }
+            }
+        }
+
+        impl core::str::FromStr for $ty {
+            type Err = String;
+
+            fn from_str(s: &str) -> Result<$ty, String> {
+                let key = s.replace('-', "_");
+                match key.as_str() {
+                    $($name => Ok($ty::$variant),)+
+                    _ => Err(alloc::format!(
+                        "unknown value `{s}`; expected one of: {}",
+                        [$($name),+].join(", ")
+                    )),
+                }
+            }
+        }
+    };
+}
+
+option_names!(DotDotAboveRoot { Keep => "keep", Remove => "remove", Error => "error" });
+option_names!(Rfc1630Dots { Literal => "literal", Like1808 => "like1808" });
+option_names!(RootlessDots { Literal => "literal", KeepRootless => "keep_rootless" });
+
+/// Options of a resolution. Every option left at its default follows the
+/// spec's text; [`Options::strict`] turns reported problems into errors.
+///
+/// ```
+/// use urlspec::resolve::{Options, Resolver};
+/// use urlspec::Spec;
+///
+/// let opts = Options::default().same_scheme_is_relative(true);
+/// let r = Resolver::with_options("http://a/b/c/d;p?q", Spec::Rfc3986, opts);
+/// assert_eq!(r.resolve("http:g").unwrap().href, "http://a/b/c/g");
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Options {
+    /// Refuse invalid references, absent bases and bases the spec calls
+    /// unsuitable (RFC 1808 §2.3, RFC 2396 §5) instead of resolving them
+    /// mechanically.
+    pub strict: bool,
+    /// The same-scheme "loophole" (`http:g` relative to an `http` base);
+    /// `None` takes the spec's default (on for RFC 1630 only).
+    pub same_scheme_is_relative: Option<bool>,
+    /// RFC 2396 step 6g.
+    pub dotdot_above_root: DotDotAboveRoot,
+    /// RFC 2396 with a base that has an authority and an empty path: take
+    /// the path as `/` (`http://a` + `g` gives `http://a/g`, not
+    /// `http://ag`).
+    pub fix_pathless_base: bool,
+    /// RFC 1630 rule .4.
+    pub rfc1630_dots: Rfc1630Dots,
+    /// RFC 3986 `remove_dot_segments` on rootless paths.
+    pub rootless_dots: RootlessDots,
+    /// Write `/.` before a result's path that starts with `//` when there
+    /// is no authority, as the WHATWG URL Standard's serializer does, so
+    /// that the path is not read back as an authority (`f:/a` and `.//g`
+    /// under RFC 3986: `f:/.//g` instead of `f://g`). Off: the text's own
+    /// answer, with [`Note::PathReadAsAuthority`](super::Note::PathReadAsAuthority).
+    pub path_guard: bool,
+}
+
+impl Options {
+    /// Sets [`Options::strict`].
+    pub fn strict(mut self, on: bool) -> Options {
+        self.strict = on;
+        self
+    }
+
+    /// Sets [`Options::same_scheme_is_relative`].
+    pub fn same_scheme_is_relative(mut self, on: bool) -> Options {
+        self.same_scheme_is_relative = Some(on);
+        self
+    }
+
+    /// Sets [`Options::dotdot_above_root`].
+    pub fn dotdot_above_root(mut self, what: DotDotAboveRoot) -> Options {
+        self.dotdot_above_root = what;
+        self
+    }
+
+    /// Sets [`Options::fix_pathless_base`].
+    pub fn fix_pathless_base(mut self, on: bool) -> Options {
+        self.fix_pathless_base = on;
+        self
+    }
+
+    /// Sets [`Options::rfc1630_dots`].
+    pub fn rfc1630_dots(mut self, how: Rfc1630Dots) -> Options {
+        self.rfc1630_dots = how;
+        self
+    }
+
+    /// Sets [`Options::rootless_dots`].
+    pub fn rootless_dots(mut self, how: RootlessDots) -> Options {
+        self.rootless_dots = how;
+        self
+    }
+
+    /// Sets [`Options::path_guard`].
+    pub fn path_guard(mut self, on: bool) -> Options {
+        self.path_guard = on;
+        self
+    }
+
+    pub(crate) fn loophole(&self, spec: Spec) -> bool {
+        self.same_scheme_is_relative
+            .unwrap_or(spec.rules().same_scheme_is_relative)
+    }
+}
