@@ -238,6 +238,7 @@ fn peer_suites() {
     if urlspec::whatwg::available() {
         files.push("wpt-null-base");
     } else {
+        eprintln!("notice: wpt-null-base needs the `whatwg` feature; not run");
         seen.extend(
             deviations.keys().filter(|id| id.starts_with("wpt-")).cloned(),
         );
