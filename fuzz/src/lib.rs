@@ -1,6 +1,12 @@
 //! The properties the fuzz targets check, shared with the replay test so
 //! that every committed crash input stays fixed.
 
+mod entries;
+mod scheme;
+
+pub use entries::{base, check_input, diff, helpers, server, whatwg_map};
+pub use scheme::{assert_inside, scheme, SCHEMES};
+
 use urlspec::escape::{self, Component};
 use urlspec::resolve::{self, make_relative, Options, Resolver};
 use urlspec::{Reference, Spec};
