@@ -443,39 +443,10 @@ def _schema():
 
 
 def _arrow_schema():
-    import pyarrow as pa
+    """_schema() as Arrow types: what mapInArrow's batches must be."""
+    from pyspark.sql.pandas.types import to_arrow_schema
 
-    s = pa.string()
-    counts = pa.map_(s, pa.int64())
-    stats = pa.struct(
-        [
-            pa.field("pages", pa.int64(), False),
-            pa.field("links", pa.int64(), False),
-            pa.field("unresolved", pa.int64(), False),
-            pa.field("unreadable_pages", pa.int64(), False),
-            pa.field("skipped_records", pa.int64(), False),
-            pa.field("skipped_by_reason", counts, False),
-            pa.field("pages_by_base_source", counts, False),
-            pa.field("error", s, True),
-            pa.field("task_attempt", pa.int32(), False),
-        ]
-    )
-    return pa.schema(
-        [
-            pa.field("warc_file", s, False),
-            pa.field("target_uri", s),
-            pa.field("redirect_chain", pa.list_(pa.field("element", s, False))),
-            pa.field("link_element", s),
-            pa.field("link_attribute", s),
-            pa.field("reference", s),
-            pa.field("url", s),
-            pa.field("base", s),
-            pa.field("base_source", s),
-            pa.field("error", s),
-            pa.field("offset", pa.int64()),
-            pa.field("stats", stats),
-        ]
-    )
+    return to_arrow_schema(_schema())
 
 
 def _urljoin_resolver():
@@ -796,8 +767,8 @@ def run(spark, args):
     )
     # Both outputs come from the same computed partitions: the links write
     # fills the cache, the statistics write reads it back. The cache is
-    # kept uncompressed (it spills to disk when memory is short): compressing
-    # it cost about a third of the job's CPU time (BENCHMARKS.md).
+    # kept uncompressed (it spills to disk when memory is short): it is read
+    # back once, right away, so compressing it would only spend CPU.
     restore = spark.conf.get(CACHE_COMPRESSED, None)
     spark.conf.set(CACHE_COMPRESSED, "false")
     rows.persist(StorageLevel.MEMORY_AND_DISK)
