@@ -11,14 +11,17 @@ block ends, however it ends:
         cluster.submit(["links_job.py", "--output", ...], timeout=300)
 
 Every wait is bounded in time; a daemon that stops early or a deadline that
-passes raises ClusterError with the end of the daemon's log.
+passes raises ClusterError with the end of the daemon's log. A SIGTERM to
+this process, or its exit, stops the cluster too (a SIGKILL cannot).
 """
 
+import atexit
 import os
 import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 
@@ -89,6 +92,7 @@ class Cluster:
         self.home = spark_home()
         self.procs = []
         self.master_url = None
+        self._previous_sigterm = None
         base = dict(os.environ if env is None else env)
         base.update(
             SPARK_HOME=self.home,
@@ -138,7 +142,16 @@ class Cluster:
         except OSError:
             return ""
 
+    def _on_sigterm(self, signum, frame):
+        # A SIGTERM to this process (a CI timeout) unwinds through the
+        # `with` block, which stops the daemons; they run in sessions of
+        # their own, so nothing else would.
+        raise SystemExit(128 + signum)
+
     def start(self):
+        atexit.register(self.stop)
+        if threading.current_thread() is threading.main_thread():
+            self._previous_sigterm = signal.signal(signal.SIGTERM, self._on_sigterm)
         for d in ("conf", "work", "local", "logs"):
             os.makedirs(os.path.join(self.workdir, d), exist_ok=True)
         deadline = time.monotonic() + self.timeout
@@ -176,6 +189,10 @@ class Cluster:
         for _, proc in reversed(self.procs):
             stop_group(proc)
         self.procs = []
+        atexit.unregister(self.stop)
+        if self._previous_sigterm is not None:
+            signal.signal(signal.SIGTERM, self._previous_sigterm)
+            self._previous_sigterm = None
 
     def __enter__(self):
         try:
