@@ -3,25 +3,32 @@
 
 A PySpark job in the manner of Common Crawl's cc-pyspark jobs: the archive
 paths are spread over partitions; each Python worker opens its archives as
-streams (local files, or any filesystem pyarrow or fsspec can open: HDFS,
-S3, GCS, ...) and hands them to `urlspec.links`, which reads one WARC record
-at a time, follows 3xx redirects, establishes each page's base (<BASE href>,
-HTTP headers, the retrieval URL after redirects) and resolves every link.
-Memory stays bounded by the largest record, whatever the size of an archive.
+streams (local files, S3 objects through boto3, or any filesystem pyarrow or
+fsspec can open) and hands them to `urlspec.links`, which reads one WARC
+record at a time, follows 3xx redirects, establishes each page's base
+(<BASE href>, HTTP headers, the retrieval URL after redirects) and resolves
+every link. Memory stays bounded by the largest record, whatever the size
+of an archive.
+
+The same tasks that write the links write one statistics row per archive
+(pages, links, skipped records by reason, ...), and the job's totals are
+the sum of that table as committed: a retried task counts once.
 
 Run `links_job.py --help` for the options; README.md ("At scale") tells how
 to submit it to a cluster.
 """
 
 import argparse
+import gzip
+import ipaddress
 import os
 import sys
 import time
 import urllib.parse
 
-# The columns written, in order. `offset` (the byte offset of the reference
-# in its page) follows the others: it tells apart two links that are the
-# same in every other column.
+# The link columns written, in order. `offset` (the byte offset of the
+# reference in its page) follows the others: it tells apart two links that
+# are the same in every other column.
 COLUMNS = (
     "warc_file",
     "target_uri",
@@ -36,31 +43,56 @@ COLUMNS = (
     "offset",
 )
 
+# The columns of the statistics table, one row per archive, after warc_file.
+STATS_COLUMNS = (
+    "pages",
+    "links",
+    "unresolved",
+    "unreadable_pages",
+    "skipped_records",
+    "skipped_by_reason",
+    "pages_by_base_source",
+    "error",
+    "task_attempt",
+)
+
 SPECS = ("rfc1630", "draft04", "rfc1808", "draft96", "draft96dec", "rfc2396", "rfc3986", "whatwg")
+
+# Names an archive (its file name) whose first task attempt fails after
+# handing on all its rows. Read only from the driver's environment; for
+# the tests of the retry path.
+FAULT_VARIABLE = "URLSPEC_LINKS_JOB_FAULT"
+
+S3_SCHEMES = ("s3", "s3a", "s3n")
+
+CACHE_COMPRESSED = "spark.sql.inMemoryColumnarStorage.compressed"
 
 DESCRIPTION = """\
 Extract every link of every HTML response in WARC archives and write one
-Parquet row per link; optionally aggregate them into a host-level link graph.
+Parquet row per link, one statistics row per archive, and optionally a
+host-level link graph.
 
 Each INPUT is a WARC archive (gzip-compressed or not), a directory of them
-(every *.warc and *.warc.gz below it) or, for local files, a glob pattern.
-Paths may be local or URIs of any filesystem pyarrow opens (hdfs://, s3://,
-gs://, file://) or, when fsspec is installed, fsspec does (https://, ...).
-With --paths-from, a text file lists the archives one per line, as
-cc-pyspark's jobs take them (Common Crawl's warc.paths.gz lists, after
-gunzip); relative entries are joined to --input-base-url.
+(every *.warc and *.warc.gz below it; on S3, every such key under the
+prefix) or, for local files, a glob pattern. Paths may be local, s3://
+(also s3a://, s3n://: read with boto3), or URIs of any filesystem pyarrow
+opens (hdfs://, gs://, file://) or, when fsspec is installed, fsspec does
+(https://, ...). With --paths-from, a text file lists the archives one per
+line, as Common Crawl publishes them (warc.paths, gzip-compressed or not);
+relative entries are joined to --input-base-url.
 
 For each archive, every `response` record whose payload is HTML is a page;
 3xx responses are followed to report the redirect chain that led to a page;
-other records are skipped and counted. A page's base is established as the
-chosen --spec establishes it (RFC 1808 section 3): <BASE href>, then the
-HTTP headers (Content-Base, Content-Location, per spec), then the URL the
-page was retrieved from, after the redirects.
+other records are skipped and counted by reason. A page's base is
+established as the chosen --spec establishes it (RFC 1808 section 3):
+<BASE href>, then the HTTP headers (Content-Base, Content-Location, per
+spec), then the URL the page was retrieved from, after the redirects.
 """
 
 EPILOG = """\
 output columns (Parquet, one row per link, explicit schema):
-  warc_file       string     the archive, as given or listed
+  warc_file       string     the archive, as given or listed (local paths
+                             made absolute)
   target_uri      string     the page: its record's WARC-Target-URI
   redirect_chain  list<str>  the URLs requested, in order, ending with the
                              page, when its base is that retrieval URL
@@ -76,14 +108,37 @@ output columns (Parquet, one row per link, explicit schema):
 These are the keys of `urlspec links --output json` (document, element,
 attribute, reference, url, base, base_source, error, offset, base_chain).
 
-host graph (--host-graph PATH, Parquet):
+statistics (--stats PATH, default OUTPUT-stats; Parquet, one row per
+archive, written by the task that wrote the archive's links):
+  warc_file             string           the archive
+  pages                 long             HTML responses read (with or
+                                         without links)
+  links                 long             links written
+  unresolved            long             of which without a url
+  unreadable_pages      long             pages read only in part
+  skipped_records       long             records that are no page
+  skipped_by_reason     map<str,long>    not_response, no_target_uri,
+                                         not_http, redirect, not_html,
+                                         malformed_header
+  pages_by_base_source  map<str,long>    embedded, header, retrieval, none
+  error                 string           why the archive could not be read
+                                         on (--on-error skip); else null
+  task_attempt          int              the attempt that wrote the row (0
+                                         unless Spark retried the task)
+The totals the job prints are this table's sums, read back after Spark
+committed it: a task that failed and was retried counts once.
+
+host graph (--host-graph PATH, Parquet, sorted by source_host, target_host):
   source_host  string  the host of target_uri
   target_host  string  the host of url
   links        long    links from pages of source_host to target_host
   pages        long    distinct pages of source_host linking there
 Hosts are parsed by urlspec under --spec (the server part: user, password
-and port dropped), lower-cased, a trailing dot removed. Links whose url or
-page has no host (mailto:, javascript:, unresolved) are left out.
+and port dropped), lower-cased, a trailing dot removed, and named in
+reversed domain name notation (www.example.com is com.example.www), as
+Common Crawl's host-level web graphs name them; IP addresses stay as they
+are. Links whose url or page has no host (mailto:, javascript:,
+unresolved) are left out.
 
 resolvers:
   urlspec   the links as urlspec.links resolves them under --spec
@@ -93,18 +148,29 @@ resolvers:
             Python, as most Python crawl jobs do. Not a spec: compare the
             two outputs to see where urljoin differs.
 
-examples:
-  # local mode, two archives, the links and the host graph
-  spark-submit --master 'local[2]' links_job.py --output out/links \\
-      --host-graph out/hosts crawl-1.warc.gz crawl-2.warc.gz
+object storage:
+  s3:// paths (the --paths-from list and the archives) are read with boto3,
+  which takes credentials and the endpoint from the standard variables
+  (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_ENDPOINT_URL, ...) or
+  profiles on the driver and on each executor; --s3-endpoint sets the
+  endpoint of an S3-compatible store for both. Each archive is streamed
+  into urlspec, never copied whole. The outputs are written by Spark, to
+  any path its Hadoop filesystems can write (local, hdfs://, a shared
+  mount; s3a:// where the cluster has the hadoop-aws connector).
 
-  # Common Crawl style: a paths list on S3, 400 partitions, RFC 3986
+examples:
+  # local mode: a generated crawl, the links, statistics and host graph
+  python warcgen.py crawl --files 2
+  spark-submit --master 'local[2]' links_job.py --output out/links \\
+      --host-graph out/hosts crawl/
+
+  # Common Crawl style: a paths list and the archives in a bucket
   spark-submit links_job.py --spec rfc3986 --num-partitions 400 \\
-      --paths-from s3://bucket/warc.paths --input-base-url s3://commoncrawl/ \\
-      --output s3://bucket/links/
+      --paths-from s3://bucket/warc.paths.gz --input-base-url s3://bucket/ \\
+      --output hdfs:///links/ --host-graph hdfs:///hosts/
 
   # the same job with urljoin, to compare
-  spark-submit links_job.py --resolver urllib --output out/links-urljoin a.warc.gz
+  spark-submit links_job.py --resolver urllib --output out/links-urljoin crawl/
 """
 
 
@@ -121,8 +187,8 @@ def build_parser():
         action="append",
         default=[],
         metavar="FILE",
-        help="a text file listing archives, one per line (# comments and blank lines ignored); "
-        "read by Spark, so it may be on HDFS or S3 too; repeatable",
+        help="a text file listing archives, one per line, gzip-compressed or not (# comments and blank "
+        "lines ignored): local, s3:// (read with boto3) or any path Spark reads (hdfs://); repeatable",
     )
     p.add_argument(
         "--input-base-url",
@@ -131,6 +197,11 @@ def build_parser():
         help="prefix for the relative entries of --paths-from lists (e.g. s3://commoncrawl/)",
     )
     p.add_argument("--output", "-o", required=True, metavar="PATH", help="where to write the links (a Parquet directory)")
+    p.add_argument(
+        "--stats",
+        metavar="PATH",
+        help="where to write the statistics, one row per archive (default: OUTPUT-stats)",
+    )
     p.add_argument("--spec", "-s", default="rfc1808", choices=SPECS, help="the spec that establishes bases and resolves links (default: rfc1808)")
     p.add_argument(
         "--resolver",
@@ -157,7 +228,14 @@ def build_parser():
         default="fail",
         choices=("fail", "skip"),
         help="an archive that cannot be opened or read on: fail the task (Spark retries it, then fails the job), "
-        "or log it, keep the links read before the damage, count it and go on (default: fail)",
+        "or log it, keep the links read before the damage, record the error in its statistics row and go on "
+        "(default: fail)",
+    )
+    p.add_argument(
+        "--s3-endpoint",
+        metavar="URL",
+        help="the endpoint of an S3-compatible store for s3:// paths, on the driver and the executors "
+        "(default: boto3's own, which honours AWS_ENDPOINT_URL)",
     )
     p.add_argument(
         "--transfer",
@@ -175,28 +253,49 @@ def build_parser():
 # ---------------------------------------------------------------- inputs
 
 
+def _scheme(path):
+    return urllib.parse.urlsplit(path).scheme.lower()
+
+
 def _is_local(path):
-    scheme = urllib.parse.urlsplit(path).scheme
     # A one-letter "scheme" is a Windows drive.
-    return scheme == "" or len(scheme) == 1
+    return len(_scheme(path)) <= 1
 
 
-def _for_pyarrow(uri):
-    """Hadoop's s3a:// and s3n:// are s3:// to pyarrow."""
-    scheme, sep, rest = uri.partition("://")
-    return ("s3" + sep + rest) if scheme in ("s3a", "s3n") else uri
+def _is_s3(path):
+    return _scheme(path) in S3_SCHEMES
+
+
+def _s3_location(uri):
+    """(bucket, key) of s3://BUCKET/KEY. The key is taken as written: S3
+    keys are not percent-encoded in paths lists."""
+    rest = uri.partition("://")[2]
+    bucket, _, key = rest.partition("/")
+    return bucket, key
+
+
+def s3_client(endpoint=None):
+    """A boto3 S3 client; credentials, region and (unless `endpoint` is
+    given) the endpoint come from boto3's usual sources."""
+    try:
+        import boto3
+    except ImportError:
+        raise RuntimeError("s3:// paths are read with boto3: pip install boto3 (on the driver and executors)") from None
+    return boto3.client("s3", endpoint_url=endpoint or None)
 
 
 def _is_warc_name(name):
     return name.endswith((".warc", ".warc.gz"))
 
 
-def expand_input(path):
-    """The archives an INPUT names: itself, the archives under a directory,
-    or the matches of a local glob pattern."""
+def expand_input(path, endpoint=None):
+    """The archives an INPUT names: itself, the archives under a directory
+    (or an S3 prefix), or the matches of a local glob pattern. Local paths
+    are made absolute: executors do not run in the driver's directory."""
     if _is_local(path):
         import glob
 
+        path = os.path.abspath(path)
         if os.path.isdir(path):
             found = []
             for root, _, files in os.walk(path):
@@ -205,12 +304,21 @@ def expand_input(path):
         if any(c in path for c in "*?[") and not os.path.exists(path):
             return sorted(glob.glob(path))
         return [path]
+    if _is_s3(path):
+        if _is_warc_name(path):
+            return [path]
+        bucket, key = _s3_location(path)
+        prefix = key.rstrip("/") + "/" if key.strip("/") else ""
+        pages = s3_client(endpoint).get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=prefix)
+        head = path[: len(path) - len(key)]
+        found = sorted(head + o["Key"] for page in pages for o in page.get("Contents", ()) if _is_warc_name(o["Key"]))
+        return found or [path]
     try:
         from pyarrow import fs
     except ImportError:
         return [path]
     try:
-        filesystem, fspath = fs.FileSystem.from_uri(_for_pyarrow(path))
+        filesystem, fspath = fs.FileSystem.from_uri(path)
     except Exception:  # a scheme pyarrow has no filesystem for: pass it on
         return [path]
     info = filesystem.get_file_info(fspath)
@@ -225,33 +333,54 @@ def expand_input(path):
     )
 
 
-def read_path_lists(spark, lists, base_url):
-    """The entries of --paths-from files, read through Spark (any Hadoop
-    filesystem), joined to --input-base-url when relative."""
+def _text_lines(data):
+    """The lines of a paths list, gunzipped when it is gzip-compressed."""
+    if data[:2] == b"\x1f\x8b":
+        data = gzip.decompress(data)
+    return data.decode("utf-8").splitlines()
+
+
+def read_path_lists(spark, lists, base_url, endpoint=None):
+    """The entries of --paths-from files, joined to --input-base-url when
+    relative (else made absolute, as local INPUTs are). Local and s3:// lists are read here, in the driver (Spark
+    cannot read s3:// without the hadoop-aws connector); other URIs by
+    Spark, so any Hadoop filesystem works (gzip by the .gz suffix)."""
     paths = []
     for lst in lists:
-        for row in spark.read.text(lst).collect():
-            line = row[0].strip()
+        if _is_s3(lst):
+            bucket, key = _s3_location(lst)
+            lines = _text_lines(s3_client(endpoint).get_object(Bucket=bucket, Key=key)["Body"].read())
+        elif _is_local(lst):
+            with open(lst, "rb") as f:
+                lines = _text_lines(f.read())
+        else:
+            lines = [row[0] for row in spark.read.text(lst).collect()]
+        for line in lines:
+            line = line.strip()
             if not line or line.startswith("#"):
                 continue
-            if base_url and _is_local(line) and not os.path.isabs(line):
-                line = base_url.rstrip("/") + "/" + line.lstrip("/")
+            if _is_local(line) and not os.path.isabs(line):
+                line = base_url.rstrip("/") + "/" + line.lstrip("/") if base_url else os.path.abspath(line)
             paths.append(line)
     return paths
 
 
-def open_archive(path):
+def open_archive(path, endpoint=None):
     """A readable binary stream over an archive; it is never read whole.
 
-    Local paths are opened directly; URIs through pyarrow's filesystems
-    (hdfs, s3, gs, file; no transparent decompression: urlspec reads gzip
+    Local paths are opened directly; s3:// objects are streamed with boto3
+    (the body of one GET); other URIs go through pyarrow's filesystems
+    (hdfs, gs, file; no transparent decompression: urlspec reads gzip
     members itself), else through fsspec when installed."""
     if _is_local(path):
         return open(path, "rb", buffering=1 << 20)
+    if _is_s3(path):
+        bucket, key = _s3_location(path)
+        return s3_client(endpoint).get_object(Bucket=bucket, Key=key)["Body"]
     try:
         from pyarrow import fs
 
-        filesystem, fspath = fs.FileSystem.from_uri(_for_pyarrow(path))
+        filesystem, fspath = fs.FileSystem.from_uri(path)
     except ImportError:
         filesystem = None
     except Exception:  # pyarrow has no filesystem for this scheme
@@ -268,25 +397,56 @@ def open_archive(path):
 # ---------------------------------------------------------------- extraction
 
 
-def _schema():
-    from pyspark.sql.types import ArrayType, LongType, StringType, StructField, StructType
+def _spark_types():
+    from pyspark.sql import types as T
 
-    s = StringType()
-    return StructType(
+    s = T.StringType()
+    counts = T.MapType(s, T.LongType(), False)
+    links = [
+        T.StructField("warc_file", s, False),
+        T.StructField("target_uri", s, False),
+        T.StructField("redirect_chain", T.ArrayType(s, False), True),
+        T.StructField("link_element", s, False),
+        T.StructField("link_attribute", s, False),
+        T.StructField("reference", s, False),
+        T.StructField("url", s, True),
+        T.StructField("base", s, True),
+        T.StructField("base_source", s, False),
+        T.StructField("error", s, True),
+        T.StructField("offset", T.LongType(), False),
+    ]
+    stats = T.StructType(
         [
-            StructField("warc_file", s, False),
-            StructField("target_uri", s, False),
-            StructField("redirect_chain", ArrayType(s, False), True),
-            StructField("link_element", s, False),
-            StructField("link_attribute", s, False),
-            StructField("reference", s, False),
-            StructField("url", s, True),
-            StructField("base", s, True),
-            StructField("base_source", s, False),
-            StructField("error", s, True),
-            StructField("offset", LongType(), False),
+            T.StructField("pages", T.LongType(), False),
+            T.StructField("links", T.LongType(), False),
+            T.StructField("unresolved", T.LongType(), False),
+            T.StructField("unreadable_pages", T.LongType(), False),
+            T.StructField("skipped_records", T.LongType(), False),
+            T.StructField("skipped_by_reason", counts, False),
+            T.StructField("pages_by_base_source", counts, False),
+            T.StructField("error", s, True),
+            T.StructField("task_attempt", T.IntegerType(), False),
         ]
     )
+    return links, stats
+
+
+def _schema():
+    """The rows the extraction hands to Spark: a link (stats null) or, after
+    an archive's links, its statistics (the link columns null)."""
+    from pyspark.sql import types as T
+
+    links, stats = _spark_types()
+    return T.StructType(
+        [links[0]] + [T.StructField(f.name, f.dataType, True) for f in links[1:]] + [T.StructField("stats", stats, True)]
+    )
+
+
+def _arrow_schema():
+    """_schema() as Arrow types: what mapInArrow's batches must be."""
+    from pyspark.sql.pandas.types import to_arrow_schema
+
+    return to_arrow_schema(_schema())
 
 
 def _urljoin_resolver():
@@ -310,38 +470,62 @@ def _urljoin_resolver():
     return resolve
 
 
-def _summary_counts(summary):
-    """documents, links, unresolved and skipped records from the iterator's
-    summary, whatever its shape (an object or a dict)."""
-    out = {}
-    for key in ("documents", "links", "unresolved", "skipped_records"):
-        v = summary.get(key) if isinstance(summary, dict) else getattr(summary, key, None)
-        if isinstance(v, int):
-            out[key] = v
-    return out
+def _stats(summary, links, unresolved, error, attempt):
+    """An archive's statistics row (the `stats` struct) from the summary of
+    its urlspec.links iterator (None when it could not be opened)."""
+    s = summary or {}
+    return (
+        s.get("documents", 0),
+        links,
+        unresolved,
+        len({doc for doc, _ in s.get("problems", ())}),
+        s.get("skipped_records", 0),
+        dict(s.get("skipped_by_reason", {})),
+        dict(s.get("by_base_source", {})),
+        error,
+        attempt,
+    )
 
 
-def make_extractor(spec, resolver, on_error, counters=None):
+class InjectedFault(RuntimeError):
+    """The failure FAULT_VARIABLE asks for."""
+
+
+def _task_attempt():
+    try:
+        from pyspark import TaskContext
+    except ImportError:
+        return None
+    ctx = TaskContext.get()
+    return ctx.attemptNumber() if ctx is not None else None
+
+
+def make_extractor(spec, resolver, on_error, endpoint=None, fault=None):
     """The function run on each partition: for each archive path, the rows
-    of its links, streamed as they are read."""
+    of its links, streamed as they are read, then its statistics row.
+
+    `fault` (the file name of an archive, from FAULT_VARIABLE) makes the
+    first attempt of the task that reads that archive fail once its rows
+    are handed on."""
+    blank = (None,) * (len(COLUMNS) - 1)
 
     def extract(paths):
         import urlspec  # on the executor, once per partition
 
         urljoin_resolve = _urljoin_resolver() if resolver == "urllib" else None
+        attempt = _task_attempt()
         for path in paths:
             n = unresolved = 0
-            stream = links = None
+            stream = links = error = None
             try:
-                stream = open_archive(path)
+                stream = open_archive(path, endpoint)
                 links = urlspec.links(stream, spec=spec, format="warc")
                 for link in links:
                     if urljoin_resolve is None:
-                        url, error = link.url, link.error
+                        url, link_error = link.url, link.error
                     else:
-                        url, error = urljoin_resolve(link.base, link.reference)
-                        if error is not None:
-                            unresolved += 1
+                        url, link_error = urljoin_resolve(link.base, link.reference)
+                    unresolved += link_error is not None
                     n += 1
                     yield (
                         path,
@@ -353,77 +537,57 @@ def make_extractor(spec, resolver, on_error, counters=None):
                         url,
                         link.base,
                         link.base_source,
-                        error,
+                        link_error,
                         link.offset,
+                        None,
                     )
-                if counters is not None:
-                    counters["files"].add(1)
             except Exception as e:
                 if on_error == "fail":
                     raise
-                print(f"links_job: {path}: {e} (after {n} links; going on)", file=sys.stderr)
-                if counters is not None:
-                    counters["failed_files"].add(1)
+                error = f"{type(e).__name__}: {e}"
+                print(f"links_job: {path}: {error} (after {n} links; going on)", file=sys.stderr)
             finally:
-                if counters is not None:
-                    # What was read, the part of a failed archive too.
-                    got = _summary_counts(getattr(links, "summary", None))
-                    if urljoin_resolve is not None:
-                        got["unresolved"] = unresolved
-                    for key, v in got.items():
-                        counters[key].add(v)
-                    if "links" not in got:
-                        counters["links"].add(n)
                 if stream is not None:
                     stream.close()
+            summary = links.summary if links is not None else None
+            yield (path, *blank, _stats(summary, n, unresolved, error, attempt or 0))
+            if fault and attempt == 0 and os.path.basename(path) == fault:
+                raise InjectedFault(f"{FAULT_VARIABLE}: the first attempt of the task reading {path} fails")
 
     return extract
 
 
-def _arrow_schema():
-    import pyarrow as pa
-
-    s = pa.string()
-    return pa.schema(
-        [
-            pa.field("warc_file", s, False),
-            pa.field("target_uri", s, False),
-            pa.field("redirect_chain", pa.list_(pa.field("element", s, False)), True),
-            pa.field("link_element", s, False),
-            pa.field("link_attribute", s, False),
-            pa.field("reference", s, False),
-            pa.field("url", s, True),
-            pa.field("base", s, True),
-            pa.field("base_source", s, False),
-            pa.field("error", s, True),
-            pa.field("offset", pa.int64(), False),
-        ]
-    )
-
-
-def make_arrow_extractor(spec, resolver, on_error, counters=None, batch_rows=8192):
+def make_arrow_extractor(spec, resolver, on_error, endpoint=None, fault=None, batch_rows=8192):
     """The same rows as make_extractor, handed to Spark as Arrow record
     batches (mapInArrow): columns cross into the JVM in bulk instead of
-    one pickled row at a time."""
-    rows_of = make_extractor(spec, resolver, on_error, counters)
+    one pickled row at a time. A batch ends at each archive's statistics
+    row too, so an archive's rows reach Spark before the next is opened."""
+    rows_of = make_extractor(spec, resolver, on_error, endpoint, fault)
 
     def extract(batches):
         import pyarrow as pa
 
         schema = _arrow_schema()
+        stats_type = schema.field("stats").type
 
         def paths():
             for b in batches:
                 yield from b.column(0).to_pylist()
 
         def batch(rows):
-            cols = zip(*rows)
-            return pa.RecordBatch.from_arrays([pa.array(c, f.type) for c, f in zip(cols, schema)], schema=schema)
+            cols = list(zip(*rows))
+            stats = [None if s is None else dict(zip(stats_type.names, s)) for s in cols[-1]]
+            for s in stats:
+                if s is not None:
+                    s["skipped_by_reason"] = list(s["skipped_by_reason"].items())
+                    s["pages_by_base_source"] = list(s["pages_by_base_source"].items())
+            arrays = [pa.array(c, f.type) for c, f in zip(cols[:-1], schema)]
+            return pa.RecordBatch.from_arrays(arrays + [pa.array(stats, stats_type)], schema=schema)
 
         rows = []
         for row in rows_of(paths()):
             rows.append(row)
-            if len(rows) >= batch_rows:
+            if len(rows) >= batch_rows or row[-1] is not None:
                 yield batch(rows)
                 rows = []
         if rows:
@@ -444,9 +608,9 @@ def _ship_this_file(sc):
         sc._urlspec_links_job_shipped = True
 
 
-def extract_links(spark, paths, spec="rfc1808", resolver="urlspec", num_partitions=None, on_error="fail", transfer="auto"):
-    """The links DataFrame (not yet computed) and the counters its
-    computation fills (Spark accumulators)."""
+def extract(spark, paths, spec="rfc1808", resolver="urlspec", num_partitions=None, on_error="fail", transfer="auto", endpoint=None):
+    """The rows of the links and of the statistics, not yet computed (see
+    _schema); split them with links_of and stats_of."""
     if transfer == "auto":
         try:  # what mapInArrow needs on the driver (and the executors)
             import pandas  # noqa: F401
@@ -457,58 +621,85 @@ def extract_links(spark, paths, spec="rfc1808", resolver="urlspec", num_partitio
             transfer = "rows"
     sc = spark.sparkContext
     _ship_this_file(sc)
-    counters = {
-        k: sc.accumulator(0)
-        for k in ("files", "failed_files", "documents", "links", "unresolved", "skipped_records")
-    }
+    fault = os.environ.get(FAULT_VARIABLE) or None
     n = num_partitions or min(max(len(paths), 1), 10_000)
     if transfer == "arrow":
         archives = spark.createDataFrame(sc.parallelize([(p,) for p in paths], n), "path string")
-        return archives.mapInArrow(make_arrow_extractor(spec, resolver, on_error, counters), _schema()), counters
-    rdd = sc.parallelize(paths, n).mapPartitions(make_extractor(spec, resolver, on_error, counters))
-    return spark.createDataFrame(rdd, _schema()), counters
+        return archives.mapInArrow(make_arrow_extractor(spec, resolver, on_error, endpoint, fault), _schema())
+    rdd = sc.parallelize(paths, n).mapPartitions(make_extractor(spec, resolver, on_error, endpoint, fault))
+    return spark.createDataFrame(rdd, _schema())
+
+
+def links_of(rows):
+    from pyspark.sql import functions as F
+
+    return rows.where(F.col("stats").isNull()).drop("stats")
+
+
+def stats_of(rows):
+    from pyspark.sql import functions as F
+
+    return rows.where(F.col("stats").isNotNull()).select("warc_file", "stats.*")
+
+
+def totals(stats_rows):
+    """The job's counts: the sums of the statistics rows."""
+    t = {"archives": 0, "failed_archives": 0, "skipped_by_reason": {}, "pages_by_base_source": {}}
+    for key in ("pages", "links", "unresolved", "unreadable_pages", "skipped_records"):
+        t[key] = 0
+    for r in stats_rows:
+        t["archives"] += 1
+        t["failed_archives"] += r["error"] is not None
+        for key in ("pages", "links", "unresolved", "unreadable_pages", "skipped_records"):
+            t[key] += r[key]
+        for key in ("skipped_by_reason", "pages_by_base_source"):
+            for k, v in (r[key] or {}).items():
+                t[key][k] = t[key].get(k, 0) + v
+    return t
 
 
 # ---------------------------------------------------------------- host graph
 
 
+def reverse_host(host):
+    """A host name in reversed domain name notation (www.example.com is
+    com.example.www); IP addresses as they are."""
+    if host.startswith("["):
+        return host
+    try:
+        ipaddress.IPv4Address(host)
+        return host
+    except ValueError:
+        return ".".join(reversed(host.split(".")))
+
+
 def make_host_of(spec):
     """host(url): the host of an absolute URL as urlspec parses it under
-    `spec`, lower-cased, a trailing dot removed; None when it has none."""
+    `spec`, lower-cased, a trailing dot removed, reversed (reverse_host);
+    None when it has none."""
     import urlspec
 
     parse = urlspec.parse
-
-    def server_host(u):
-        r = parse(u, spec=spec)
-        host = getattr(r, "host", None)
-        if callable(host):
-            host = host()
-        if host is None:
-            server = getattr(r, "server", None)
-            if callable(server):
-                server = server()
-            host = getattr(server, "host", None) if server is not None else None
-        return host
 
     def host_of(u):
         if not u:
             return None
         try:
-            h = server_host(u)
+            h = parse(u, spec=spec).host
         except Exception:
             return None
         if not h:
             return None
         h = h.lower()
-        return h[:-1] if h.endswith(".") else h
+        h = h[:-1] if h.endswith(".") else h
+        return reverse_host(h) if h else None
 
     return host_of
 
 
 def host_graph(links_df, spec):
     """Aggregate links (target_uri, url) to (source_host, target_host,
-    links, pages)."""
+    links, pages), sorted by source_host then target_host."""
     from pyspark.sql import functions as F
     from pyspark.sql.types import LongType, StringType, StructField, StructType
 
@@ -544,35 +735,67 @@ def host_graph(links_df, spec):
         ]
     )
     edges = links_df.sparkSession.createDataFrame(pairs.rdd.mapPartitions(hosts), schema)
-    return edges.groupBy("source_host", "target_host").agg(
-        F.sum("n").alias("links"), F.countDistinct("target_uri").alias("pages")
+    return (
+        edges.groupBy("source_host", "target_host")
+        .agg(F.sum("n").alias("links"), F.countDistinct("target_uri").alias("pages"))
+        .orderBy("source_host", "target_host")
     )
 
 
 # ---------------------------------------------------------------- main
 
 
+def stats_path(args):
+    return args.stats or args.output.rstrip("/") + "-stats"
+
+
 def run(spark, args):
-    """Runs the job described by parsed `args`; returns the counters and
-    the seconds taken."""
+    """Runs the job described by parsed `args`; returns the totals of its
+    statistics and the seconds taken by the links and statistics."""
+    from pyspark import StorageLevel
+
     paths = []
     for i in args.inputs:
-        paths += expand_input(i)
-    paths += read_path_lists(spark, args.paths_from, args.input_base_url)
+        paths += expand_input(i, args.s3_endpoint)
+    paths += read_path_lists(spark, args.paths_from, args.input_base_url, args.s3_endpoint)
     if not paths:
         raise SystemExit("links_job.py: no input archives (give INPUT paths or --paths-from)")
     compression = "uncompressed" if args.compression == "none" else args.compression
     start = time.perf_counter()
-    df, counters = extract_links(
-        spark, paths, args.spec, args.resolver, args.num_partitions, args.on_error, args.transfer
+    rows = extract(
+        spark, paths, args.spec, args.resolver, args.num_partitions, args.on_error, args.transfer, args.s3_endpoint
     )
-    df.write.mode(args.mode).option("compression", compression).parquet(args.output)
+    # Both outputs come from the same computed partitions: the links write
+    # fills the cache, the statistics write reads it back. The cache is
+    # kept uncompressed (it spills to disk when memory is short): it is read
+    # back once, right away, so compressing it would only spend CPU.
+    restore = spark.conf.get(CACHE_COMPRESSED, None)
+    spark.conf.set(CACHE_COMPRESSED, "false")
+    rows.persist(StorageLevel.MEMORY_AND_DISK)
+    try:
+        links_of(rows).write.mode(args.mode).option("compression", compression).parquet(args.output)
+        stats_of(rows).write.mode(args.mode).option("compression", compression).parquet(stats_path(args))
+    finally:
+        rows.unpersist()
+        if restore is None:
+            spark.conf.unset(CACHE_COMPRESSED)
+        else:
+            spark.conf.set(CACHE_COMPRESSED, restore)
     seconds = time.perf_counter() - start
-    counts = {k: a.value for k, a in counters.items()}
+    counts = totals(spark.read.parquet(stats_path(args)).collect())
     if args.host_graph:
         graph = host_graph(spark.read.parquet(args.output), args.spec)
         graph.write.mode(args.mode).option("compression", compression).parquet(args.host_graph)
     return counts, seconds
+
+
+def summary_line(counts):
+    skipped = ", ".join(f"{k} {v}" for k, v in sorted(counts["skipped_by_reason"].items()) if v)
+    return (
+        f"{counts['archives']} archives ({counts['failed_archives']} failed), {counts['pages']} pages, "
+        f"{counts['links']} links, {counts['unresolved']} unresolved, "
+        f"{counts['skipped_records']} records skipped" + (f" ({skipped})" if skipped else "")
+    )
 
 
 def main(argv=None, spark=None):
@@ -592,9 +815,7 @@ def main(argv=None, spark=None):
         if own:
             spark.stop()
     print(
-        f"links_job: {counts['files']} archives ({counts['failed_files']} failed), "
-        f"{counts['documents']} pages, {counts['links']} links, {counts['unresolved']} unresolved, "
-        f"{counts['skipped_records']} records skipped; {seconds:.1f} s; resolver {args.resolver}, spec {args.spec}",
+        f"links_job: {summary_line(counts)}; {seconds:.1f} s; resolver {args.resolver}, spec {args.spec}",
         file=sys.stderr,
     )
     return counts

@@ -5,111 +5,62 @@ plain, a 301 -> 302 redirect chain, <base href> absolute and relative,
 Content-Location and Content-Base headers, chunked and gzip-coded bodies,
 images, CSS, warcinfo, request and metadata records, an opaque and a
 scheme-less target URI, links that resolve, that no spec can resolve and
-that only some can), runs links_job.py with Spark `local[2]` on them, and
-compares every Parquet row with the CLI's JSON line for the same link.
+that only some can), runs links_job.py with Spark `local[2,2]` (two cores;
+a failed task is tried twice) on them, and compares every Parquet row with
+the CLI's JSON line for the same link, and each archive's statistics row
+with the CLI's summary of it. test_cluster.py runs the job on a standalone
+cluster, from S3.
 
-Skipped, with the reason shown by `pytest -rs`, when Java, PySpark, the
-`urlspec` package or cargo is missing; with URLSPEC_SPARK_REQUIRED=1 (as in
-.ci/run) a missing piece fails the test instead.
+Skipped, with the reason shown by `pytest -rs`, when Java, PySpark,
+pyarrow, the `urlspec` package or the urlspec command is missing; with
+CI=1 or URLSPEC_SPARK_REQUIRED=1 (as in .ci/run) a missing piece fails the
+test instead.
 """
 
-import json
 import os
-import shutil
-import subprocess
 import sys
 import urllib.parse
 
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, HERE)
+from checks import (
+    JAVA_OPTS,
+    assert_same_rows,
+    cli_rows,
+    cli_stats,
+    host_graph_rows,
+    link_rows,
+    need,
+    ordered,
+    spark_missing,
+    stats_rows,
+)
 
-import links_job  # noqa: E402
-import warcgen  # noqa: E402
-
-REQUIRED = os.environ.get("URLSPEC_SPARK_REQUIRED") == "1"
-
-
-def _missing():
-    """Why the test cannot run here, or None."""
-    java = shutil.which("java") or (
-        os.environ.get("JAVA_HOME") and os.path.exists(os.path.join(os.environ["JAVA_HOME"], "bin", "java"))
-    )
-    if not java:
-        return "Java is not installed (no java on PATH and no JAVA_HOME): Spark needs a JVM"
-    try:
-        import pyspark  # noqa: F401
-    except ImportError:
-        return "PySpark is not installed (pip install pyspark)"
-    try:
-        import urlspec
-
-        urlspec.links  # noqa: B018
-    except (ImportError, AttributeError) as e:
-        return f"the urlspec Python package is not installed ({e}; pip install ./crates/urlspec-py)"
-    if not os.environ.get("URLSPEC_CLI") and not shutil.which("cargo"):
-        return "neither URLSPEC_CLI nor cargo is there to build the urlspec command to compare with"
-    return None
-
-
-MISSING = _missing()
-if MISSING:
-    if REQUIRED:
-        raise RuntimeError(f"URLSPEC_SPARK_REQUIRED=1 but {MISSING}")
-    pytest.skip(MISSING, allow_module_level=True)
-
-
-@pytest.fixture(scope="module")
-def cli():
-    """The urlspec command: $URLSPEC_CLI, or built from this workspace."""
-    if os.environ.get("URLSPEC_CLI"):
-        return os.environ["URLSPEC_CLI"]
-    subprocess.run(["cargo", "build", "-q", "-p", "urlspec-cli"], cwd=ROOT, check=True)
-    meta = subprocess.run(["cargo", "metadata", "--format-version", "1", "--no-deps"],
-                          cwd=ROOT, check=True, capture_output=True, text=True)
-    return os.path.join(json.loads(meta.stdout)["target_directory"], "debug", "urlspec")
+import links_job
 
 
 @pytest.fixture(scope="module")
 def spark():
     """One local SparkSession for the module: its startup is most of the
     test's time."""
+    need(spark_missing())
     os.environ["PYSPARK_PYTHON"] = sys.executable  # workers import urlspec from this Python
     os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
     from pyspark.sql import SparkSession
 
     session = (
-        SparkSession.builder.master("local[2]")
+        SparkSession.builder.master("local[2,2]")
         .appName("urlspec links test")
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.shuffle.partitions", "2")
         .config("spark.driver.memory", "512m")
+        .config("spark.driver.extraJavaOptions", JAVA_OPTS)
         .getOrCreate()
     )
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()
-
-
-@pytest.fixture(scope="module")
-def archives(tmp_path_factory):
-    """The archives, and how the job is given each: a plain path, a file://
-    URI (opened through pyarrow's filesystem) and an entry of a paths list
-    joined to --input-base-url. Also a damaged copy of a.warc.gz, cut in
-    the middle of its last page."""
-    d = tmp_path_factory.mktemp("warcs")
-    a, b, c = warcgen.fixture_archives(str(d))
-    data = open(a, "rb").read()
-    damaged = str(d / "damaged.warc.gz")
-    with open(damaged, "wb") as f:
-        f.write(data[: len(data) - 300])
-    listing = d / "warc.paths"
-    listing.write_text("# the archives, relative to --input-base-url\n\nc.warc.gz\n")
-    given = {a: a, b: "file://" + b, c: str(d / "c.warc.gz")}
-    return {"dir": str(d), "files": [a, b, c], "given": given, "list": str(listing), "damaged": damaged}
 
 
 def job_args(archives, out, *extra):
@@ -128,80 +79,59 @@ def job_args(archives, out, *extra):
     ]
 
 
-def cli_rows(cli, path, given, spec):
-    """The rows the job must write for one archive, from the CLI's JSON
-    Lines, and the CLI's summary line."""
-    p = subprocess.run([cli, "links", "--output", "json", "--spec", spec, path], capture_output=True, text=True)
-    assert p.returncode in (0, 1), p.stderr
-    rows = []
-    for line in p.stdout.splitlines():
-        j = json.loads(line)
-        rows.append(
-            (
-                given,
-                j["document"],
-                j["base_chain"],
-                j["element"],
-                j["attribute"],
-                j["reference"],
-                j["url"],
-                j["base"],
-                j["base_source"],
-                j["error"],
-                j["offset"],
-            )
-        )
-    return rows, p.stderr
+def expected(cli, archives, spec, files=None):
+    """The link rows and the statistics the job must write, from the CLI."""
+    rows, stats = [], {}
+    for f in files or archives["files"]:
+        given = archives["given"].get(f, f)
+        r, summary = cli_rows(cli, f, given, spec)
+        rows += r
+        stats[given] = cli_stats(summary)
+    return rows, stats
 
 
-def parquet_rows(spark, out):
-    df = spark.read.parquet(out)
-    assert tuple(df.columns) == links_job.COLUMNS
-    return df.schema, [tuple(r) for r in df.collect()]
+def run_job(spark, archives, out, *extra):
+    """Runs the job; its totals and outputs read back."""
+    graph = out + "-hosts"
+    counts = links_job.main(job_args(archives, out, "--host-graph", graph, *extra), spark=spark)
+    return {
+        "dir": out,
+        "counts": counts,
+        "links": link_rows(out),
+        "stats": stats_rows(out + "-stats"),
+        "graph": host_graph_rows(graph),
+    }
 
 
-def ordered(rows):
-    return sorted(rows, key=lambda r: json.dumps(r))
+@pytest.fixture(scope="module")
+def clean(spark, archives, tmp_path_factory):
+    return run_job(spark, archives, str(tmp_path_factory.mktemp("clean") / "links"))
 
 
-def assert_same_rows(got, want):
-    got, want = ordered(got), ordered(want)
-    only_got = [r for r in got if r not in want]
-    only_want = [r for r in want if r not in got]
-    assert not only_got and not only_want, (
-        f"{len(got)} Parquet rows, {len(want)} CLI rows\n"
-        f"only in Parquet: {only_got[:5]}\nonly in the CLI output: {only_want[:5]}"
-    )
-    assert got == want  # and the same number of each
+def without_attempt(stats):
+    return {f: {k: v for k, v in s.items() if k != "task_attempt"} for f, s in stats.items()}
 
 
-def test_links_match_cli_row_for_row(spark, cli, archives, tmp_path):
-    out = str(tmp_path / "links")
-    graph = str(tmp_path / "hosts")
-    counts = links_job.main(job_args(archives, out, "--host-graph", graph), spark=spark)
-    schema, got = parquet_rows(spark, out)
-
-    want, summaries = [], []
-    for f in archives["files"]:
-        rows, summary = cli_rows(cli, f, archives["given"][f], "rfc1808")
-        want += rows
-        summaries.append(summary)
+def test_links_and_statistics_match_the_cli(clean, cli, archives, spark):
+    want, want_stats = expected(cli, archives, "rfc1808")
+    got = clean["links"]
     assert_same_rows(got, want)
 
-    # The explicit schema, as written.
-    assert [(f.name, f.dataType.simpleString(), f.nullable) for f in schema.fields] == [
-        ("warc_file", "string", True),
-        ("target_uri", "string", True),
-        ("redirect_chain", "array<string>", True),
-        ("link_element", "string", True),
-        ("link_attribute", "string", True),
-        ("reference", "string", True),
-        ("url", "string", True),
-        ("base", "string", True),
-        ("base_source", "string", True),
-        ("error", "string", True),
-        ("offset", "bigint", True),
-    ]  # (Parquet files read back are nullable throughout)
+    # The explicit schema, as Spark reads it back.
+    schema = spark.read.parquet(clean["dir"]).schema
+    assert [(f.name, f.dataType.simpleString()) for f in schema.fields] == [
+        ("warc_file", "string"),
+        ("target_uri", "string"),
+        ("redirect_chain", "array<string>"),
+        ("link_element", "string"),
+        ("link_attribute", "string"),
+        ("reference", "string"),
+        ("url", "string"),
+        ("base", "string"),
+        ("base_source", "string"),
+        ("error", "string"),
+        ("offset", "bigint"),
+    ]
 
     # The cases the archives were made for are in the rows.
     by_page = {}
@@ -214,60 +144,105 @@ def test_links_match_cli_row_for_row(spark, cli, archives, tmp_path):
     assert not any(t.endswith((".png", ".css")) or t == "http://example.net/empty.html" for t in by_page)
     assert {r[0] for r in got} == set(archives["given"].values())
 
-    # The counters agree with the CLI's summaries.
-    assert counts["files"] == 3 and counts["failed_files"] == 0
-    assert counts["links"] == len(want)
-    cli_docs = sum(int(s.split(" document")[0].strip().split()[-1]) for s in summaries)
-    if counts["documents"]:
-        assert counts["documents"] == cli_docs
+    # One statistics row per archive, as the CLI counts it; the page
+    # without links and the skipped records are only there.
+    stats = clean["stats"]
+    assert set(stats) == set(want_stats)
+    for f, s in stats.items():
+        assert {k: s[k] for k in want_stats[f]} == want_stats[f], f
+        assert s["error"] is None and s["task_attempt"] == 0 and s["unreadable_pages"] == 0
+    a, b, c = (archives["given"][f] for f in archives["files"])
+    reasons = {f: {k: v for k, v in stats[f]["skipped_by_reason"].items() if v} for f in (a, b, c)}
+    assert reasons == {
+        a: {"not_response": 2, "redirect": 2, "not_html": 2},  # warcinfo, request; 301, 302; png, css
+        b: {"not_response": 2},  # warcinfo, metadata
+        c: {},
+    }
+    # b.warc: seven pages, one with <base href>, empty.html without links.
+    assert stats[b]["pages"] == 7 and stats[b]["pages_by_base_source"] == {
+        "embedded": 1,
+        "header": 0,
+        "retrieval": 6,
+        "none": 0,
+    }
+    assert len({r[1] for r in got if r[0] == b}) == 6
 
-    # The host graph: the links aggregated by (source host, target host).
-    edges = {(r.source_host, r.target_host): (r.links, r.pages) for r in spark.read.parquet(graph).collect()}
-    assert edges[("www.example.com", "cdn.example.net")] == (1, 1)
-    assert edges[("www.example.com", "www.example.com")] == (14, 1)  # next.html twice: two links
-    assert edges[("example.org", "www.ics.uci.edu")] == (11, 1)  # <base href> and the links it sets the base of
-    assert edges[("xn--caf-dma.example", "host.example")] == (1, 1)  # user, password and port dropped
-    assert edges[("xn--caf-dma.example", "upper.example")] == (1, 1)  # lower-cased
+    # The totals are the sums of the table.
+    counts = clean["counts"]
+    assert counts["archives"] == 3 and counts["failed_archives"] == 0
+    assert counts["links"] == len(want) == sum(s["links"] for s in stats.values())
+    assert counts["pages"] == sum(s["pages"] for s in want_stats.values())
+    assert counts["skipped_by_reason"]["not_response"] == 4
+
+    # The host graph: the links aggregated by (source host, target host),
+    # hosts in reversed domain name notation, sorted.
+    graph = clean["graph"]
+    assert graph == sorted(graph)
+    edges = {(s, t): (n, p) for s, t, n, p in graph}
+    assert len(edges) == len(graph)
+    assert edges[("com.example.www", "net.example.cdn")] == (1, 1)
+    assert edges[("com.example.www", "com.example.www")] == (14, 1)  # next.html twice: two links
+    assert edges[("org.example", "edu.uci.ics.www")] == (11, 1)  # <base href> and the links it sets the base of
+    assert edges[("example.xn--caf-dma", "example.host")] == (1, 1)  # user, password and port dropped
+    assert edges[("example.xn--caf-dma", "example.upper")] == (1, 1)  # lower-cased
+    assert edges[("example.xn--caf-dma", "192.0.2.7")] == (1, 1)  # an IP address as it is
+    assert edges[("example.xn--caf-dma", "[2001:db8::1]")] == (1, 1)
     assert not any(t in ("", None) for _, t in edges)  # mailto:, javascript: have no host
     assert sum(n for n, _ in edges.values()) < len(got)
+
+
+def test_a_retried_task_counts_once(clean, spark, archives, tmp_path, monkeypatch):
+    """The first attempt of the task reading b.warc fails after handing on
+    all its rows (the job's test variable); Spark runs the task again. The
+    links, the statistics and the host graph are those of the clean run,
+    whatever the partitioning; only the statistics row of b.warc tells
+    that its task was retried."""
+    monkeypatch.setenv(links_job.FAULT_VARIABLE, "b.warc")
+    faulty = run_job(spark, archives, str(tmp_path / "links"), "--num-partitions", "2")
+    assert_same_rows(faulty["links"], clean["links"])
+    assert without_attempt(faulty["stats"]) == without_attempt(clean["stats"])
+    attempts = {os.path.basename(f): s["task_attempt"] for f, s in faulty["stats"].items()}
+    assert attempts["b.warc"] == 1
+    assert faulty["graph"] == clean["graph"]
+    assert faulty["counts"] == clean["counts"]
 
 
 def test_other_spec_and_damaged_archive(spark, cli, archives, tmp_path):
     """--spec reaches urlspec (whatwg refuses what rfc1808 accepts); with
     --on-error skip a damaged archive keeps the links read before the
-    damage, as the CLI prints them."""
+    damage, as the CLI prints them, and its statistics row says why it
+    ends early."""
     out = str(tmp_path / "links")
     args = job_args(archives, out, "--spec", "whatwg", "--on-error", "skip")
     args.insert(0, archives["damaged"])
     counts = links_job.main(args, spark=spark)
-    _, got = parquet_rows(spark, out)
-
-    want = []
-    for f in archives["files"] + [archives["damaged"]]:
-        want += cli_rows(cli, f, archives["given"].get(f, f), "whatwg")[0]
+    got = link_rows(out)
+    want, want_stats = expected(cli, archives, "whatwg", archives["files"] + [archives["damaged"]])
     assert_same_rows(got, want)
     assert any(r[0] == archives["damaged"] for r in got)
-    assert counts["failed_files"] == 1
+    stats = stats_rows(out + "-stats")
+    for f, s in stats.items():
+        assert {k: s[k] for k in want_stats[f]} == want_stats[f], f
+    assert "LinksError" in stats[archives["damaged"]]["error"]
+    assert [f for f, s in stats.items() if s["error"]] == [archives["damaged"]]
+    assert counts["failed_archives"] == 1 and counts["archives"] == 4
     assert counts["links"] == len(want)
     errors = {(r[1], r[5]): r[9] for r in got if r[9]}
     assert "invalid IPv6" in errors[("https://www.example.com/final/page.html", "http://[::1")]
     assert "cannot-be-a-base" in errors[("urn:example:doc", "rel")]
 
 
-def test_rows_transfer_and_urllib_resolver(spark, cli, archives, tmp_path):
-    """--transfer rows (pickled rows, no Arrow) writes the same rows; and
-    --resolver urllib the same links and bases, each url from
-    urllib.parse.urljoin."""
+def test_rows_transfer_and_urllib_resolver(spark, cli, archives, clean, tmp_path):
+    """--transfer rows (pickled rows, no Arrow) writes the same rows and
+    statistics; and --resolver urllib the same links and bases, each url
+    from urllib.parse.urljoin."""
     a = str(tmp_path / "urlspec")
     b = str(tmp_path / "urllib")
     links_job.main(job_args(archives, a, "--transfer", "rows"), spark=spark)
     links_job.main(job_args(archives, b, "--resolver", "urllib"), spark=spark)
-    _, by_urlspec = parquet_rows(spark, a)
-    _, by_urllib = parquet_rows(spark, b)
-    want = []
-    for f in archives["files"]:
-        want += cli_rows(cli, f, archives["given"][f], "rfc1808")[0]
-    assert_same_rows(by_urlspec, want)
+    by_urlspec, by_urllib = link_rows(a), link_rows(b)
+    assert_same_rows(by_urlspec, clean["links"])
+    assert stats_rows(a + "-stats") == clean["stats"]
 
     def key(r):  # every column but url and error
         return r[:6] + r[7:9] + r[10:]
@@ -281,7 +256,24 @@ def test_rows_transfer_and_urllib_resolver(spark, cli, archives, tmp_path):
                 want = None
                 assert r[9] == f"urljoin: {e}", r
             assert r[6] == want, r
+    # The statistics count urljoin's failures as unresolved.
+    for f, s in stats_rows(b + "-stats").items():
+        assert s["unresolved"] == sum(1 for r in by_urllib if r[0] == f and r[9] is not None)
     # Where urljoin and RFC 1808 part: urljoin drops the `..` above the root.
     pick = {(r[1], r[5]): r[6] for r in by_urlspec}, {(r[1], r[5]): r[6] for r in by_urllib}
     k = ("https://www.example.com/final/page.html", "../../../up")
     assert (pick[0][k], pick[1][k]) == ("https://www.example.com/../../up", "https://www.example.com/up")
+
+
+def test_local_inputs_are_made_absolute(archives, tmp_path, monkeypatch):
+    """Executors do not run in the driver's directory: relative INPUTs and
+    paths-list entries reach them as absolute paths (no Spark needed)."""
+    parent, name = os.path.split(archives["dir"])
+    monkeypatch.chdir(parent)
+    files = sorted(archives["files"] + [archives["damaged"]])
+    assert links_job.expand_input(name) == files
+    assert links_job.expand_input(os.path.join(name, "b.warc")) == [archives["files"][1]]
+    assert links_job.expand_input(os.path.join(name, "*.warc.gz")) == [f for f in files if f.endswith(".gz")]
+    listing = tmp_path / "warc.paths"
+    listing.write_text(os.path.join(name, "c.warc.gz") + "\n")
+    assert links_job.read_path_lists(None, [str(listing)], "") == [archives["files"][2]]

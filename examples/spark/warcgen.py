@@ -1,14 +1,21 @@
-"""Writes WARC archives for the Spark job's test and benchmark.
+"""Writes WARC archives for the Spark job's test and benchmark, and to try it.
 
 Nothing here is committed as data: the test and the benchmark call these
-functions to make their archives in a temporary directory. Records follow
+functions to make their archives in a temporary directory, and
+
+    python examples/spark/warcgen.py crawl --files 2 --pages 200
+
+writes a synthetic crawl (crawl/crawl-000.warc.gz, ...) to run the job on
+(`--fixture` writes the test's archives instead). Records follow
 ISO 28500 (WARC/1.0): a header block, a blank line, `Content-Length` bytes of
 content, then two CR LF. A compressed archive has one gzip member per record,
 as crawlers write them.
 """
 
+import argparse
 import gzip
 import hashlib
+import os
 import random
 
 
@@ -155,7 +162,8 @@ def fixture_archives(directory):
         response(
             "http://xn--caf-dma.example/",
             b'<a href="http://user:pw@Host.Example:8080/p">userinfo</a><a href="HTTPS://UPPER.example">upper</a>'
-            b'<a href="../../a/./b/../c">dots</a><area href="map"><a href="javascript:void(0)">js</a>',
+            b'<a href="../../a/./b/../c">dots</a><area href="map"><a href="javascript:void(0)">js</a>'
+            b'<a href="http://192.0.2.7/ip">an IPv4 host</a><a href="http://[2001:db8::1]/">an IPv6 host</a>',
         ),
     ]
     paths = []
@@ -220,3 +228,25 @@ def synthetic_archives(directory, files, pages_per_file, links_per_page, seed=10
         write(path, records, compress=True)
         paths.append(path)
     return paths
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description="Write WARC archives to try the Spark job on.")
+    p.add_argument("directory", help="where to write them (created if missing)")
+    p.add_argument("--files", type=int, default=2, help="archives of the synthetic crawl (default 2)")
+    p.add_argument("--pages", type=int, default=200, help="HTML pages per archive (default 200)")
+    p.add_argument("--links", type=int, default=30, help="mean links per page (default 30)")
+    p.add_argument("--seed", type=int, default=10, help="of the random crawl (default 10)")
+    p.add_argument("--fixture", action="store_true", help="write the test's three archives instead")
+    a = p.parse_args(argv)
+    os.makedirs(a.directory, exist_ok=True)
+    if a.fixture:
+        paths = fixture_archives(a.directory)
+    else:
+        paths = synthetic_archives(a.directory, a.files, a.pages, a.links, a.seed)
+    for path in paths:
+        print(path)
+
+
+if __name__ == "__main__":
+    main()

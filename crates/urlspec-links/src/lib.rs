@@ -262,6 +262,9 @@ pub struct Summary {
     pub by_base_source: BTreeMap<&'static str, usize>,
     /// Archive records that were not HTML responses, and so skipped.
     pub skipped_records: usize,
+    /// The skipped records by reason (the names of [`warc::Skip`]); every
+    /// reason is present once an archive has been read.
+    pub skipped_by_reason: BTreeMap<&'static str, usize>,
 }
 
 impl Summary {

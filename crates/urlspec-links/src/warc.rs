@@ -27,6 +27,59 @@ const MAX_CHAIN: usize = 20;
 /// The most a compressed HTTP body may expand to.
 const MAX_BODY: u64 = 64 << 20;
 
+/// Why a record is not a document. Each reason is counted on its own
+/// ([`Documents::skipped`], [`Summary::skipped_by_reason`]), so a crawl's
+/// statistics say what its archives held besides pages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Skip {
+    /// A record of another type than `response`: `warcinfo`, `request`,
+    /// `metadata`, `revisit`, `resource`, ...
+    NotResponse,
+    /// A `response` record without a `WARC-Target-URI`.
+    NoTargetUri,
+    /// A `response` whose content is not an HTTP response message.
+    NotHttp,
+    /// A 3xx response: its `Location` is followed for the redirect chain,
+    /// but it is no page.
+    Redirect,
+    /// A response whose payload is not HTML (by its `Content-Type`).
+    NotHtml,
+    /// A record whose WARC header lacks a mandatory field or is malformed
+    /// (the archive is read on after it).
+    MalformedHeader,
+}
+
+impl Skip {
+    /// Every reason, in the order of the summary.
+    pub const ALL: [Skip; 6] = [
+        Skip::NotResponse,
+        Skip::NoTargetUri,
+        Skip::NotHttp,
+        Skip::Redirect,
+        Skip::NotHtml,
+        Skip::MalformedHeader,
+    ];
+
+    /// The reason's name in summaries and statistics.
+    ///
+    /// ```
+    /// use urlspec_links::warc::Skip;
+    ///
+    /// let names: Vec<&str> = Skip::ALL.iter().map(|s| s.name()).collect();
+    /// assert_eq!(names[..2], ["not_response", "no_target_uri"]);
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Skip::NotResponse => "not_response",
+            Skip::NoTargetUri => "no_target_uri",
+            Skip::NotHttp => "not_http",
+            Skip::Redirect => "redirect",
+            Skip::NotHtml => "not_html",
+            Skip::MalformedHeader => "malformed_header",
+        }
+    }
+}
+
 /// Wraps `input` so that a gzip-compressed archive (one gzip member per
 /// record, or one for the whole file) is read decompressed.
 pub fn reader<R: Read + 'static>(input: R) -> io::Result<Box<dyn BufRead>> {
@@ -100,7 +153,7 @@ pub fn documents<R: BufRead>(
             Err(e) => outcome = Err(e),
         }
     }
-    summary.skipped_records += docs.skipped_records();
+    docs.add_skipped(summary);
     outcome
 }
 
@@ -141,7 +194,9 @@ pub struct Documents<R> {
     whole: u64,
     /// Records read so far.
     n: usize,
-    skipped_records: usize,
+    /// Records skipped so far, indexed by [`Skip`]'s discriminant (the
+    /// order of [`Skip::ALL`]).
+    skipped: [usize; Skip::ALL.len()],
 }
 
 enum State<R> {
@@ -162,14 +217,51 @@ impl<R: BufRead> Documents<R> {
             consumed: Arc::new(AtomicU64::new(0)),
             whole: 0,
             n: 0,
-            skipped_records: 0,
+            skipped: [0; Skip::ALL.len()],
         }
     }
 
     /// Records read so far that were not HTML responses, and so skipped
     /// (redirects included).
     pub fn skipped_records(&self) -> usize {
-        self.skipped_records
+        self.skipped.iter().sum()
+    }
+
+    /// Records read so far that were skipped for `reason` (example:
+    /// [`Documents::add_skipped`]).
+    pub fn skipped(&self, reason: Skip) -> usize {
+        self.skipped[reason as usize]
+    }
+
+    /// Adds the records skipped so far to `summary`, in total and by
+    /// reason.
+    ///
+    /// ```
+    /// use urlspec::Spec;
+    /// use urlspec_links::warc::{Documents, Skip};
+    /// use urlspec_links::{Context, Summary};
+    ///
+    /// let info = "WARC/1.0\r\nWARC-Type: warcinfo\r\nWARC-Record-ID: <urn:uuid:1>\r\n\
+    ///             WARC-Date: 2024-01-01T00:00:00Z\r\nContent-Length: 0\r\n\r\n\r\n\r\n";
+    /// let mut docs = Documents::new(info.as_bytes(), Context::new(Spec::Rfc3986));
+    /// assert!(docs.next().is_none());
+    /// assert_eq!(docs.skipped(Skip::NotResponse), 1);
+    /// let mut summary = Summary::default();
+    /// docs.add_skipped(&mut summary);
+    /// assert_eq!(summary.skipped_records, 1);
+    /// assert_eq!(summary.skipped_by_reason["not_response"], 1);
+    /// assert_eq!(summary.skipped_by_reason["redirect"], 0);
+    /// ```
+    pub fn add_skipped(&self, summary: &mut Summary) {
+        summary.skipped_records += self.skipped_records();
+        for reason in Skip::ALL {
+            *summary.skipped_by_reason.entry(reason.name()).or_default() +=
+                self.skipped(reason);
+        }
+    }
+
+    fn skip(&mut self, reason: Skip) {
+        self.skipped[reason as usize] += 1;
     }
 
     /// The context the archive is read under.
@@ -237,36 +329,37 @@ impl<R: BufRead> Documents<R> {
                     warc::Error::MissingHeader(_)
                     | warc::Error::MalformedHeader(..),
                 ) => {
-                    self.skipped_records += 1;
+                    self.skip(Skip::MalformedHeader);
                     continue;
                 }
                 Err(e) => return Err(format!("WARC record {}: {e}", n + 1)),
             };
-            if let Some(doc) = self.record(&header, &body) {
-                return Ok(Some(doc));
+            match self.record(&header, &body) {
+                Ok(doc) => return Ok(Some(doc)),
+                Err(reason) => self.skip(reason),
             }
-            self.skipped_records += 1;
         }
     }
 
-    /// The document of one record, `None` when the record is skipped.
+    /// The document of one record, or why the record is skipped.
     fn record(
         &mut self,
         header: &RawRecordHeader,
         body: &[u8],
-    ) -> Option<Document> {
+    ) -> Result<Document, Skip> {
         let ctx = &self.ctx;
         let field = |h: WarcHeader| {
             header.as_ref().get(&h).map(|v| String::from_utf8_lossy(v))
         };
         let is_response = field(WarcHeader::WarcType)
             .is_some_and(|t| t.trim() == "response");
+        if !is_response {
+            return Err(Skip::NotResponse);
+        }
         let target = field(WarcHeader::TargetURI)
-            .map(|t| t.trim().trim_matches(['<', '>']).to_string());
-        let (Some(target), true) = (target, is_response) else {
-            return None;
-        };
-        let response = Response::parse(body)?;
+            .map(|t| t.trim().trim_matches(['<', '>']).to_string())
+            .ok_or(Skip::NoTargetUri)?;
+        let response = Response::parse(body).ok_or(Skip::NotHttp)?;
         if (300..400).contains(&response.status) {
             if let Some(location) = response.header("location") {
                 if let Ok(next) = crate::resolve(
@@ -277,10 +370,10 @@ impl<R: BufRead> Documents<R> {
                     self.redirected_from.insert(next, target.clone());
                 }
             }
-            return None;
+            return Err(Skip::Redirect);
         }
         if !response.is_html() {
-            return None;
+            return Err(Skip::NotHtml);
         }
         let chain = chain_to(&target, &self.redirected_from);
         let est = ctx.establish();
@@ -288,7 +381,7 @@ impl<R: BufRead> Documents<R> {
         let headers =
             response.headers.iter().map(|(n, v)| (n.as_str(), v.as_str()));
         let base = est.headers(&retrieval, headers);
-        Some(match response.body(body) {
+        Ok(match response.body(body) {
             Ok(payload) => html::document(&payload, &target, &base, ctx),
             Err(e) => {
                 let mut d = Document::new(target.clone(), base);

@@ -182,6 +182,17 @@ fn check(docs: &[Document], summary: &Summary) {
         ]
     );
     assert_eq!(summary.skipped_records, SKIPPED);
+    assert_eq!(
+        reasons(summary),
+        [
+            ("malformed_header", 0),
+            ("no_target_uri", 0),
+            ("not_html", 1),
+            ("not_http", 0),
+            ("not_response", 2),
+            ("redirect", 2)
+        ]
+    );
 
     // The final page: its base is the last URL of the chain, which the
     // base reports whole.
@@ -300,6 +311,53 @@ fn a_redirect_loop_ends() {
     assert_eq!(chain, &["http://l/b", "http://l/a"]);
 }
 
+fn reasons(summary: &Summary) -> Vec<(&'static str, usize)> {
+    summary.skipped_by_reason.iter().map(|(k, v)| (*k, *v)).collect()
+}
+
+#[test]
+fn each_skipped_record_is_counted_by_its_reason() {
+    let data = [
+        record("metadata", Some("http://m/"), b"via: x\r\n"),
+        record("revisit", Some("http://m/"), b""),
+        // A response with no target URI, and one that holds no HTTP message.
+        record("response", None, &http("200 OK", &[], b"<a href=g>")),
+        record("response", Some("http://m/raw"), b"<a href=g>not HTTP</a>"),
+        record(
+            "response",
+            Some("http://m/r"),
+            &http("308 Permanent Redirect", &[("Location", "/p")], b""),
+        ),
+        record(
+            "response",
+            Some("http://m/p"),
+            &http("200 OK", &[("Content-Type", "text/plain")], b"g"),
+        ),
+    ]
+    .concat();
+    let (docs, summary) = read(data, Spec::Rfc3986);
+    assert!(docs.is_empty());
+    assert_eq!(summary.skipped_records, 6);
+    assert_eq!(
+        reasons(&summary),
+        [
+            ("malformed_header", 0),
+            ("no_target_uri", 1),
+            ("not_html", 1),
+            ("not_http", 1),
+            ("not_response", 2),
+            ("redirect", 1)
+        ]
+    );
+    // The names are those of warc::Skip, each once.
+    let names: Vec<&str> = warc::Skip::ALL.iter().map(|r| r.name()).collect();
+    let mut keys: Vec<&str> = reasons(&summary).iter().map(|r| r.0).collect();
+    keys.sort_unstable();
+    let mut sorted = names.clone();
+    sorted.sort_unstable();
+    assert_eq!(keys, sorted);
+}
+
 #[test]
 fn a_truncated_archive_keeps_the_documents_before_the_break() {
     let mut data = records().concat();
@@ -342,11 +400,14 @@ fn an_input_that_is_not_an_archive_is_an_error() {
             warc::documents(input, &ctx, &mut summary, &mut |_| panic!());
         assert!(result.unwrap_err().contains("not a WARC archive"));
     }
-    // An empty input is an empty archive.
-    let (docs, summary) = (Vec::<Document>::new(), Summary::default());
+    // An empty input is an empty archive: nothing read, every skip reason
+    // counted as zero.
+    let docs = Vec::<Document>::new();
     let input = warc::reader(std::io::Cursor::new(Vec::new())).unwrap();
     let ctx = Context::new(Spec::Rfc3986);
-    let mut s = summary.clone();
+    let mut s = Summary::default();
     assert!(warc::documents(input, &ctx, &mut s, &mut |_| panic!()).is_ok());
+    let zeros = warc::Skip::ALL.iter().map(|r| (r.name(), 0)).collect();
+    let summary = Summary { skipped_by_reason: zeros, ..Summary::default() };
     assert_eq!((docs.len(), s), (0, summary));
 }

@@ -14,7 +14,7 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
 
-use urlspec_links::warc::{self, Decompressed, Documents};
+use urlspec_links::warc::{self, Decompressed, Documents, Skip};
 use urlspec_links::{html, mime, Context, Document, Format, Summary};
 
 use crate::{error, spec_of};
@@ -283,11 +283,20 @@ impl State {
         }
     }
 
-    fn skipped_records(&self) -> usize {
-        match &self.source {
-            Source::Warc(docs) => docs.skipped_records(),
-            Source::Ready(_) => 0,
+    /// The records skipped so far, in total and by reason (every reason
+    /// named, zero for an input that is no archive).
+    fn skipped(&self) -> (usize, BTreeMap<&'static str, usize>) {
+        let mut s = Summary {
+            skipped_by_reason: Skip::ALL
+                .iter()
+                .map(|r| (r.name(), 0))
+                .collect(),
+            ..Summary::default()
+        };
+        if let Source::Warc(docs) = &self.source {
+            docs.add_skipped(&mut s);
         }
+        (s.skipped_records, s.skipped_by_reason)
     }
 }
 
@@ -326,7 +335,6 @@ impl Links {
             }
             let Some(doc) = state.next_document() else {
                 state.exhausted = true;
-                state.summary.skipped_records = state.skipped_records();
                 if let Some(failure) = state.failure.clone() {
                     return Err(state.raised.error(
                         py,
@@ -363,6 +371,7 @@ impl Links {
 
     /// The counts so far (final once the iterator is exhausted):
     /// documents, links, unresolved, by_base_source, skipped_records,
+    /// skipped_by_reason (the names of `urlspec_links::warc::Skip`),
     /// unreadable (documents read only in part) and problems.
     #[getter]
     fn summary<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
@@ -389,12 +398,9 @@ impl Links {
             by.insert(k, *v);
         }
         d.set_item("by_base_source", by)?;
-        let skipped = if state.exhausted {
-            s.skipped_records
-        } else {
-            state.skipped_records()
-        };
+        let (skipped, by_reason) = state.skipped();
         d.set_item("skipped_records", skipped)?;
+        d.set_item("skipped_by_reason", by_reason)?;
         let unreadable = state
             .problems
             .iter()

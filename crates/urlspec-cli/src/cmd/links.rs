@@ -248,6 +248,9 @@ fn read_warc(
         bar.finish_and_clear();
     }
     printer.summary.skipped_records += records.skipped_records;
+    for (reason, n) in records.skipped_by_reason {
+        *printer.summary.skipped_by_reason.entry(reason).or_default() += n;
+    }
     write_result.map_err(Error::Write)?;
     if let Err(problem) = outcome {
         printer.unreadable += 1;
