@@ -104,12 +104,19 @@ pub fn make_relative_with(
     // segments the spec removes, or a base the spec normalises. A
     // candidate for another server fails the check, so none is ruled out
     // beforehand.
-    climbs("", b.path(), t.path(), after, &mut search);
-    for up in ["./", "../", "../../"] {
-        if let Ok(dir) = search.resolver.resolve(up) {
-            let dir = Reference::parse_with(&dir.href, spec);
-            let lead = up.strip_prefix("./").unwrap_or(up);
-            climbs(lead, dir.path(), t.path(), after, &mut search);
+    // A path written behind `/.` so that it does not read as an authority
+    // (the WHATWG serializer, `path_guard`) is also reached by a climb to
+    // the path without it: `foo:/g/a` and `..//g` give `foo:/.//g`.
+    let unguarded =
+        t.path().strip_prefix("/.").filter(|p| p.starts_with("//"));
+    for target_path in [Some(t.path()), unguarded].into_iter().flatten() {
+        climbs("", b.path(), target_path, after, &mut search);
+        for up in ["./", "../", "../../"] {
+            if let Ok(dir) = search.resolver.resolve(up) {
+                let dir = Reference::parse_with(&dir.href, spec);
+                let lead = up.strip_prefix("./").unwrap_or(up);
+                climbs(lead, dir.path(), target_path, after, &mut search);
+            }
         }
     }
     search.best.map(|(_, _, s)| s)
