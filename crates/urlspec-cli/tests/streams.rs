@@ -5,27 +5,14 @@
 //! inputs are given; output that cannot be written is an error, never a
 //! success.
 
+mod common;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
-fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_urlspec"))
-        .args(args)
-        .env("RUST_BACKTRACE", "0")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the urlspec binary runs");
-    let mut pipe = child.stdin.take().unwrap();
-    let input = stdin.to_vec();
-    let writer = std::thread::spawn(move || pipe.write_all(&input));
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap().unwrap();
-    out
-}
+use common::run;
 
 fn code(out: &Output) -> i32 {
     out.status.code().expect("exited normally")

@@ -13,27 +13,13 @@
 //!   (an empty base for the null-base ones), its serialization.
 #![cfg(feature = "whatwg")]
 
-use std::io::Write;
+mod common;
+
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
-fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_urlspec"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the urlspec binary runs");
-    let mut pipe = child.stdin.take().unwrap();
-    let input = stdin.to_vec();
-    let writer = std::thread::spawn(move || pipe.write_all(&input));
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap().unwrap();
-    out
-}
+use common::run;
 
 /// The JSON Lines of `args` run over `lines`, one object per line.
 fn json_lines(args: &[&str], lines: &[String]) -> Vec<Value> {

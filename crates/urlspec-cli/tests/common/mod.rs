@@ -38,6 +38,9 @@ pub fn run_in<S: AsRef<std::ffi::OsStr>>(
     let mut command = Command::new(env!("CARGO_BIN_EXE_urlspec"));
     command
         .args(args)
+        // A caught panic's report stays one line whatever the caller's
+        // environment asks for.
+        .env("RUST_BACKTRACE", "0")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
