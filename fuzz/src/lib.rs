@@ -99,7 +99,7 @@ pub fn resolve(base: &str, reference: &str) {
         assert_eq!(resolver.resolve(reference), slow, "{spec}: Resolver fast path");
         let Ok(out) = resolver.resolve(reference) else { continue };
         let parsed = Reference::parse_with(&out.href, spec);
-        assert!(parsed.has_scheme() || out.taken_as_absolute, "{spec}: {out:?}");
+        assert!(parsed.has_scheme() || out.outcome.taken_as_absolute, "{spec}: {out:?}");
         if spec == Spec::Rfc3986 {
             let again = resolver.resolve(&out.href).expect("an absolute result resolves");
             let third = resolver.resolve(&again.href).expect("an absolute result resolves");

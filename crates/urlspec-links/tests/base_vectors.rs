@@ -283,7 +283,7 @@ fn tv_base_10_no_base_of_any_kind() {
     // The resolver of RFC 1808 takes `g` as an absolute URL (S1, step 1);
     // the strict RFCs have no base to resolve against.
     let r = Resolver::new("", Spec::Rfc1808).resolve("g").unwrap();
-    assert_eq!((r.href.as_str(), r.taken_as_absolute), ("g", true));
+    assert_eq!((r.href.as_str(), r.outcome.taken_as_absolute), ("g", true));
     assert!(Resolver::new("", Spec::Rfc3986).resolve("g").is_err());
     // A link is not a lone URL: a relative link with no base is reported
     // unresolved under every spec, and an absolute one is itself.

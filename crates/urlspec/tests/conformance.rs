@@ -570,10 +570,10 @@ fn resolution() {
                         p.push(format!("got {:?}, want {want:?}", r.href));
                     }
                     if let Some(sd) = c.same_document {
-                        if r.same_document != sd {
+                        if r.outcome.same_document != sd {
                             p.push(format!(
                                 "same_document = {}, want {sd}",
-                                r.same_document
+                                r.outcome.same_document
                             ));
                         }
                     }

@@ -161,7 +161,7 @@ proptest! {
         if let Ok(out) = resolve(&base, &r, spec) {
             // A result is absolute: it has the base's or its own scheme.
             let parsed = Reference::parse_with(&out.href, spec);
-            prop_assert!(parsed.has_scheme() || out.taken_as_absolute, "{:?}", out);
+            prop_assert!(parsed.has_scheme() || out.outcome.taken_as_absolute, "{:?}", out);
         }
     }
 
@@ -224,10 +224,10 @@ proptest! {
         );
         // What the API gives, shortcuts and all.
         let api = Resolver::with_options(&base, spec, opts).resolve(&r).unwrap();
-        prop_assert_eq!((&api.href, api.note), (&href, note));
+        prop_assert_eq!((&api.href, api.outcome.note), (&href, note));
         if opts == Options::default() {
             let one_shot = resolve(&base, &r, spec).unwrap();
-            prop_assert_eq!((&one_shot.href, one_shot.note), (&href, note));
+            prop_assert_eq!((&one_shot.href, one_shot.outcome.note), (&href, note));
         }
     }
 

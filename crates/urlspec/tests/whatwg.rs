@@ -360,8 +360,8 @@ fn resolution_through_the_resolver() {
     assert_eq!(r.resolve("..\\g").unwrap().href, "http://a/b/g");
     // Chromium and Node.js give this too; the `url` crate refused it.
     assert_eq!(r.resolve("///g").unwrap().href, "http://g/");
-    assert!(r.resolve("#f").unwrap().same_document);
-    assert!(!r.resolve("?y").unwrap().same_document);
+    assert!(r.resolve("#f").unwrap().outcome.same_document);
+    assert!(!r.resolve("?y").unwrap().outcome.same_document);
     let e = r.resolve("http://[::1").unwrap_err().to_string();
     assert!(e.contains("IPv6-unclosed"), "{e}");
     assert!(!Reference::parse_with("http://[::1", Spec::Whatwg).is_valid());

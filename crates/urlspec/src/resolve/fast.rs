@@ -641,12 +641,7 @@ mod tests {
         let o = resolver
             .resolve_general(&Reference::parse_with(r, spec), &mut href)
             .unwrap_or_else(|e| panic!("{spec} {base:?} {r:?}: {e}"));
-        let want = Resolved {
-            href,
-            same_document: o.same_document,
-            taken_as_absolute: o.taken_as_absolute,
-            note: o.note,
-        };
+        let want = Resolved { href, outcome: o };
         assert_eq!(got, want, "{spec} {base:?} {r:?}");
         assert_eq!(
             Ok(&got),

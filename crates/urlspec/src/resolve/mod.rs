@@ -38,6 +38,7 @@ pub(crate) mod scan;
 
 mod error;
 mod options;
+mod pairs;
 mod plan;
 #[cfg(test)]
 mod tests;
@@ -47,6 +48,7 @@ use alloc::string::String;
 
 pub use error::ResolveError;
 pub use options::{Options, Rfc1630Dots, RootlessDots};
+pub use pairs::PairResolver;
 pub use path::DotDotAboveRoot;
 pub(crate) use plan::Plan;
 pub use relative::{make_relative, make_relative_with};
@@ -100,18 +102,48 @@ impl Outcome {
     }
 }
 
-/// A resolved reference.
+/// A resolved reference: the absolute result and the facts about it.
+///
+/// ```
+/// use urlspec::{resolve::resolve, Spec};
+/// let r = resolve("http://a/b/c/d;p?q", "../g#s", Spec::Rfc3986).unwrap();
+/// assert_eq!(r.href, "http://a/b/g#s");
+/// assert_eq!((r.fragment(), r.without_fragment()), (Some("s"), "http://a/b/g"));
+/// assert!(!r.outcome.same_document);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Resolved {
     /// The absolute result.
     pub href: String,
-    /// The reference denotes the current document.
-    pub same_document: bool,
-    /// There was no base; the reference was taken as absolute.
-    pub taken_as_absolute: bool,
-    /// The result reads back with other components than the algorithm
-    /// produced (see [`Note`]).
-    pub note: Option<Note>,
+    /// What else the resolution found (same document, taken as absolute,
+    /// a note).
+    pub outcome: Outcome,
+}
+
+impl Resolved {
+    /// The byte position of the `#` that starts the result's fragment, if
+    /// it has one. Under every spec the first `#` of a result is that
+    /// delimiter: no component before the fragment may hold one (each is
+    /// cut at the first `#` of base or reference, and the URL Standard
+    /// escapes it elsewhere), so it is found without parsing the result
+    /// again.
+    #[must_use]
+    pub fn fragment_start(&self) -> Option<usize> {
+        memchr::memchr(b'#', self.href.as_bytes())
+    }
+
+    /// The result's fragment, without its `#`.
+    #[must_use]
+    pub fn fragment(&self) -> Option<&str> {
+        self.fragment_start().map(|at| &self.href[at + 1..])
+    }
+
+    /// The result without its fragment: the URL of the resource, as a
+    /// base is (RFC 3986 §5.1).
+    #[must_use]
+    pub fn without_fragment(&self) -> &str {
+        &self.href[..self.fragment_start().unwrap_or(self.href.len())]
+    }
 }
 
 /// Resolves `reference` against `base` under `spec` with default options.
@@ -122,7 +154,7 @@ pub struct Resolved {
 /// let r = resolve("http://a/b/c/d;p?q#f", "", Spec::Rfc1808).unwrap();
 /// assert_eq!(r.href, "http://a/b/c/d;p?q#f"); // S2a: the entire base
 /// let r = resolve("http://a/b/c/d;p?q#f", "", Spec::Draft96).unwrap();
-/// assert_eq!((r.href.as_str(), r.same_document), ("http://a/b/c/d;p?q", true));
+/// assert_eq!((r.href.as_str(), r.outcome.same_document), ("http://a/b/c/d;p?q", true));
 /// ```
 ///
 /// Under RFC 3986, RFC 1808 and draft 04 the common cases take a fast path
@@ -230,17 +262,20 @@ impl<'b> Resolver<'b> {
         spec: Spec,
         options: Options,
     ) -> Resolver<'b> {
-        let base =
-            (!base.is_empty()).then(|| Reference::parse_with(base, spec));
-        let fast = match &base {
-            Some(b)
-                if options == Options::default()
-                    && fast::SERVED.contains(&spec) =>
-            {
-                Some(fast::Prepared::directory_of(b, spec))
-            }
-            _ => None,
-        };
+        let base = Reference::parse_with(base, spec);
+        let fast = fast_path(&base, spec, options);
+        Resolver::from_parts(base, spec, options, fast)
+    }
+
+    /// A resolver for a base parsed before, with [`fast_path`]'s answer for
+    /// it (an empty base: no base).
+    fn from_parts(
+        base: Reference<'b>,
+        spec: Spec,
+        options: Options,
+        fast: Option<Option<fast::Dir>>,
+    ) -> Resolver<'b> {
+        let base = (!base.as_str().is_empty()).then_some(base);
         Resolver { base, spec, options, fast }
     }
 
@@ -276,12 +311,7 @@ impl<'b> Resolver<'b> {
             reference.len() + self.base.map_or(0, |b| b.as_str().len()) + 1;
         let mut href = String::with_capacity(cap);
         let o = self.resolve_general(&r, &mut href)?;
-        Ok(Resolved {
-            href,
-            same_document: o.same_document,
-            taken_as_absolute: o.taken_as_absolute,
-            note: o.note,
-        })
+        Ok(Resolved { href, outcome: o })
     }
 
     /// Resolves `reference`, appending the result to `out` (which a batch
@@ -417,6 +447,20 @@ impl<'b> Resolver<'b> {
             Err(ResolveError::NoBase)
         }
     }
+}
+
+/// What [`Resolver::fast`] needs of `base`: with default options, a base
+/// and a spec the fast path serves, the base's directory as the fast path
+/// takes it (`None` when it does not); `None` when the fast path is off.
+fn fast_path(
+    base: &Reference<'_>,
+    spec: Spec,
+    options: Options,
+) -> Option<Option<fast::Dir>> {
+    (!base.as_str().is_empty()
+        && options == Options::default()
+        && fast::SERVED.contains(&spec))
+    .then(|| fast::Prepared::directory_of(base, spec))
 }
 
 /// A reference (or base) that is the result as it is: the components it
