@@ -133,12 +133,13 @@ impl PairResolver {
         }
         if let Current::Once(text) = &mut self.current {
             let base = ReferenceBuf::parse_with(mem::take(text), self.spec);
-            let fast = fast_path(&base.as_ref(), self.spec, self.options);
+            let fast =
+                fast_path(&base.as_reference(), self.spec, self.options);
             self.current = Current::Prepared { base, fast };
         }
         match &self.current {
             Current::Prepared { base, fast } => Some(Resolver::from_parts(
-                base.as_ref(),
+                base.as_reference(),
                 self.spec,
                 self.options,
                 *fast,
