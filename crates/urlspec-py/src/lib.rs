@@ -454,12 +454,8 @@ fn resolve(
 }
 
 pub(crate) fn resolve_error(py: Python<'_>, e: res::ResolveError) -> PyErr {
-    let (position, rule) = match &e {
-        res::ResolveError::InvalidReference { position, .. } => {
-            (Some(*position), Some("reference"))
-        }
-        _ => (None, None),
-    };
+    let position = e.position();
+    let rule = position.map(|_| "reference");
     error(
         py,
         "ResolveError",

@@ -382,10 +382,7 @@ impl<'b> Resolver<'b> {
         let opts = &self.options;
         if opts.strict {
             if let Some(v) = r.violations().into_iter().next() {
-                return Err(ResolveError::InvalidReference {
-                    reason: alloc::string::ToString::to_string(&v),
-                    position: v.position,
-                });
+                return Err(ResolveError::InvalidReference(v));
             }
         }
         let Some(base) = &self.base else {
