@@ -160,6 +160,14 @@ impl Resolved {
 /// Under RFC 3986, RFC 1808 and draft 04 the common cases take a fast path
 /// that reads only the delimiters they need of base and reference (no
 /// full parse of either), as [`Resolver`] does with default options.
+///
+/// # Errors
+///
+/// The [`ResolveError`] of the spec's algorithm: no base for a relative
+/// reference where the spec has no RFC 1808 step 1, a base without a
+/// scheme, a WHATWG parser failure; with [`Options::strict`], an invalid
+/// reference or an unsuitable base; with [`DotDotAboveRoot::Error`], a
+/// `..` above the root.
 pub fn resolve(
     base: &str,
     reference: &str,
@@ -185,6 +193,10 @@ pub fn resolve(
 /// }
 /// assert_eq!(out, "http://x/z");
 /// ```
+///
+/// # Errors
+///
+/// As [`resolve`].
 pub fn resolve_into(
     base: &str,
     reference: &str,
@@ -252,11 +264,13 @@ pub struct Resolver<'b> {
 
 impl<'b> Resolver<'b> {
     /// A resolver for `base` under `spec` (an empty `base`: no base).
+    #[must_use]
     pub fn new(base: &'b str, spec: Spec) -> Resolver<'b> {
         Resolver::with_options(base, spec, Options::default())
     }
 
     /// A resolver with options.
+    #[must_use]
     pub fn with_options(
         base: &'b str,
         spec: Spec,
@@ -280,11 +294,13 @@ impl<'b> Resolver<'b> {
     }
 
     /// The parsed base, if any.
+    #[must_use]
     pub fn base(&self) -> Option<&Reference<'b>> {
         self.base.as_ref()
     }
 
     /// The spec.
+    #[must_use]
     pub fn spec(&self) -> Spec {
         self.spec
     }
@@ -294,6 +310,10 @@ impl<'b> Resolver<'b> {
     /// of the reference; with default options found as by [`resolve`],
     /// without parsing the reference), else with room for base and
     /// reference together.
+    ///
+    /// # Errors
+    ///
+    /// As [`resolve`](fn@resolve), with the resolver's options.
     pub fn resolve(&self, reference: &str) -> Result<Resolved, ResolveError> {
         if let Some(plan) = self.fast(reference) {
             return Ok(plan.resolved());
@@ -316,6 +336,10 @@ impl<'b> Resolver<'b> {
 
     /// Resolves `reference`, appending the result to `out` (which a batch
     /// can reuse). On error `out` is left as it was.
+    ///
+    /// # Errors
+    ///
+    /// As [`resolve`](fn@resolve), with the resolver's options.
     pub fn resolve_into(
         &self,
         reference: &str,
@@ -335,6 +359,10 @@ impl<'b> Resolver<'b> {
 
     /// Resolves an already parsed reference (it must be parsed under the
     /// resolver's spec).
+    ///
+    /// # Errors
+    ///
+    /// As [`resolve`](fn@resolve), with the resolver's options.
     pub fn resolve_parsed(
         &self,
         r: &Reference<'_>,
@@ -591,6 +619,7 @@ pub(crate) fn without_fragment<'a>(r: &Reference<'a>) -> &'a str {
 /// assert_eq!(remove_dot_segments("/a/b/c/./../../g"), "/a/g");
 /// assert_eq!(remove_dot_segments("mid/content=5/../6"), "mid/6");
 /// ```
+#[must_use]
 pub fn remove_dot_segments(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
     path::remove_dot_segments(path, &mut out);
