@@ -366,6 +366,15 @@ pub struct Rules {
     /// Whether `http:g` is relative to an `http` base by default (the
     /// "loophole" RFC 1808 §5.2 attributes to RFC 1630).
     pub same_scheme_is_relative: bool,
+    /// The schemes whose URLs are "never used with relative URLs" (RFC
+    /// 1808 §2.3, draft 04 §2.3), refused as a base in strict mode; the
+    /// 1808 list serves RFC 1630, which has none of its own, and the 1996
+    /// drafts (docs/readings.md#a19, docs/readings.md#a44).
+    pub never_base: &'static [&'static str],
+    /// Whether a base must fit the generic syntax in strict mode
+    /// ([`Reference::is_generic`](crate::Reference::is_generic): the 1996
+    /// drafts' server, RFC 2396 §5's `hier_part`).
+    pub base_must_be_generic: bool,
     /// Whether resolution treats an empty `;`, `?` or `#` component as
     /// absent (docs/readings.md#a17).
     pub empty_is_absent: bool,
@@ -405,6 +414,10 @@ pub struct Rules {
 /// them raw (every seed's query grammar admits them).
 const QUERY_DATA_DELIMS: CharClass = CharClass::of("/?");
 
+/// RFC 1808 §2.3: "some URL schemes (such as the mailto, news, and telnet
+/// schemes) are never used with relative URLs".
+const NEVER_BASE_1808: &[&str] = &["mailto", "telnet", "news"];
+
 static RFC1630: Rules = {
     use chars::rfc1630::*;
     Rules {
@@ -420,6 +433,8 @@ static RFC1630: Rules = {
         empty_userinfo: false,
         algorithm: Algorithm::Rfc1630,
         same_scheme_is_relative: true,
+        never_base: NEVER_BASE_1808,
+        base_must_be_generic: false,
         empty_is_absent: false,
         dotdot_cancels_dotdot: true,
         grammar: Grammar {
@@ -524,6 +539,8 @@ static DRAFT04: Rules = {
         empty_userinfo: true,
         algorithm: Algorithm::Rfc1808,
         same_scheme_is_relative: false,
+        never_base: &["mailto", "telnet"],
+        base_must_be_generic: false,
         empty_is_absent: true,
         dotdot_cancels_dotdot: true,
         grammar: G,
@@ -564,6 +581,8 @@ static RFC1808: Rules = {
         empty_userinfo: true,
         algorithm: Algorithm::Rfc1808,
         same_scheme_is_relative: false,
+        never_base: NEVER_BASE_1808,
+        base_must_be_generic: false,
         empty_is_absent: true,
         dotdot_cancels_dotdot: false,
         grammar: G,
@@ -606,6 +625,8 @@ static DRAFT96: Rules = {
         empty_userinfo: true,
         algorithm: Algorithm::Draft96,
         same_scheme_is_relative: false,
+        never_base: NEVER_BASE_1808,
+        base_must_be_generic: true,
         empty_is_absent: true,
         dotdot_cancels_dotdot: false,
         grammar: G,
@@ -647,6 +668,8 @@ static DRAFT96DEC: Rules = {
         empty_userinfo: true,
         algorithm: Algorithm::Draft96,
         same_scheme_is_relative: false,
+        never_base: NEVER_BASE_1808,
+        base_must_be_generic: true,
         empty_is_absent: true,
         dotdot_cancels_dotdot: false,
         grammar: G,
@@ -694,6 +717,8 @@ static RFC2396: Rules = {
         empty_userinfo: true,
         algorithm: Algorithm::Rfc2396,
         same_scheme_is_relative: false,
+        never_base: &[],
+        base_must_be_generic: true,
         empty_is_absent: false,
         dotdot_cancels_dotdot: false,
         grammar: Grammar {
@@ -756,6 +781,8 @@ const RFC3986_RULES: Rules = {
         empty_userinfo: true,
         algorithm: Algorithm::Rfc3986,
         same_scheme_is_relative: false,
+        never_base: &[],
+        base_must_be_generic: false,
         empty_is_absent: false,
         dotdot_cancels_dotdot: false,
         grammar: Grammar {

@@ -531,21 +531,10 @@ fn check_base_suitable(
     spec: Spec,
 ) -> Result<(), ResolveError> {
     let scheme = base.scheme().unwrap_or("");
-    // RFC 1808 §2.3 (draft 04 §2.3): schemes "never used with relative
-    // URLs"; the 1808 list serves RFC 1808 and the later seeds
-    // (docs/readings.md#a19, docs/readings.md#a44), and RFC 1630, which has none of its own.
-    let never: &[&str] = match spec {
-        Spec::Draft04 => &["mailto", "telnet"],
-        Spec::Rfc2396 | Spec::Rfc3986 | Spec::Whatwg => &[],
-        _ => &["mailto", "telnet", "news"],
-    };
-    let unsuitable = never.iter().any(|s| s.eq_ignore_ascii_case(scheme))
-        || match spec {
-            Spec::Draft96 | Spec::Draft96Dec | Spec::Rfc2396 => {
-                !base.is_generic()
-            }
-            _ => false,
-        };
+    let rules = spec.rules();
+    let unsuitable =
+        rules.never_base.iter().any(|s| s.eq_ignore_ascii_case(scheme))
+            || (rules.base_must_be_generic && !base.is_generic());
     if unsuitable {
         return Err(ResolveError::BaseNotHierarchical {
             scheme: scheme.into(),

@@ -215,3 +215,32 @@ fn a_result_s_fragment_is_its_parse_s() {
         }
     }
 }
+
+#[test]
+fn strict_mode_refuses_the_bases_the_rules_name() {
+    // RFC 1808 §2.3's three schemes, draft 04's two, the generic form the
+    // 1996 drafts and RFC 2396 ask of a base, and nothing under RFC 3986.
+    let refused = |base: &str, spec: Spec| {
+        let strict = Options::default().strict(true);
+        matches!(
+            Resolver::with_options(base, spec, strict).resolve("g"),
+            Err(ResolveError::BaseNotHierarchical { .. })
+        )
+    };
+    for (base, spec, want) in [
+        ("mailto:a@b", Spec::Rfc1808, true),
+        ("NEWS:x", Spec::Rfc1630, true),
+        ("news:x", Spec::Draft04, false),
+        ("telnet://h/", Spec::Draft04, true),
+        ("news:x", Spec::Draft96, true),
+        ("foo:bar", Spec::Draft96Dec, false),
+        ("foo://h:x/", Spec::Draft96Dec, true),
+        ("foo:bar", Spec::Rfc1808, false),
+        ("foo:bar", Spec::Rfc2396, true),
+        ("mailto:a@b", Spec::Rfc2396, true),
+        ("foo:/bar", Spec::Rfc2396, false),
+        ("mailto:a@b", Spec::Rfc3986, false),
+    ] {
+        assert_eq!(refused(base, spec), want, "{spec} {base}");
+    }
+}
