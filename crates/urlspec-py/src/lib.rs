@@ -578,8 +578,9 @@ fn equiv_options(
 ) -> PyResult<equiv::Options> {
     let mut o = equiv::Options::default().include_fragment(include_fragment);
     if let Some(level) = level {
-        let l = equiv::Level::from_str(level)
-            .map_err(|e| error(py, "Error", e.to_string(), None, None, None))?;
+        let l = equiv::Level::from_str(level).map_err(|e| {
+            error(py, "Error", e.to_string(), None, None, None)
+        })?;
         o = o.level(l);
     }
     Ok(o)
@@ -646,7 +647,11 @@ fn extract(text: &str) -> Vec<(Option<String>, usize, usize, &'static str)> {
 /// The names of the specs this build knows.
 #[pyfunction]
 fn specs() -> Vec<&'static str> {
-    Spec::IETF_AND_WHATWG.iter().filter(|s| s.is_available()).map(|s| s.name()).collect()
+    Spec::IETF_AND_WHATWG
+        .iter()
+        .filter(|s| s.is_available())
+        .map(|s| s.name())
+        .collect()
 }
 
 /// Refuses to run where the package's process-wide state would be shared
