@@ -38,7 +38,7 @@ pub fn scheme(input: &str) {
         }
         _ => input.to_owned(),
     };
-    for spec in Spec::ALL {
+    for spec in Spec::IETF {
         view(&Reference::parse_with(&url, spec));
     }
 }

@@ -125,9 +125,8 @@ impl RecordWrite for Vec<u8> {
 /// as it is.
 ///
 /// Runs that need no escape (all of most URLs) are found eight bytes at a
-/// time and copied whole: less than half the instructions of
-/// `serde_json::to_writer`, which looks up each byte (callgrind, parse
-/// --json on kasztp).
+/// time and copied whole, where `serde_json::to_writer` looks up each byte
+/// (BENCHMARKS.md, CLI `parse --json`).
 pub fn push_json_string(buf: &mut Vec<u8>, text: &str) {
     let bytes = text.as_bytes();
     buf.reserve(bytes.len() + 2);
@@ -201,8 +200,8 @@ fn push_escape(buf: &mut Vec<u8>, b: u8) {
 /// Appends `key` as a JSON string. The keys are names written in the
 /// program (`&'static str`, never input), plain ASCII that needs no
 /// escape: they are copied as they are, without a check of each byte
-/// (which took 17 % of the instructions of `parse --json`). Debug
-/// builds, and so the tests of every record, check.
+/// (BENCHMARKS.md, CLI `parse --json`). Debug builds, and so the tests of
+/// every record, check.
 #[inline]
 fn push_json_key(buf: &mut Vec<u8>, key: &'static str) {
     debug_assert!(
@@ -714,8 +713,8 @@ impl<'a> BlockLines<'a> {
 
     /// Hands out the line that ends at `newline` (`None`: at the end of
     /// the block, which is the end of the input). Inlined into both of its
-    /// callers: left a call, it adds about 65 instructions to each
-    /// `--pairs` line (callgrind), a fifth of the command's own.
+    /// callers, where a call costs a measurable share of a `--pairs` line
+    /// (BENCHMARKS.md, CLI `resolve --pairs`).
     #[inline(always)]
     fn take(
         &mut self,

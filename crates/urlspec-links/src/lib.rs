@@ -32,7 +32,7 @@ pub mod warc;
 use std::collections::BTreeMap;
 
 use urlspec::base::{self, Base, Establish};
-use urlspec::resolve::Resolver;
+use urlspec::resolve::{Options, PairResolver, ResolveError};
 use urlspec::{Reference, Spec};
 
 /// What the reader needs to know: the spec, how bases are recognised, and
@@ -91,6 +91,8 @@ pub struct Document {
     pub links: Vec<Link>,
     /// Problems reading the document (the links found before are kept).
     pub problems: Vec<String>,
+    /// The document's resolver: its base prepared once for all its links.
+    resolver: Option<PairResolver>,
 }
 
 impl Document {
@@ -101,6 +103,7 @@ impl Document {
             base,
             links: Vec::new(),
             problems: Vec::new(),
+            resolver: None,
         }
     }
 
@@ -113,7 +116,11 @@ impl Document {
         reference: &str,
         offset: usize,
     ) {
-        let url = resolve(&self.base, spec, reference);
+        let resolver = match &mut self.resolver {
+            Some(r) if r.spec() == spec => r,
+            other => other.insert(PairResolver::new(spec, Options::default())),
+        };
+        let url = resolve_with(resolver, &self.base, reference);
         self.links.push(Link {
             element: element.into(),
             attribute: attribute.into(),
@@ -153,16 +160,37 @@ pub fn resolve(
     spec: Spec,
     reference: &str,
 ) -> Result<String, String> {
+    resolve_with(
+        &mut PairResolver::new(spec, Options::default()),
+        base,
+        reference,
+    )
+}
+
+/// [`resolve`] by `resolver`, which prepares a base once for all the links
+/// that share it.
+pub fn resolve_with(
+    resolver: &mut PairResolver,
+    base: &Base,
+    reference: &str,
+) -> Result<String, String> {
     let trimmed = reference.trim_matches(|c: char| c.is_ascii_whitespace());
+    let no_base = || "relative reference and no base URL".to_owned();
+    let spec = resolver.spec();
+    // The URL Standard's parser, which has no "taken as absolute", decides
+    // for itself what a scheme is; the rule here is the splitter's.
     if base.url().is_none()
+        && spec == Spec::Whatwg
         && !Reference::parse_with(trimmed, spec).has_scheme()
     {
-        return Err("relative reference and no base URL".into());
+        return Err(no_base());
     }
-    Resolver::new(base.url().unwrap_or(""), spec)
-        .resolve(trimmed)
-        .map(|r| r.href)
-        .map_err(|e| e.to_string())
+    match resolver.resolve(base.url().unwrap_or(""), trimmed) {
+        Ok(r) if r.outcome.taken_as_absolute => Err(no_base()),
+        Ok(r) => Ok(r.href),
+        Err(ResolveError::NoBase) => Err(no_base()),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// The kind of input.

@@ -20,7 +20,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
 
-use urlspec::resolve::{self as res, Resolver};
+use urlspec::resolve::{self as res, PairResolver, Resolver};
 use urlspec::{Reference, Spec};
 
 use crate::arrow::{self, Buffer, Bytes, Column, Span, Strings, Views};
@@ -34,10 +34,10 @@ struct Resolved {
     errors: Column,
 }
 
-/// Resolves `refs[i]` against `bases[i]` (or one base for all). Under the
-/// specs with a fast path (RFC 3986, RFC 1808, draft 04) each pair takes
-/// it (`urlspec::resolve::resolve_into`, written straight into the
-/// column); the others parse a base once while it repeats.
+/// Resolves `refs[i]` against `bases[i]` (or one base for all), written
+/// straight into the column, by the library's `PairResolver`: a base is
+/// parsed only when a second reference comes against it, once while it
+/// repeats.
 fn resolve_all<'a>(
     bases: &[Option<&'a str>],
     refs: &[Option<&'a str>],
@@ -66,8 +66,7 @@ fn resolve_into<'a>(
     out: &mut Resolved,
 ) {
     let Resolved { urls, errors } = out;
-    let mut current: Option<(&str, Resolver<'_>)> = None;
-    let fast = matches!(spec, Spec::Rfc3986 | Spec::Rfc1808 | Spec::Draft04);
+    let mut pairs = PairResolver::new(spec, res::Options::default());
     for (i, r) in refs.iter().enumerate() {
         let base = if bases.len() == 1 { bases[0] } else { bases[i] };
         let (Some(r), Some(base)) = (r, base) else {
@@ -77,27 +76,9 @@ fn resolve_into<'a>(
         };
         let result = if spec == Spec::Whatwg {
             whatwg_pair(base, r)
-        } else if fast {
-            // Appended to the column's data directly: no string per pair.
-            match res::resolve_into(base, r, spec, &mut urls.data) {
-                Ok(_) => {
-                    urls.push_written();
-                    errors.push(None);
-                    continue;
-                }
-                Err(e) => Err(e.to_string()),
-            }
         } else {
-            let resolver = match current {
-                Some((b, res)) if b == base => res,
-                _ => {
-                    let res = Resolver::new(base, spec);
-                    current = Some((base, res));
-                    res
-                }
-            };
-            let done = resolver.resolve_into(r, &mut urls.data);
-            match done {
+            // Appended to the column's data directly: no string per pair.
+            match pairs.resolve_into(base, r, &mut urls.data) {
                 Ok(_) => {
                     urls.push_written();
                     errors.push(None);

@@ -454,12 +454,8 @@ fn resolve(
 }
 
 pub(crate) fn resolve_error(py: Python<'_>, e: res::ResolveError) -> PyErr {
-    let (position, rule) = match &e {
-        res::ResolveError::InvalidReference { position, .. } => {
-            (Some(*position), Some("reference"))
-        }
-        _ => (None, None),
-    };
+    let position = e.position();
+    let rule = position.map(|_| "reference");
     error(
         py,
         "ResolveError",
@@ -582,8 +578,9 @@ fn equiv_options(
 ) -> PyResult<equiv::Options> {
     let mut o = equiv::Options::default().include_fragment(include_fragment);
     if let Some(level) = level {
-        let l = equiv::Level::from_str(level)
-            .map_err(|e| error(py, "Error", e, None, None, None))?;
+        let l = equiv::Level::from_str(level).map_err(|e| {
+            error(py, "Error", e.to_string(), None, None, None)
+        })?;
         o = o.level(l);
     }
     Ok(o)
@@ -650,7 +647,11 @@ fn extract(text: &str) -> Vec<(Option<String>, usize, usize, &'static str)> {
 /// The names of the specs this build knows.
 #[pyfunction]
 fn specs() -> Vec<&'static str> {
-    Spec::EVERY.iter().filter(|s| s.is_available()).map(|s| s.name()).collect()
+    Spec::IETF_AND_WHATWG
+        .iter()
+        .filter(|s| s.is_available())
+        .map(|s| s.name())
+        .collect()
 }
 
 /// Refuses to run where the package's process-wide state would be shared

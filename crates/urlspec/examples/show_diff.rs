@@ -3,11 +3,13 @@
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let c = match args.as_slice() {
-        [input] => urlspec::diff::compare(input, &urlspec::Spec::EVERY),
+        [input] => {
+            urlspec::diff::compare(input, &urlspec::Spec::IETF_AND_WHATWG)
+        }
         [base, reference] => urlspec::diff::compare_resolution(
             base,
             reference,
-            &urlspec::Spec::EVERY,
+            &urlspec::Spec::IETF_AND_WHATWG,
         ),
         _ => return eprintln!("usage: show_diff INPUT | BASE REFERENCE"),
     };

@@ -367,8 +367,7 @@ impl Establish {
                         "{what} {value:?} is not absolute; resolved against {outer_url} (lenient)"
                     ));
                 }
-                let r = Reference::parse_with(&resolved.href, self.spec);
-                Some(without_fragment(&r).into())
+                Some(resolved.without_fragment().into())
             }
             Err(e) => {
                 notes.push(format!("{what} {value:?} ignored: {e}"));

@@ -51,6 +51,7 @@ pub use crate::escape::{
     decode_for_wire, is_line_oriented, WireError, WireErrorKind, LINE_ORIENTED,
 };
 use crate::escape::{delimiter_name, escaped_octet, unescape_lenient};
+use crate::names::option_names;
 use crate::reference::{password_span, Part, Reference};
 pub use crate::reference::{Redacted, Secret};
 use crate::scheme::{default_port, File, Locality};
@@ -69,23 +70,12 @@ pub enum Severity {
     High,
 }
 
-impl Severity {
-    /// `info`, `low`, `medium` or `high`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Severity::Info => "info",
-            Severity::Low => "low",
-            Severity::Medium => "medium",
-            Severity::High => "high",
-        }
-    }
-}
-
-impl fmt::Display for Severity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+option_names!(Severity, "severity" {
+    Info => "info",
+    Low => "low",
+    Medium => "medium",
+    High => "high",
+});
 
 /// One rule of [`check`]: the rows of the table in the module docs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -496,7 +486,7 @@ fn host_differs(r: &Reference<'_>, out: &mut Vec<Finding>) {
     let input = r.as_str();
     // Every spec this build can parse under, browsers' included: the
     // confusion is between programs that follow different ones.
-    let c = crate::diff::compare(input, &Spec::EVERY);
+    let c = crate::diff::compare(input, &Spec::IETF_AND_WHATWG);
     let net_loc = r.span(Part::NetLoc).unwrap_or(0..input.len());
     // URL009 points at the host alone, not the user or the port.
     let host = r

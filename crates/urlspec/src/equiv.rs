@@ -76,13 +76,13 @@
 use alloc::borrow::Cow;
 use alloc::string::{String, ToString};
 use core::fmt;
-use core::str::FromStr;
 
 use crate::chars::{
     draft04, draft96, draft96dec, rfc1630, rfc1808, rfc2396, rfc2732, rfc3986,
     CharClass, ALPHANUM,
 };
 use crate::escape::{escaped_octet, is_escape_at};
+use crate::names::option_names;
 use crate::reference::Redacted;
 use crate::reference::{Part, Reference};
 use crate::resolve::remove_dot_segments;
@@ -126,46 +126,15 @@ impl Level {
         Level::PathSegment,
         Level::Scheme,
     ];
-
-    /// The level's name on the command line.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Level::String => "string",
-            Level::Case => "case",
-            Level::PercentEncoding => "percent-encoding",
-            Level::PathSegment => "path-segment",
-            Level::Scheme => "scheme",
-        }
-    }
 }
 
-impl fmt::Display for Level {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Level {
-    type Err = String;
-
-    /// Parses a level name, ignoring ASCII case, `-` and `_`.
-    fn from_str(s: &str) -> Result<Level, String> {
-        let key: String = s
-            .chars()
-            .filter(|c| !matches!(c, '-' | '_'))
-            .map(|c| c.to_ascii_lowercase())
-            .collect();
-        Level::ALL
-            .into_iter()
-            .find(|l| l.name().replace('-', "") == key)
-            .ok_or_else(|| {
-                alloc::format!(
-                    "unknown level `{s}`; expected one of: string, case, \
-                     percent-encoding, path-segment, scheme"
-                )
-            })
-    }
-}
+option_names!(Level, "level" {
+    String => "string",
+    Case => "case",
+    PercentEncoding => "percent-encoding",
+    PathSegment => "path-segment",
+    Scheme => "scheme",
+});
 
 /// How to compare.
 ///

@@ -27,8 +27,10 @@
 //! (`tests/layers.rs` reads this list and fails on any other edge). Lowest
 //! first:
 //!
-//! 1. [`chars`]: the character classes of every grammar, one constant per
-//!    rule (`reserved`, `unreserved`, `national`, `mark`, `sub-delims`, …).
+//! 1. [`chars`], [`names`]: the character classes of every grammar, one
+//!    constant per rule (`reserved`, `unreserved`, `national`, `mark`,
+//!    `sub-delims`, …); the names of option values, in one spelling, with
+//!    one error for an unknown name ([`names::UnknownName`]).
 //! 2. [`spec`]: what differs between the specs, as data ([`spec::Rules`]).
 //! 3. [`escape`]: `%XX` escaping per component and spec, unescaping to
 //!    octets or UTF-8 with positioned errors, RFC 1630's `+`-as-space form,
@@ -89,6 +91,7 @@ pub mod equiv;
 pub mod escape;
 pub mod extract;
 mod host;
+pub mod names;
 pub mod reference;
 pub mod resolve;
 pub mod scheme;

@@ -29,6 +29,7 @@ use core::fmt;
 
 use crate::chars;
 use crate::host;
+use crate::names::option_names;
 use crate::spec::{ServerGrammar, Spec};
 use crate::violation::{Checker, ViolationKind};
 
@@ -51,26 +52,17 @@ pub enum HostKind {
     Invalid,
 }
 
-impl HostKind {
-    /// The name used in JSON output and data files.
-    pub const fn name(self) -> &'static str {
-        match self {
-            HostKind::Hostname => "hostname",
-            HostKind::Ipv4 => "ipv4",
-            HostKind::Ipv6 => "ipv6",
-            HostKind::IpvFuture => "ipvfuture",
-            HostKind::RegName => "reg_name",
-            HostKind::Empty => "empty",
-            HostKind::Invalid => "invalid",
-        }
-    }
-}
-
-impl fmt::Display for HostKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+// `reg_name` is RFC 2396's rule name as it spells it, and the JSON
+// output's value since the first release.
+option_names!(HostKind, "host kind" {
+    Hostname => "hostname",
+    Ipv4 => "ipv4",
+    Ipv6 => "ipv6",
+    IpvFuture => "ipvfuture",
+    RegName => "reg_name",
+    Empty => "empty",
+    Invalid => "invalid",
+});
 
 /// Which alternative of RFC 2396's `authority = server | reg_name` matched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -57,9 +57,9 @@ pub enum Spec {
 }
 
 impl Spec {
-    /// The specs urlspec implements itself from the documents' text,
-    /// oldest first: every spec but [`Spec::Whatwg`].
-    pub const ALL: [Spec; 7] = [
+    /// The IETF's documents, oldest first: every spec but
+    /// [`Spec::Whatwg`], each implemented from its own text.
+    pub const IETF: [Spec; 7] = [
         Spec::Rfc1630,
         Spec::Draft04,
         Spec::Rfc1808,
@@ -69,8 +69,8 @@ impl Spec {
         Spec::Rfc3986,
     ];
 
-    /// Every spec: [`Spec::ALL`], then [`Spec::Whatwg`].
-    pub const EVERY: [Spec; 8] = [
+    /// Every spec: [`Spec::IETF`], then [`Spec::Whatwg`].
+    pub const IETF_AND_WHATWG: [Spec; 8] = [
         Spec::Rfc1630,
         Spec::Draft04,
         Spec::Rfc1808,
@@ -81,6 +81,15 @@ impl Spec {
         Spec::Whatwg,
     ];
 
+    /// The former name of [`Spec::IETF`], which did not say that it
+    /// leaves out the URL Standard.
+    #[deprecated(since = "0.2.0", note = "renamed `Spec::IETF`")]
+    pub const ALL: [Spec; 7] = Spec::IETF;
+
+    /// The former name of [`Spec::IETF_AND_WHATWG`].
+    #[deprecated(since = "0.2.0", note = "renamed `Spec::IETF_AND_WHATWG`")]
+    pub const EVERY: [Spec; 8] = Spec::IETF_AND_WHATWG;
+
     /// Whether urlspec can parse and resolve under this spec in this build
     /// (everything but [`Spec::Whatwg`] without the `whatwg` feature).
     pub const fn is_available(self) -> bool {
@@ -88,21 +97,21 @@ impl Spec {
     }
 
     /// The specs urlspec can parse and resolve under in this build, oldest
-    /// first: [`Spec::EVERY`], less [`Spec::Whatwg`] without the `whatwg`
+    /// first: [`Spec::IETF_AND_WHATWG`], less [`Spec::Whatwg`] without the `whatwg`
     /// feature (those for which [`is_available`](Spec::is_available) holds).
     ///
     /// ```
     /// use urlspec::Spec;
     /// let specs = Spec::available();
-    /// assert_eq!(specs[..7], Spec::ALL);
+    /// assert_eq!(specs[..7], Spec::IETF);
     /// assert!(specs.iter().all(|s| s.is_available()));
     /// ```
     #[must_use]
     pub const fn available() -> &'static [Spec] {
         if Spec::Whatwg.is_available() {
-            &Spec::EVERY
+            &Spec::IETF_AND_WHATWG
         } else {
-            &Spec::ALL
+            &Spec::IETF
         }
     }
 
@@ -149,7 +158,7 @@ pub struct UnknownSpec(pub String);
 impl fmt::Display for UnknownSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "unknown spec `{}`; expected one of: ", self.0)?;
-        for (i, spec) in Spec::EVERY.iter().enumerate() {
+        for (i, spec) in Spec::IETF_AND_WHATWG.iter().enumerate() {
             if i > 0 {
                 f.write_str(", ")?;
             }
@@ -177,7 +186,7 @@ impl FromStr for Spec {
             key[n] = b.to_ascii_lowercase();
             n += 1;
         }
-        Spec::EVERY
+        Spec::IETF_AND_WHATWG
             .into_iter()
             .find(|spec| spec.name().as_bytes() == &key[..n])
             .ok_or_else(|| UnknownSpec(s.to_owned()))
@@ -357,6 +366,15 @@ pub struct Rules {
     /// Whether `http:g` is relative to an `http` base by default (the
     /// "loophole" RFC 1808 §5.2 attributes to RFC 1630).
     pub same_scheme_is_relative: bool,
+    /// The schemes whose URLs are "never used with relative URLs" (RFC
+    /// 1808 §2.3, draft 04 §2.3), refused as a base in strict mode; the
+    /// 1808 list serves RFC 1630, which has none of its own, and the 1996
+    /// drafts (docs/readings.md#a19, docs/readings.md#a44).
+    pub never_base: &'static [&'static str],
+    /// Whether a base must fit the generic syntax in strict mode
+    /// ([`Reference::is_generic`](crate::Reference::is_generic): the 1996
+    /// drafts' server, RFC 2396 §5's `hier_part`).
+    pub base_must_be_generic: bool,
     /// Whether resolution treats an empty `;`, `?` or `#` component as
     /// absent (docs/readings.md#a17).
     pub empty_is_absent: bool,
@@ -396,6 +414,10 @@ pub struct Rules {
 /// them raw (every seed's query grammar admits them).
 const QUERY_DATA_DELIMS: CharClass = CharClass::of("/?");
 
+/// RFC 1808 §2.3: "some URL schemes (such as the mailto, news, and telnet
+/// schemes) are never used with relative URLs".
+const NEVER_BASE_1808: &[&str] = &["mailto", "telnet", "news"];
+
 static RFC1630: Rules = {
     use chars::rfc1630::*;
     Rules {
@@ -411,6 +433,8 @@ static RFC1630: Rules = {
         empty_userinfo: false,
         algorithm: Algorithm::Rfc1630,
         same_scheme_is_relative: true,
+        never_base: NEVER_BASE_1808,
+        base_must_be_generic: false,
         empty_is_absent: false,
         dotdot_cancels_dotdot: true,
         grammar: Grammar {
@@ -515,6 +539,8 @@ static DRAFT04: Rules = {
         empty_userinfo: true,
         algorithm: Algorithm::Rfc1808,
         same_scheme_is_relative: false,
+        never_base: &["mailto", "telnet"],
+        base_must_be_generic: false,
         empty_is_absent: true,
         dotdot_cancels_dotdot: true,
         grammar: G,
@@ -555,6 +581,8 @@ static RFC1808: Rules = {
         empty_userinfo: true,
         algorithm: Algorithm::Rfc1808,
         same_scheme_is_relative: false,
+        never_base: NEVER_BASE_1808,
+        base_must_be_generic: false,
         empty_is_absent: true,
         dotdot_cancels_dotdot: false,
         grammar: G,
@@ -597,6 +625,8 @@ static DRAFT96: Rules = {
         empty_userinfo: true,
         algorithm: Algorithm::Draft96,
         same_scheme_is_relative: false,
+        never_base: NEVER_BASE_1808,
+        base_must_be_generic: true,
         empty_is_absent: true,
         dotdot_cancels_dotdot: false,
         grammar: G,
@@ -638,6 +668,8 @@ static DRAFT96DEC: Rules = {
         empty_userinfo: true,
         algorithm: Algorithm::Draft96,
         same_scheme_is_relative: false,
+        never_base: NEVER_BASE_1808,
+        base_must_be_generic: true,
         empty_is_absent: true,
         dotdot_cancels_dotdot: false,
         grammar: G,
@@ -685,6 +717,8 @@ static RFC2396: Rules = {
         empty_userinfo: true,
         algorithm: Algorithm::Rfc2396,
         same_scheme_is_relative: false,
+        never_base: &[],
+        base_must_be_generic: true,
         empty_is_absent: false,
         dotdot_cancels_dotdot: false,
         grammar: Grammar {
@@ -747,6 +781,8 @@ const RFC3986_RULES: Rules = {
         empty_userinfo: true,
         algorithm: Algorithm::Rfc3986,
         same_scheme_is_relative: false,
+        never_base: &[],
+        base_must_be_generic: false,
         empty_is_absent: false,
         dotdot_cancels_dotdot: false,
         grammar: Grammar {
@@ -833,7 +869,7 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for spec in Spec::EVERY {
+        for spec in Spec::IETF_AND_WHATWG {
             assert_eq!(spec.name().parse::<Spec>(), Ok(spec));
             assert_eq!(spec.to_string(), spec.name());
         }
@@ -847,7 +883,7 @@ mod tests {
     #[test]
     fn switch_matrix_rows() {
         // The same-scheme loophole only in RFC 1630 (docs/readings.md#a13).
-        let loophole: Vec<_> = Spec::ALL
+        let loophole: Vec<_> = Spec::IETF
             .iter()
             .filter(|s| s.rules().same_scheme_is_relative)
             .collect();

@@ -175,7 +175,7 @@ fn vectors() {
 #[test]
 fn not_comparable_is_an_error_not_false() {
     let o = Options::default();
-    for spec in Spec::ALL {
+    for spec in Spec::IETF {
         let e =
             equivalent("http://a/%zz", "http://a/%zz", spec, &o).unwrap_err();
         assert_eq!(e.position, 9);
@@ -193,7 +193,7 @@ fn equivalent_urls_hash_alike() {
         "HTTP://info.cern.ch:80/albert/bertram/marie%2Dclaude",
         "http://info.cern.ch:/albert/bertram/marie%2dclaude#x",
     ];
-    for spec in Spec::ALL {
+    for spec in Spec::IETF {
         let keys: Vec<NormalizedUrl> = urls
             .iter()
             .map(|u| NormalizedUrl::new(u, spec, &o).unwrap())
@@ -221,7 +221,7 @@ fn normalized_debug_redacts_the_password() {
 }
 
 fn any_spec() -> impl Strategy<Value = Spec> {
-    prop::sample::select(Spec::ALL.to_vec())
+    prop::sample::select(Spec::IETF.to_vec())
 }
 
 fn any_options() -> impl Strategy<Value = Options> {

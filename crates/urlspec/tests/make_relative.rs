@@ -14,7 +14,7 @@ use urlspec::{Reference, Spec};
 
 /// Every spec this build resolves under.
 fn specs() -> Vec<Spec> {
-    Spec::EVERY.into_iter().filter(|s| s.is_available()).collect()
+    Spec::IETF_AND_WHATWG.into_iter().filter(|s| s.is_available()).collect()
 }
 
 /// Every candidate of the forms the docs of `make_relative` list, with

@@ -11,7 +11,7 @@ use urlspec::resolve::{
 use urlspec::{Reference, Spec};
 
 fn any_spec() -> impl Strategy<Value = Spec> {
-    prop::sample::select(Spec::ALL.to_vec())
+    prop::sample::select(Spec::IETF.to_vec())
 }
 
 /// Strings dense in URL delimiters, plus arbitrary Unicode.
@@ -122,8 +122,8 @@ proptest! {
         if let Some(s) = r.server() {
             let _ = (s.user(), s.password(), s.host(), s.port(), s.is_valid());
         }
-        let owned = r.to_owned();
-        prop_assert_eq!(owned.as_ref(), r);
+        let owned = r.to_buf();
+        prop_assert_eq!(owned.as_reference(), r);
     }
 
     #[test]
@@ -161,7 +161,7 @@ proptest! {
         if let Ok(out) = resolve(&base, &r, spec) {
             // A result is absolute: it has the base's or its own scheme.
             let parsed = Reference::parse_with(&out.href, spec);
-            prop_assert!(parsed.has_scheme() || out.taken_as_absolute, "{:?}", out);
+            prop_assert!(parsed.has_scheme() || out.outcome.taken_as_absolute, "{:?}", out);
         }
     }
 
@@ -224,10 +224,10 @@ proptest! {
         );
         // What the API gives, shortcuts and all.
         let api = Resolver::with_options(&base, spec, opts).resolve(&r).unwrap();
-        prop_assert_eq!((&api.href, api.note), (&href, note));
+        prop_assert_eq!((&api.href, api.outcome.note), (&href, note));
         if opts == Options::default() {
             let one_shot = resolve(&base, &r, spec).unwrap();
-            prop_assert_eq!((&one_shot.href, one_shot.note), (&href, note));
+            prop_assert_eq!((&one_shot.href, one_shot.outcome.note), (&href, note));
         }
     }
 
@@ -254,7 +254,7 @@ fn resolution_is_linear_on_hostile_input() {
     // A million `../` resolves in one pass (the time is measured by the
     // benchmark; here the result must be right and the call must return).
     let reference = "../".repeat(1_000_000) + "g";
-    for spec in Spec::ALL {
+    for spec in Spec::IETF {
         let out = resolve("http://a/b/c/d", &reference, spec).unwrap();
         let expected_tail = match spec {
             Spec::Rfc3986 => "http://a/g".to_string(),

@@ -360,10 +360,24 @@ fn resolution_through_the_resolver() {
     assert_eq!(r.resolve("..\\g").unwrap().href, "http://a/b/g");
     // Chromium and Node.js give this too; the `url` crate refused it.
     assert_eq!(r.resolve("///g").unwrap().href, "http://g/");
-    assert!(r.resolve("#f").unwrap().same_document);
-    assert!(!r.resolve("?y").unwrap().same_document);
-    let e = r.resolve("http://[::1").unwrap_err().to_string();
-    assert!(e.contains("IPv6-unclosed"), "{e}");
+    assert!(r.resolve("#f").unwrap().outcome.same_document);
+    assert!(!r.resolve("?y").unwrap().outcome.same_document);
+    let e = r.resolve("http://[::1").unwrap_err();
+    // The parser's failure itself, typed, with the byte it names.
+    let urlspec::resolve::ResolveError::Whatwg(failure) = e else {
+        panic!("{e:?}")
+    };
+    assert_eq!(
+        failure.error,
+        Some(urlspec::whatwg::ValidationError::Ipv6Unclosed)
+    );
+    assert!(!failure.in_base);
+    assert_eq!(e.kind(), "InvalidReference");
+    assert_eq!(e.position(), Some(failure.position));
+    assert!(e.to_string().contains("IPv6-unclosed"), "{e}");
+    let bad_base =
+        Resolver::new("http://[", Spec::Whatwg).resolve("g").unwrap_err();
+    assert_eq!(bad_base.position(), Some(0), "{bad_base:?}");
     assert!(!Reference::parse_with("http://[::1", Spec::Whatwg).is_valid());
     assert!(Reference::parse_with("g?y", Spec::Whatwg).is_valid());
 }

@@ -564,7 +564,7 @@ mod tests {
 
     #[test]
     fn escape_is_zero_copy_when_nothing_changes() {
-        for spec in Spec::ALL {
+        for spec in Spec::IETF {
             for c in Component::ALL {
                 assert!(matches!(
                     escape("abc", c, spec),
@@ -598,7 +598,7 @@ mod tests {
         };
         for text in crate::reference::tests::samples() {
             let data = text.as_bytes();
-            for spec in Spec::ALL {
+            for spec in Spec::IETF {
                 for c in Component::ALL {
                     for (keep, keep_escapes) in [
                         (c.data_chars(spec), false),
@@ -658,7 +658,7 @@ mod tests {
 
     #[test]
     fn user_escapes_delimiters() {
-        for spec in Spec::ALL {
+        for spec in Spec::IETF {
             let out = escape("a:b@c/d", Component::User, spec);
             assert!(!out.contains([':', '@', '/']), "{spec}: {out}");
         }

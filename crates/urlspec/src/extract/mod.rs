@@ -116,6 +116,7 @@ use memchr::{memchr2, memchr3};
 pub use delimit::MAX_DELIMITED;
 pub use line::LineIndex;
 
+use crate::names::option_names;
 use crate::reference::Reference;
 use crate::spec::Spec;
 
@@ -133,28 +134,13 @@ pub enum Form {
     Bare,
 }
 
-impl Form {
-    /// A short name for output: `url-prefixed`, `angle`, `quoted`, `bare`.
-    ///
-    /// ```
-    /// use urlspec::extract::Form;
-    /// assert_eq!(Form::UrlPrefixed.name(), "url-prefixed");
-    /// ```
-    pub const fn name(self) -> &'static str {
-        match self {
-            Form::UrlPrefixed => "url-prefixed",
-            Form::Angle => "angle",
-            Form::Quoted => "quoted",
-            Form::Bare => "bare",
-        }
-    }
-}
-
-impl fmt::Display for Form {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+// A short name for output: `url-prefixed`, `angle`, `quoted`, `bare`.
+option_names!(Form, "form" {
+    UrlPrefixed => "url-prefixed",
+    Angle => "angle",
+    Quoted => "quoted",
+    Bare => "bare",
+});
 
 /// A URL found in text.
 ///

@@ -53,7 +53,7 @@ impl Avx2 {
     }
 }
 
-/// Splits `b` under `Spec::EVERY[S]`, exactly as the scalar splitter
+/// Splits `b` under `Spec::IETF_AND_WHATWG[S]`, exactly as the scalar splitter
 /// does (which it leaves inputs under 16 bytes to), except that
 /// [`Meta::fits`] is exact for every component (the scalar one may clear
 /// the net_loc's and the path's flags for bytes after them, which
@@ -574,11 +574,11 @@ mod tests {
     use super::*;
     use crate::spec::Spec;
 
-    /// Both splitters on `b` under `Spec::EVERY[S]`: the same offsets, and
+    /// Both splitters on `b` under `Spec::IETF_AND_WHATWG[S]`: the same offsets, and
     /// class flags that are exact in the AVX2 one (from 16 bytes on); for
     /// UTF-8 input, the same `is_valid()`.
     fn agree<const S: usize>(b: &[u8], avx2: Avx2, check: bool) {
-        let spec = Spec::EVERY[S];
+        let spec = Spec::IETF_AND_WHATWG[S];
         let want = split_scalar::<S>(b);
         let got = split::<S>(b, avx2);
         let strip = |m: Meta| Meta { fits: 0, ..m };

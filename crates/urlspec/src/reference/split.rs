@@ -38,13 +38,13 @@ pub(super) fn split(b: &[u8], spec: Spec) -> Meta {
     }
 }
 
-/// The rules `split_with` reads, as constants of `Spec::EVERY[S]` (read
+/// The rules `split_with` reads, as constants of `Spec::IETF_AND_WHATWG[S]` (read
 /// at compile time: the rule statics may live in another codegen unit,
 /// where the optimizer cannot see their values).
 pub(super) struct Shape<const S: usize>;
 
 impl<const S: usize> Shape<S> {
-    pub(super) const SPEC: Spec = Spec::EVERY[S];
+    pub(super) const SPEC: Spec = Spec::IETF_AND_WHATWG[S];
     pub(super) const SCHEME: SchemeRule = Self::SPEC.rules().scheme;
     const AUTH_STOPS: [u8; 3] = auth_stops(Self::SPEC.rules().authority_ends);
     const PATH_STOPS: [u8; 3] =
@@ -96,7 +96,7 @@ pub(super) fn both(b: &[u8], spec: Spec) -> Option<[Meta; 2]> {
     }
 }
 
-/// [`split_with`] for `Spec::EVERY[S]`, or its AVX2 form where the CPU
+/// [`split_with`] for `Spec::IETF_AND_WHATWG[S]`, or its AVX2 form where the CPU
 /// has it (`simd.rs`).
 #[inline(always)]
 fn split_as<const S: usize>(b: &[u8]) -> Meta {
@@ -107,7 +107,7 @@ fn split_as<const S: usize>(b: &[u8]) -> Meta {
     split_scalar::<S>(b)
 }
 
-/// [`split_with`] for `Spec::EVERY[S]`.
+/// [`split_with`] for `Spec::IETF_AND_WHATWG[S]`.
 pub(super) fn split_scalar<const S: usize>(b: &[u8]) -> Meta {
     split_with(
         b,

@@ -641,12 +641,7 @@ mod tests {
         let o = resolver
             .resolve_general(&Reference::parse_with(r, spec), &mut href)
             .unwrap_or_else(|e| panic!("{spec} {base:?} {r:?}: {e}"));
-        let want = Resolved {
-            href,
-            same_document: o.same_document,
-            taken_as_absolute: o.taken_as_absolute,
-            note: o.note,
-        };
+        let want = Resolved { href, outcome: o };
         assert_eq!(got, want, "{spec} {base:?} {r:?}");
         assert_eq!(
             Ok(&got),
@@ -688,7 +683,7 @@ mod tests {
             assert_eq!(r.authority_ends, CharClass::of("/"));
             assert!(r.params && !r.same_scheme_is_relative);
         }
-        for spec in Spec::ALL {
+        for spec in Spec::IETF {
             if !SERVED.contains(&spec) {
                 assert!(plan("http://a/b", "g", spec).is_none(), "{spec}");
             }

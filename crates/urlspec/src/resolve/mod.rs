@@ -38,6 +38,7 @@ pub(crate) mod scan;
 
 mod error;
 mod options;
+mod pairs;
 mod plan;
 #[cfg(test)]
 mod tests;
@@ -47,6 +48,7 @@ use alloc::string::String;
 
 pub use error::ResolveError;
 pub use options::{Options, Rfc1630Dots, RootlessDots};
+pub use pairs::PairResolver;
 pub use path::DotDotAboveRoot;
 pub(crate) use plan::Plan;
 pub use relative::{make_relative, make_relative_with};
@@ -100,18 +102,48 @@ impl Outcome {
     }
 }
 
-/// A resolved reference.
+/// A resolved reference: the absolute result and the facts about it.
+///
+/// ```
+/// use urlspec::{resolve::resolve, Spec};
+/// let r = resolve("http://a/b/c/d;p?q", "../g#s", Spec::Rfc3986).unwrap();
+/// assert_eq!(r.href, "http://a/b/g#s");
+/// assert_eq!((r.fragment(), r.without_fragment()), (Some("s"), "http://a/b/g"));
+/// assert!(!r.outcome.same_document);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Resolved {
     /// The absolute result.
     pub href: String,
-    /// The reference denotes the current document.
-    pub same_document: bool,
-    /// There was no base; the reference was taken as absolute.
-    pub taken_as_absolute: bool,
-    /// The result reads back with other components than the algorithm
-    /// produced (see [`Note`]).
-    pub note: Option<Note>,
+    /// What else the resolution found (same document, taken as absolute,
+    /// a note).
+    pub outcome: Outcome,
+}
+
+impl Resolved {
+    /// The byte position of the `#` that starts the result's fragment, if
+    /// it has one. Under every spec the first `#` of a result is that
+    /// delimiter: no component before the fragment may hold one (each is
+    /// cut at the first `#` of base or reference, and the URL Standard
+    /// escapes it elsewhere), so it is found without parsing the result
+    /// again.
+    #[must_use]
+    pub fn fragment_start(&self) -> Option<usize> {
+        memchr::memchr(b'#', self.href.as_bytes())
+    }
+
+    /// The result's fragment, without its `#`.
+    #[must_use]
+    pub fn fragment(&self) -> Option<&str> {
+        self.fragment_start().map(|at| &self.href[at + 1..])
+    }
+
+    /// The result without its fragment: the URL of the resource, as a
+    /// base is (RFC 3986 §5.1).
+    #[must_use]
+    pub fn without_fragment(&self) -> &str {
+        &self.href[..self.fragment_start().unwrap_or(self.href.len())]
+    }
 }
 
 /// Resolves `reference` against `base` under `spec` with default options.
@@ -122,12 +154,20 @@ pub struct Resolved {
 /// let r = resolve("http://a/b/c/d;p?q#f", "", Spec::Rfc1808).unwrap();
 /// assert_eq!(r.href, "http://a/b/c/d;p?q#f"); // S2a: the entire base
 /// let r = resolve("http://a/b/c/d;p?q#f", "", Spec::Draft96).unwrap();
-/// assert_eq!((r.href.as_str(), r.same_document), ("http://a/b/c/d;p?q", true));
+/// assert_eq!((r.href.as_str(), r.outcome.same_document), ("http://a/b/c/d;p?q", true));
 /// ```
 ///
 /// Under RFC 3986, RFC 1808 and draft 04 the common cases take a fast path
 /// that reads only the delimiters they need of base and reference (no
 /// full parse of either), as [`Resolver`] does with default options.
+///
+/// # Errors
+///
+/// The [`ResolveError`] of the spec's algorithm: no base for a relative
+/// reference where the spec has no RFC 1808 step 1, a base without a
+/// scheme, a WHATWG parser failure; with [`Options::strict`], an invalid
+/// reference or an unsuitable base; with [`DotDotAboveRoot::Error`], a
+/// `..` above the root.
 pub fn resolve(
     base: &str,
     reference: &str,
@@ -153,6 +193,10 @@ pub fn resolve(
 /// }
 /// assert_eq!(out, "http://x/z");
 /// ```
+///
+/// # Errors
+///
+/// As [`resolve`].
 pub fn resolve_into(
     base: &str,
     reference: &str,
@@ -220,36 +264,43 @@ pub struct Resolver<'b> {
 
 impl<'b> Resolver<'b> {
     /// A resolver for `base` under `spec` (an empty `base`: no base).
+    #[must_use]
     pub fn new(base: &'b str, spec: Spec) -> Resolver<'b> {
         Resolver::with_options(base, spec, Options::default())
     }
 
     /// A resolver with options.
+    #[must_use]
     pub fn with_options(
         base: &'b str,
         spec: Spec,
         options: Options,
     ) -> Resolver<'b> {
-        let base =
-            (!base.is_empty()).then(|| Reference::parse_with(base, spec));
-        let fast = match &base {
-            Some(b)
-                if options == Options::default()
-                    && fast::SERVED.contains(&spec) =>
-            {
-                Some(fast::Prepared::directory_of(b, spec))
-            }
-            _ => None,
-        };
+        let base = Reference::parse_with(base, spec);
+        let fast = fast_path(&base, spec, options);
+        Resolver::from_parts(base, spec, options, fast)
+    }
+
+    /// A resolver for a base parsed before, with [`fast_path`]'s answer for
+    /// it (an empty base: no base).
+    fn from_parts(
+        base: Reference<'b>,
+        spec: Spec,
+        options: Options,
+        fast: Option<Option<fast::Dir>>,
+    ) -> Resolver<'b> {
+        let base = (!base.as_str().is_empty()).then_some(base);
         Resolver { base, spec, options, fast }
     }
 
     /// The parsed base, if any.
+    #[must_use]
     pub fn base(&self) -> Option<&Reference<'b>> {
         self.base.as_ref()
     }
 
     /// The spec.
+    #[must_use]
     pub fn spec(&self) -> Spec {
         self.spec
     }
@@ -259,6 +310,10 @@ impl<'b> Resolver<'b> {
     /// of the reference; with default options found as by [`resolve`],
     /// without parsing the reference), else with room for base and
     /// reference together.
+    ///
+    /// # Errors
+    ///
+    /// As [`resolve`](fn@resolve), with the resolver's options.
     pub fn resolve(&self, reference: &str) -> Result<Resolved, ResolveError> {
         if let Some(plan) = self.fast(reference) {
             return Ok(plan.resolved());
@@ -276,16 +331,15 @@ impl<'b> Resolver<'b> {
             reference.len() + self.base.map_or(0, |b| b.as_str().len()) + 1;
         let mut href = String::with_capacity(cap);
         let o = self.resolve_general(&r, &mut href)?;
-        Ok(Resolved {
-            href,
-            same_document: o.same_document,
-            taken_as_absolute: o.taken_as_absolute,
-            note: o.note,
-        })
+        Ok(Resolved { href, outcome: o })
     }
 
     /// Resolves `reference`, appending the result to `out` (which a batch
     /// can reuse). On error `out` is left as it was.
+    ///
+    /// # Errors
+    ///
+    /// As [`resolve`](fn@resolve), with the resolver's options.
     pub fn resolve_into(
         &self,
         reference: &str,
@@ -305,6 +359,10 @@ impl<'b> Resolver<'b> {
 
     /// Resolves an already parsed reference (it must be parsed under the
     /// resolver's spec).
+    ///
+    /// # Errors
+    ///
+    /// As [`resolve`](fn@resolve), with the resolver's options.
     pub fn resolve_parsed(
         &self,
         r: &Reference<'_>,
@@ -352,10 +410,7 @@ impl<'b> Resolver<'b> {
         let opts = &self.options;
         if opts.strict {
             if let Some(v) = r.violations().into_iter().next() {
-                return Err(ResolveError::InvalidReference {
-                    reason: alloc::string::ToString::to_string(&v),
-                    position: v.position,
-                });
+                return Err(ResolveError::InvalidReference(v));
             }
         }
         let Some(base) = &self.base else {
@@ -419,6 +474,20 @@ impl<'b> Resolver<'b> {
     }
 }
 
+/// What [`Resolver::fast`] needs of `base`: with default options, a base
+/// and a spec the fast path serves, the base's directory as the fast path
+/// takes it (`None` when it does not); `None` when the fast path is off.
+fn fast_path(
+    base: &Reference<'_>,
+    spec: Spec,
+    options: Options,
+) -> Option<Option<fast::Dir>> {
+    (!base.as_str().is_empty()
+        && options == Options::default()
+        && fast::SERVED.contains(&spec))
+    .then(|| fast::Prepared::directory_of(base, spec))
+}
+
 /// A reference (or base) that is the result as it is: the components it
 /// reads with are the ones produced.
 pub(crate) fn verbatim(r: &Reference<'_>, out: &mut String) -> Outcome {
@@ -462,21 +531,10 @@ fn check_base_suitable(
     spec: Spec,
 ) -> Result<(), ResolveError> {
     let scheme = base.scheme().unwrap_or("");
-    // RFC 1808 §2.3 (draft 04 §2.3): schemes "never used with relative
-    // URLs"; the 1808 list serves RFC 1808 and the later seeds
-    // (docs/readings.md#a19, docs/readings.md#a44), and RFC 1630, which has none of its own.
-    let never: &[&str] = match spec {
-        Spec::Draft04 => &["mailto", "telnet"],
-        Spec::Rfc2396 | Spec::Rfc3986 | Spec::Whatwg => &[],
-        _ => &["mailto", "telnet", "news"],
-    };
-    let unsuitable = never.iter().any(|s| s.eq_ignore_ascii_case(scheme))
-        || match spec {
-            Spec::Draft96 | Spec::Draft96Dec | Spec::Rfc2396 => {
-                !base.is_generic()
-            }
-            _ => false,
-        };
+    let rules = spec.rules();
+    let unsuitable =
+        rules.never_base.iter().any(|s| s.eq_ignore_ascii_case(scheme))
+            || (rules.base_must_be_generic && !base.is_generic());
     if unsuitable {
         return Err(ResolveError::BaseNotHierarchical {
             scheme: scheme.into(),
@@ -550,6 +608,7 @@ pub(crate) fn without_fragment<'a>(r: &Reference<'a>) -> &'a str {
 /// assert_eq!(remove_dot_segments("/a/b/c/./../../g"), "/a/g");
 /// assert_eq!(remove_dot_segments("mid/content=5/../6"), "mid/6");
 /// ```
+#[must_use]
 pub fn remove_dot_segments(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
     path::remove_dot_segments(path, &mut out);

@@ -2,6 +2,7 @@
 //! letter, and the names of their values.
 
 use super::DotDotAboveRoot;
+use crate::names::option_names;
 use crate::spec::Spec;
 
 /// How RFC 1630's rule .4 removes dot segments (docs/readings.md#a11).
@@ -26,38 +27,9 @@ pub enum RootlessDots {
     KeepRootless,
 }
 
-/// Gives an option enum its command-line names, `name()` and `FromStr`.
-macro_rules! option_names {
-    ($ty:ident { $($variant:ident => $name:literal),+ $(,)? }) => {
-        impl $ty {
-            /// The value's name on the command line and in data files.
-            pub const fn name(self) -> &'static str {
-                match self {
-                    $($ty::$variant => $name),+
-                }
-            }
-        }
-
-        impl core::str::FromStr for $ty {
-            type Err = String;
-
-            fn from_str(s: &str) -> Result<$ty, String> {
-                let key = s.replace('-', "_");
-                match key.as_str() {
-                    $($name => Ok($ty::$variant),)+
-                    _ => Err(alloc::format!(
-                        "unknown value `{s}`; expected one of: {}",
-                        [$($name),+].join(", ")
-                    )),
-                }
-            }
-        }
-    };
-}
-
-option_names!(DotDotAboveRoot { Keep => "keep", Remove => "remove", Error => "error" });
-option_names!(Rfc1630Dots { Literal => "literal", Like1808 => "like1808" });
-option_names!(RootlessDots { Literal => "literal", KeepRootless => "keep_rootless" });
+option_names!(DotDotAboveRoot, "value" { Keep => "keep", Remove => "remove", Error => "error" });
+option_names!(Rfc1630Dots, "value" { Literal => "literal", Like1808 => "like1808" });
+option_names!(RootlessDots, "value" { Literal => "literal", KeepRootless => "keep-rootless" });
 
 /// Options of a resolution. Every option left at its default follows the
 /// spec's text; [`Options::strict`] turns reported problems into errors.

@@ -68,11 +68,10 @@ impl<'a> Plan<'a> {
                 href.push_str(p);
             }
         }
-        Resolved {
-            href,
+        let outcome = Outcome {
             same_document: self.same_document,
-            taken_as_absolute: false,
-            note: None,
-        }
+            ..Outcome::default()
+        };
+        Resolved { href, outcome }
     }
 }

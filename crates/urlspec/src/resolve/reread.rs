@@ -47,12 +47,12 @@ use crate::reference::{Part, Reference};
 /// use urlspec::Spec;
 ///
 /// let r = resolve("f:/a", ".//g", Spec::Rfc3986).unwrap();
-/// assert_eq!((r.href.as_str(), r.note), ("f://g", Some(Note::PathReadAsAuthority)));
+/// assert_eq!((r.href.as_str(), r.outcome.note), ("f://g", Some(Note::PathReadAsAuthority)));
 /// let guarded = Options::default().path_guard(true);
 /// let r = Resolver::with_options("f:/a", Spec::Rfc3986, guarded).resolve(".//g").unwrap();
-/// assert_eq!((r.href.as_str(), r.note), ("f:/.//g", Some(Note::PathGuarded)));
+/// assert_eq!((r.href.as_str(), r.outcome.note), ("f:/.//g", Some(Note::PathGuarded)));
 /// let r = resolve("http://taccs.hu", "index.html", Spec::Rfc2396).unwrap();
-/// assert_eq!(r.note, Some(Note::PathJoinsAuthority));
+/// assert_eq!(r.outcome.note, Some(Note::PathJoinsAuthority));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]

@@ -7,7 +7,7 @@ use super::{Outcome, ResolveError};
 use crate::reference::Reference;
 
 /// [`Spec::Whatwg`]: the basic URL parser with the base (a null base when
-/// there is none); a failure is an invalid reference, at the byte the
+/// there is none); a failure is [`ResolveError::Whatwg`], with the byte the
 /// parser names, but for a relative reference with no base: `NoBase`.
 pub(super) fn whatwg_resolve(
     base: Option<&Reference<'_>>,
@@ -19,10 +19,7 @@ pub(super) fn whatwg_resolve(
         Some(MissingSchemeNonRelativeUrl) if base.is_none() => {
             ResolveError::NoBase
         }
-        _ => ResolveError::InvalidReference {
-            reason: e.reason(),
-            position: if e.in_base { 0 } else { e.position },
-        },
+        _ => ResolveError::Whatwg(e),
     };
     #[cfg(feature = "whatwg")]
     {

@@ -17,7 +17,7 @@ pub fn specs<S: AsRef<str>>(names: &[S]) -> Vec<Spec> {
     let mut out = Vec::new();
     for n in names {
         match n.as_ref() {
-            "all" => out.extend(Spec::ALL),
+            "all" => out.extend(Spec::IETF),
             "seed1808" => out.extend([
                 Spec::Draft04,
                 Spec::Rfc1808,

@@ -264,11 +264,10 @@ pub async fn resolve(uri: Uri) -> Response {
     respond(&RESOLVE, &uri, |args: &ResolveArgs, buf| {
         let base = args.base.as_deref().unwrap_or_default();
         let mut mode = Single::new(args.spec, args.options.to_options(), true);
-        let prepared = mode.prepare(base);
         for (n, reference) in (1..).zip(&args.references) {
             let origin = Origin::Argument(n);
-            // A Vec takes every write.
-            let _ = mode.answer(buf, &prepared, origin, base, reference);
+            // A Vec takes every write. `Single` keeps its base itself.
+            let _ = mode.answer(buf, &(), origin, base, reference);
         }
     })
 }
