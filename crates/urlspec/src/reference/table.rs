@@ -74,6 +74,11 @@ pub(crate) const AUTH_GO: u16 = 1 << 11;
 /// length).
 pub(crate) const NOT_SLASHES: u16 = 1 << 12;
 
+/// Not `:`: a reference without it has no scheme and no `:` in its first
+/// segment, which [`validate::plain`](super::validate::plain) needs to know
+/// of the reference's text alone.
+pub(crate) const NO_COLON: u16 = 1 << 13;
+
 /// The class flags of the components after the net_loc.
 pub(crate) const TAIL_CLASSES: u16 = SEGMENT | PARAM | QUERY | FRAGMENT;
 
@@ -175,6 +180,9 @@ pub(crate) const fn build(rules: &Rules) -> [u16; 256] {
         }
         if chars::SCHEME.contains(b) {
             e |= SCHEME;
+        }
+        if b != b':' {
+            e |= NO_COLON;
         }
         if chars::ALPHA.contains(b) {
             e |= ALPHA;

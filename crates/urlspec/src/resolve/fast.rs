@@ -613,6 +613,7 @@ fn kept_dotdots(path: &[u8], k: usize, segments: usize) -> Option<usize> {
 mod tests {
     use super::*;
     use crate::reference::Reference;
+    use crate::resolve::tests::strict_agrees;
     use crate::resolve::{Options, Resolved, Resolver};
     use alloc::format;
     use alloc::string::String;
@@ -737,6 +738,12 @@ mod tests {
             };
             let pairs: Vec<(&str, &str)> =
                 text.lines().filter_map(|l| l.split_once('\t')).collect();
+            let strict = Options::default().strict(true);
+            for spec in Spec::ALL {
+                for (b, r) in &pairs {
+                    strict_agrees(&Resolver::with_options(b, spec, strict), r);
+                }
+            }
             for spec in SERVED {
                 let served =
                     pairs.iter().filter(|(b, r)| check(b, r, spec)).count();
@@ -765,6 +772,14 @@ mod tests {
         fn fast_path_agrees_with_the_steps(base in url_like(), r in url_like()) {
             for spec in SERVED {
                 check(&base, &r, spec);
+            }
+        }
+
+        #[test]
+        fn strict_resolution_agrees_with_the_steps(base in url_like(), r in url_like()) {
+            let strict = Options::default().strict(true);
+            for spec in SERVED {
+                strict_agrees(&Resolver::with_options(&base, spec, strict), &r);
             }
         }
     }
