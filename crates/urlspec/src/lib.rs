@@ -27,6 +27,8 @@
 //! (`tests/layers.rs` reads this list and fails on any other edge). Lowest
 //! first:
 //!
+//! 0. `bytes`: the byte level, private: word-at-a-time arithmetic and its
+//!    constants, the offset of a slice in its input.
 //! 1. [`chars`]: the character classes of every grammar, one constant per
 //!    rule (`reserved`, `unreserved`, `national`, `mark`, `sub-delims`, …).
 //! 2. [`spec`]: what differs between the specs, as data ([`spec::Rules`]).
@@ -82,6 +84,7 @@
 extern crate alloc;
 
 pub mod base;
+mod bytes;
 pub mod chars;
 pub mod check;
 pub mod diff;

@@ -465,18 +465,7 @@ mod tests {
     #[cfg(feature = "std")]
     #[test]
     fn plain_is_sound_on_the_corpora() {
-        extern crate std;
-        let dir = match std::env::var_os("URLSPEC_DATA") {
-            Some(d) if !d.is_empty() => std::path::PathBuf::from(d),
-            _ => std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("../../../shared/data/urls"),
-        };
-        for name in ["relative-pairs.tsv", "cc-relative-10k.tsv"] {
-            let path = dir.join(name);
-            let Ok(text) = std::fs::read_to_string(&path) else {
-                std::eprintln!("note: {}: missing, skipped", path.display());
-                continue;
-            };
+        for (name, text) in crate::reference::tests::pair_corpora() {
             let refs: Vec<&str> = text
                 .lines()
                 .filter_map(|l| l.split_once('\t'))
