@@ -38,14 +38,13 @@ Prints a Markdown table.
 from __future__ import annotations
 
 import argparse
-import pathlib
 import time
 import urllib.parse as up
 
+import corpora
 import urlspec
 from urlspec import compat, rfc3986
 
-HERE = pathlib.Path(__file__).resolve()
 
 
 def best(fn, repeat):
@@ -60,18 +59,12 @@ def best(fn, repeat):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--corpora", default=str(HERE.parents[3] / "shared" / "data" / "urls"))
+    ap.add_argument("--corpora", default=str(corpora.DEFAULT))
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
-    d = pathlib.Path(args.corpora)
-    pairs = []
-    for line in open(d / "relative-pairs.tsv", encoding="utf-8"):
-        base, sep, ref = line.rstrip("\n").partition("\t")
-        if sep:
-            pairs.append((base, ref))
+    pairs, urls = corpora.load(args.corpora)
     bases = [b for b, _ in pairs]
     refs = [r for _, r in pairs]
-    urls = [l.rstrip("\n") for l in open(d / "kasztp.txt", encoding="utf-8") if l.strip()]
     n_join, n_split = len(pairs), len(urls)
     urljoin, urlsplit, urlparse = up.urljoin, up.urlsplit, up.urlparse
     c_join, c_split, c_parse = compat.urljoin, compat.urlsplit, compat.urlparse

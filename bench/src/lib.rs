@@ -27,7 +27,7 @@ use std::sync::LazyLock;
 pub mod whatwg;
 
 use urlspec::escape::{self, Component};
-use urlspec::resolve::Resolver;
+use urlspec::resolve::{Options, Resolver};
 use urlspec::{Reference, Spec};
 
 /// The environment variable that overrides the corpus directory.
@@ -441,6 +441,12 @@ pub struct PreparedResolution {
     pub prepare: for<'a> fn(&[Pair<'a>]) -> PreparedRun<'a>,
 }
 
+/// Strict resolution: a reference outside its spec's grammar is refused,
+/// as oxiri and fluent-uri refuse it.
+fn strict() -> Options {
+    Options::default().strict(true)
+}
+
 /// Every resolver with prepared bases, in table order; the first is the
 /// baseline of the ratios.
 pub const PREPARED_RESOLVERS: &[PreparedResolution] = &[
@@ -460,6 +466,26 @@ pub const PREPARED_RESOLVERS: &[PreparedResolution] = &[
             prepared(
                 pairs,
                 |b| Some(Resolver::new(b, Spec::Rfc1808)),
+                |base, r| base.resolve(r).ok().map(|r| r.href),
+            )
+        },
+    },
+    PreparedResolution {
+        name: "urlspec-rfc3986-strict",
+        prepare: |pairs| {
+            prepared(
+                pairs,
+                |b| Some(Resolver::with_options(b, Spec::Rfc3986, strict())),
+                |base, r| base.resolve(r).ok().map(|r| r.href),
+            )
+        },
+    },
+    PreparedResolution {
+        name: "urlspec-rfc1808-strict",
+        prepare: |pairs| {
+            prepared(
+                pairs,
+                |b| Some(Resolver::with_options(b, Spec::Rfc1808, strict())),
                 |base, r| base.resolve(r).ok().map(|r| r.href),
             )
         },

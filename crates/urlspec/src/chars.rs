@@ -162,9 +162,7 @@ pub const SCHEME: CharClass = ALPHANUM.or(CharClass::of("+-."));
 
 /// The byte range of `s`, a slice of `input`.
 pub(crate) fn span_of(input: &str, s: &str) -> core::ops::Range<usize> {
-    let start = (s.as_ptr() as usize)
-        .saturating_sub(input.as_ptr() as usize)
-        .min(input.len());
+    let start = crate::bytes::offset_in(input, s);
     start..start + s.len()
 }
 

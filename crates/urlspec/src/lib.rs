@@ -27,6 +27,8 @@
 //! (`tests/layers.rs` reads this list and fails on any other edge). Lowest
 //! first:
 //!
+//! 0. `bytes`: the byte level, private: word-at-a-time arithmetic and its
+//!    constants, the offset of a slice in its input.
 //! 1. [`chars`], [`names`]: the character classes of every grammar, one
 //!    constant per rule (`reserved`, `unreserved`, `national`, `mark`,
 //!    `sub-delims`, …); the names of option values, in one spelling, with
@@ -84,6 +86,7 @@
 extern crate alloc;
 
 pub mod base;
+mod bytes;
 pub mod chars;
 pub mod check;
 pub mod diff;

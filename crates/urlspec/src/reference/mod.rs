@@ -222,11 +222,7 @@ impl<'a> Reference<'a> {
     /// components back to the input (the range excludes delimiters).
     pub fn span(&self, component: Part) -> Option<core::ops::Range<usize>> {
         let m = &self.meta;
-        let base = self.input.as_ptr() as usize;
-        let of = |s: &str| {
-            let start = s.as_ptr() as usize - base;
-            start..start + s.len()
-        };
+        let of = |s: &str| crate::chars::span_of(self.input, s);
         match component {
             Part::Scheme => self.scheme().map(of),
             Part::NetLoc => self.net_loc().map(of),
@@ -550,6 +546,34 @@ pub(crate) mod tests {
     use crate::chars::{rfc1630, ALPHA, SCHEME};
     use crate::escape::is_escape_at;
     use crate::spec::SchemeRule;
+
+    /// The text of each pair corpus (`relative-pairs.tsv`,
+    /// `cc-relative-10k.tsv`) found under `URLSPEC_DATA` or the shared data
+    /// beside the repository, with its name; a missing one is noted and
+    /// left out.
+    #[cfg(feature = "std")]
+    pub(crate) fn pair_corpora() -> Vec<(&'static str, String)> {
+        extern crate std;
+        let dir = match std::env::var_os("URLSPEC_DATA") {
+            Some(d) if !d.is_empty() => std::path::PathBuf::from(d),
+            _ => std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("../../../shared/data/urls"),
+        };
+        ["relative-pairs.tsv", "cc-relative-10k.tsv"]
+            .into_iter()
+            .filter_map(|name| {
+                let path = dir.join(name);
+                let text = std::fs::read_to_string(&path);
+                if text.is_err() {
+                    std::eprintln!(
+                        "note: {}: missing, skipped",
+                        path.display()
+                    );
+                }
+                Some((name, text.ok()?))
+            })
+            .collect()
+    }
 
     /// Every string of up to three tokens of an alphabet chosen for the
     /// splitter's and the validity check's corner cases, then longer

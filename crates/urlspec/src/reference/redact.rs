@@ -23,9 +23,8 @@ pub(crate) fn password_span(r: &Reference<'_>) -> Option<Range<usize>> {
         None => {
             let s = Server::parse(&input[net_loc.clone()], Spec::Rfc3986);
             let pw = s.password()?;
-            let at = pw.as_ptr() as usize
-                - input[net_loc.clone()].as_ptr() as usize;
-            net_loc.start + at..net_loc.start + at + pw.len()
+            let at = net_loc.start + span_of(&input[net_loc], pw).start;
+            at..at + pw.len()
         }
     };
     (!pw.is_empty()).then_some(pw)

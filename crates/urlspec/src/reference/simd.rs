@@ -4,15 +4,14 @@
 //! masks, so that a URL of up to 64 bytes takes no branch that depends on
 //! where its components end.
 //!
-//! Why: after the table-driven scalar splitter (`table.rs`), what was left
-//! on `userbait.txt` was mispredicted loop exits (parsing each URL eight
-//! times in a row took 29.7 ns instead of 45.2), from net_locs, paths and
-//! queries of varied lengths. Baseline x86_64 (SSE2) has no byte shuffle,
-//! and a splitter built on it lost to the scalar one (585 against 406
-//! instructions per URL); this one needs AVX2 (and BMI1/BMI2 for `tzcnt`
-//! and `shlx`), detected once at run time. Inputs under 16 bytes, other
-//! CPUs and other targets take the scalar splitter, which the tests
-//! compare with this one on the same inputs. Measured: see BENCHMARKS.md.
+//! Why: what the table-driven scalar splitter (`table.rs`) leaves is
+//! mispredicted loop exits, from net_locs, paths and queries of varied
+//! lengths. Baseline x86_64 (SSE2) has no byte shuffle, and a splitter
+//! built on it lost to the scalar one; this one needs AVX2 (and BMI1/BMI2
+//! for `tzcnt` and `shlx`), detected once at run time. Inputs under 16
+//! bytes, other CPUs and other targets take the scalar splitter, which the
+//! tests compare with this one on the same inputs. The measurements are in
+//! BENCHMARKS.md ("The scalar splitter", "Where the time goes").
 //!
 //! The only `unsafe` is the call into the `#[target_feature]` function,
 //! behind a token that exists only when the features were detected, and

@@ -15,6 +15,7 @@ use super::table::{
     QUERY_GO, SCHEME,
 };
 use super::{Meta, NONE};
+use crate::bytes::words::{eq_low, splat, HIGH};
 use crate::chars::{rfc1630, CharClass, ALPHA};
 use crate::escape::is_escape_at;
 use crate::spec::{SchemeRule, Spec};
@@ -276,24 +277,17 @@ pub(super) fn scheme_end(
 /// characters under every rule this serves, the first one included.
 #[inline(always)]
 pub(crate) fn lowercase_scheme(b: &[u8]) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
     let word = b.first_chunk::<8>()?;
     let x = u64::from_le_bytes(*word);
     // The first `:`: the lowest byte of `x ^ ":::::::"` that is zero (the
     // classic test is exact for the lowest one).
-    let colon = x ^ (ONES * u64::from(b':'));
-    let zero = colon.wrapping_sub(ONES) & !colon & HIGH;
-    let p = (zero.trailing_zeros() / 8) as usize;
+    let p = (eq_low(x, b':').trailing_zeros() / 8) as usize;
     // Lowercase letters: with the high bit forced on, subtracting `a`
     // (`{`) from a byte borrows from no other byte and leaves the high bit
     // set exactly when the byte is at least `a` (`{`); `!x` drops the
     // bytes that are not ASCII.
     let y = x | HIGH;
-    let lower = (y - ONES * u64::from(b'a'))
-        & !(y - ONES * u64::from(b'{'))
-        & !x
-        & HIGH;
+    let lower = (y - splat(b'a')) & !(y - splat(b'{')) & !x & HIGH;
     let below = HIGH & ((1u64 << (8 * p.min(7))) - 1);
     (1..8).contains(&p).then_some(p).filter(|_| lower & below == below)
 }

@@ -23,19 +23,10 @@
 //! The tables are built at compile time from each spec's
 //! [`Rules`](crate::spec::Rules) (its `params`, `server` and
 //! [`Grammar`](crate::spec::Grammar)), so the grammar stays data in
-//! `spec.rs` and `chars.rs`.
-//!
-//! Measured with callgrind on `kasztp.txt` (BENCHMARKS.md): parse and
-//! `is_valid()` went from about 1,540 (RFC 3986) and 1,030 (RFC 1808)
-//! instructions per URL, with a second pass per component, to 392 and
-//! 383; [`scan`] (one pass over the net_loc instead of a search and a
-//! classification, no byte loop where a component ends, the path's scan
-//! going on from the word where the net_loc ended) to about 335 and 350;
-//! [`scan_head`] and [`scan_tail`] (the first 24 bytes of a net_loc and the
-//! last 24 of a path as blocks, so that most URLs take no loop exit that
-//! depends on their length: such mispredicted branches, not instructions,
-//! were most of the time left) to 328 and 326.
+//! `spec.rs` and `chars.rs`. What each step of this design saved is
+//! measured in BENCHMARKS.md ("The scalar splitter").
 
+use crate::bytes::words::{eq_low, splat};
 use crate::chars::{self, CharClass};
 use crate::spec::{Rules, ServerGrammar, Spec};
 
@@ -73,6 +64,11 @@ pub(crate) const AUTH_GO: u16 = 1 << 11;
 /// the class flags instead of reading the input (a branch on the path's
 /// length).
 pub(crate) const NOT_SLASHES: u16 = 1 << 12;
+
+/// Not `:`: a reference without it has no scheme and no `:` in its first
+/// segment, which [`validate::plain`](super::validate::plain) needs to know
+/// of the reference's text alone.
+pub(crate) const NO_COLON: u16 = 1 << 13;
 
 /// The class flags of the components after the net_loc.
 pub(crate) const TAIL_CLASSES: u16 = SEGMENT | PARAM | QUERY | FRAGMENT;
@@ -175,6 +171,9 @@ pub(crate) const fn build(rules: &Rules) -> [u16; 256] {
         }
         if chars::SCHEME.contains(b) {
             e |= SCHEME;
+        }
+        if b != b':' {
+            e |= NO_COLON;
         }
         if chars::ALPHA.contains(b) {
             e |= ALPHA;
@@ -331,8 +330,7 @@ pub(crate) fn scan<const N: usize>(
     // bytes before `i` (of this run, already counted, or before it) made
     // neutral, so that they neither stop the run nor change its classes.
     let before = (1u64 << (8 * (i + 8 - len))) - 1;
-    let x = (u64::from_le_bytes(*w) & !before)
-        | ((ONES * u64::from(NEUTRAL)) & before);
+    let x = (u64::from_le_bytes(*w) & !before) | (splat(NEUTRAL) & before);
     let a = fold(&x.to_le_bytes());
     acc &= a;
     let end = if a & go != 0 {
@@ -423,17 +421,7 @@ pub(crate) fn scan_tail<const N: usize>(
 /// for the lowest such byte, which is all that is used.
 #[inline(always)]
 fn hits<const N: usize>(x: u64, stops: [u8; N]) -> u64 {
-    stops.iter().fold(0, |m, &s| m | zero_bytes(x ^ (ONES * u64::from(s))))
-}
-
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGH: u64 = 0x8080_8080_8080_8080;
-
-/// The high bit set in the bytes of `v` that are zero, exactly for the
-/// lowest one (a borrow can only mark bytes above it).
-#[inline(always)]
-fn zero_bytes(v: u64) -> u64 {
-    v.wrapping_sub(ONES) & !v & HIGH
+    stops.iter().fold(0, |m, &s| m | eq_low(x, s))
 }
 
 /// The AND of the entries of every byte of `s`: eight at a time, the last

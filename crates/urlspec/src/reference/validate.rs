@@ -4,7 +4,10 @@
 //! spec's language, and if not, where and why, one [`Violation`] per
 //! offending place.
 
-use super::table::{self, AUTH, NOT_SLASHES, NO_PCT, SEGMENT, TAIL_CLASSES};
+use super::table::{
+    self, AUTH, AUTH_GO, FRAGMENT, NOT_SLASHES, NO_COLON, NO_PCT, QUERY,
+    SEGMENT, TAIL_CLASSES,
+};
 use super::{Reference, NONE};
 use crate::escape::is_escape_at;
 use crate::spec::{SchemeRule, ServerGrammar, Spec};
@@ -164,6 +167,62 @@ fn quick_rest(r: &Reference<'_>) -> Option<bool> {
         );
     }
     Some(true)
+}
+
+/// Whether `input` is valid under `spec`, one of RFC 3986, RFC 1808 and
+/// draft 04, told from its bytes alone without splitting it: `true` only
+/// when it is; `false` when it is not, or when only a parse can tell (a
+/// scheme, a `:` in the first segment, an authority other than a plain
+/// registered name, an invalid byte, whose position the parse finds).
+///
+/// For resolution that refuses invalid references on its fast path, which
+/// never splits the reference. Under these specs the query's class holds
+/// the path's and the params' and the delimiters between them (the tests
+/// check it on the tables), and neither the query's nor the fragment's
+/// class holds `#`: so a reference without a scheme is valid when its bytes
+/// before the first `#` are all in the query's class, those after it in
+/// the fragment's, its net_loc (after a leading `//`) in the plain
+/// authority class, and every `%` starts an escape.
+#[inline]
+pub(crate) fn plain(input: &str, spec: Spec) -> bool {
+    let t = table::of(spec);
+    let b = input.as_bytes();
+    let (mut from, mut net_loc) = (0, u16::MAX);
+    if b.starts_with(b"//") {
+        let (end, acc) = table::run(b, 2, t, AUTH_GO);
+        // Under RFC 1808 and draft 04 a path after the net_loc must not
+        // start with an empty segment (`fsegment`).
+        let slashes = b[end..].starts_with(b"//");
+        if acc & AUTH == 0 || (slashes && spec != Spec::Rfc3986) {
+            return false;
+        }
+        (from, net_loc) = (end, acc);
+    }
+    let rest = &b[from..];
+    let all = table::classes(rest, t);
+    let fine = if all & QUERY != 0 {
+        // No `#` (which is outside the query's class).
+        true
+    } else {
+        let hash = memchr::memchr(b'#', rest).unwrap_or(rest.len());
+        table::classes(&rest[..hash], t) & QUERY != 0
+            && table::classes(rest.get(hash + 1..).unwrap_or(&[]), t)
+                & FRAGMENT
+                != 0
+    };
+    if !fine {
+        return false;
+    }
+    // A `:` before any `/`, `?` or `#` ends a scheme or stands in a first
+    // segment: left to the parse.
+    if from == 0 && all & NO_COLON == 0 {
+        let stop =
+            memchr::memchr3(b'/', b'?', b'#', rest).unwrap_or(rest.len());
+        if rest[..stop].contains(&b':') {
+            return false;
+        }
+    }
+    all & net_loc & NO_PCT != 0 || escapes_valid(b)
 }
 
 /// Whether every `%` of `b` starts an escape.
@@ -332,5 +391,106 @@ pub(crate) fn check(r: &Reference<'_>, sink: &mut Sink<'_>) {
             n.fragment,
             "fragment",
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reference::tests::samples;
+    use alloc::string::String;
+    use alloc::vec::Vec;
+    use proptest::prelude::*;
+
+    const SERVED: [Spec; 3] = [Spec::Rfc3986, Spec::Rfc1808, Spec::Draft04];
+
+    /// `plain` says valid only of valid references.
+    fn sound(input: &str, spec: Spec) -> bool {
+        let said = plain(input, spec);
+        if said {
+            let r = Reference::parse_with(input, spec);
+            assert!(r.violations().is_empty(), "{spec} {input:?}");
+        }
+        said
+    }
+
+    #[test]
+    fn plain_relies_on_classes_that_hold() {
+        // What `plain` assumes of the tables: outside the delimiters that
+        // end them, the path's and the params' bytes are in the query's
+        // class, and neither query nor fragment holds `#`.
+        for spec in SERVED {
+            let t = table::of(spec);
+            let params = spec.rules().params;
+            for c in 0..=255u8 {
+                let e = t[usize::from(c)];
+                if c == b'%' || c == b'?' || c == b'#' {
+                    continue;
+                }
+                if e & SEGMENT != 0 || (params && e & table::PARAM != 0) {
+                    assert!(e & QUERY != 0, "{spec} {c:#x}");
+                }
+                if e & QUERY != 0 {
+                    assert!(e & FRAGMENT != 0, "{spec} {c:#x}");
+                }
+            }
+            assert_eq!(t[usize::from(b'#')] & (QUERY | FRAGMENT), 0);
+            assert_eq!(t[usize::from(b':')] & NO_COLON, 0);
+        }
+    }
+
+    #[test]
+    fn plain_is_sound_on_samples() {
+        for spec in SERVED {
+            let refs = samples();
+            let valid = refs.iter().filter(|r| sound(r, spec)).count();
+            assert!(valid > refs.len() / 10, "{spec}: {valid}");
+        }
+        for (input, spec, want) in [
+            ("g/h?q#f", Spec::Rfc3986, true),
+            ("../g;x=1/y", Spec::Rfc1808, true),
+            ("//a.example/b?c", Spec::Rfc3986, true),
+            ("//u@a/b", Spec::Rfc3986, false),
+            ("a:b", Spec::Rfc3986, false),
+            ("x/a:b", Spec::Rfc3986, true),
+            ("%4", Spec::Rfc3986, false),
+            ("%41", Spec::Rfc3986, true),
+            ("#a#b", Spec::Rfc3986, false),
+            ("a b", Spec::Rfc1808, false),
+        ] {
+            assert_eq!(plain(input, spec), want, "{spec} {input:?}");
+        }
+    }
+
+    #[cfg(feature = "std")]
+    #[test]
+    fn plain_is_sound_on_the_corpora() {
+        for (name, text) in crate::reference::tests::pair_corpora() {
+            let refs: Vec<&str> = text
+                .lines()
+                .filter_map(|l| l.split_once('\t'))
+                .map(|(_, r)| r)
+                .collect();
+            for spec in SERVED {
+                let n = refs.iter().filter(|r| sound(r, spec)).count();
+                // The fast path serves nearly every reference.
+                assert!(n * 10 > refs.len() * 8, "{spec} {name}: {n}");
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+
+        #[test]
+        fn plain_is_sound(input in prop_oneof![
+            "[a-z0-9:/?#;@.%=+\\[\\] -]{0,24}",
+            "(//[a-z@:.%0-9]{0,6})?(/?[a-z.:;%0-9]{0,4}){0,4}(\\?[a-z:#/%]{0,4})?(#[a-z/#?%]{0,3})?",
+            any::<String>(),
+        ]) {
+            for spec in SERVED {
+                sound(&input, spec);
+            }
+        }
     }
 }

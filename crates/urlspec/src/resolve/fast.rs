@@ -613,6 +613,7 @@ fn kept_dotdots(path: &[u8], k: usize, segments: usize) -> Option<usize> {
 mod tests {
     use super::*;
     use crate::reference::Reference;
+    use crate::resolve::tests::strict_agrees;
     use crate::resolve::{Options, Resolved, Resolver};
     use alloc::format;
     use alloc::string::String;
@@ -718,20 +719,15 @@ mod tests {
     #[cfg(feature = "std")]
     #[test]
     fn fast_path_agrees_with_the_steps_on_the_corpora() {
-        extern crate std;
-        let dir = match std::env::var_os("URLSPEC_DATA") {
-            Some(d) if !d.is_empty() => std::path::PathBuf::from(d),
-            _ => std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("../../../shared/data/urls"),
-        };
-        for name in ["relative-pairs.tsv", "cc-relative-10k.tsv"] {
-            let path = dir.join(name);
-            let Ok(text) = std::fs::read_to_string(&path) else {
-                std::eprintln!("note: {}: missing, skipped", path.display());
-                continue;
-            };
+        for (name, text) in crate::reference::tests::pair_corpora() {
             let pairs: Vec<(&str, &str)> =
                 text.lines().filter_map(|l| l.split_once('\t')).collect();
+            let strict = Options::default().strict(true);
+            for spec in Spec::IETF {
+                for (b, r) in &pairs {
+                    strict_agrees(&Resolver::with_options(b, spec, strict), r);
+                }
+            }
             for spec in SERVED {
                 let served =
                     pairs.iter().filter(|(b, r)| check(b, r, spec)).count();
@@ -760,6 +756,14 @@ mod tests {
         fn fast_path_agrees_with_the_steps(base in url_like(), r in url_like()) {
             for spec in SERVED {
                 check(&base, &r, spec);
+            }
+        }
+
+        #[test]
+        fn strict_resolution_agrees_with_the_steps(base in url_like(), r in url_like()) {
+            let strict = Options::default().strict(true);
+            for spec in SERVED {
+                strict_agrees(&Resolver::with_options(&base, spec, strict), &r);
             }
         }
     }

@@ -56,7 +56,7 @@ pub use reread::Note;
 pub(crate) use reread::{path_written, Shape};
 use whatwg::whatwg_resolve;
 
-use crate::reference::{Reference, NONE};
+use crate::reference::{validate, Reference, NONE};
 use crate::spec::{Algorithm, Spec};
 
 /// Facts about a resolution besides the resulting string.
@@ -374,23 +374,42 @@ impl<'b> Resolver<'b> {
         self.resolve_general(r, out)
     }
 
-    /// [`resolve`]'s fast path, for the default options, with the base's
-    /// offsets and directory read from what [`Resolver::new`] found: only
-    /// the reference is scanned.
+    /// [`resolve`]'s fast path, for the default options (strict or not),
+    /// with the base's offsets and directory read from what
+    /// [`Resolver::new`] found: only the reference is scanned.
     #[inline]
     fn fast<'p>(&'p self, reference: &'p str) -> Option<Plan<'p>> {
         let (Some(dir), Some(base)) = (self.fast, self.base.as_ref()) else {
             return None;
         };
-        let prepared = fast::Prepared { base, dir };
-        fast::plan_with(prepared, reference, self.spec)
+        if self.options.strict {
+            return self.fast_strict(fast::Prepared { base, dir }, reference);
+        }
+        fast::plan_with(fast::Prepared { base, dir }, reference, self.spec)
+    }
+
+    /// The fast path of a strict resolver: taken for a reference that its
+    /// bytes alone show valid; any other goes to the parse, which finds
+    /// the error and its position.
+    #[inline(never)]
+    fn fast_strict<'p>(
+        &self,
+        base: fast::Prepared<'p>,
+        reference: &'p str,
+    ) -> Option<Plan<'p>> {
+        let plan = fast::plan_with(base, reference, self.spec)?;
+        validate::plain(reference, self.spec).then_some(plan)
     }
 
     /// The result as slices of base and reference, when the spec's
     /// algorithm has such a shortcut and the case is a common one.
     fn plan<'p>(&'p self, r: &Reference<'p>) -> Option<Plan<'p>> {
         let base = self.base.as_ref()?;
-        if self.options.strict {
+        // Strict: only where the general code would find no error.
+        if self.options.strict
+            && !(r.is_valid()
+                && (r.has_scheme() || admits_relative(base, self.spec)))
+        {
             return None;
         }
         let opts = &self.options;
@@ -482,9 +501,13 @@ fn fast_path(
     spec: Spec,
     options: Options,
 ) -> Option<Option<fast::Dir>> {
+    // Strict resolution takes the fast path too, for valid references
+    // (`fast` checks them) against a base that admits relative ones.
+    let lax = Options { strict: false, ..options };
     (!base.as_str().is_empty()
-        && options == Options::default()
-        && fast::SERVED.contains(&spec))
+        && lax == Options::default()
+        && fast::SERVED.contains(&spec)
+        && (!options.strict || admits_relative(base, spec)))
     .then(|| fast::Prepared::directory_of(base, spec))
 }
 
@@ -519,6 +542,12 @@ pub(crate) fn same_scheme(base: &Reference<'_>, r: &Reference<'_>) -> bool {
         (Some(a), Some(b)) => a.eq_ignore_ascii_case(b),
         _ => false,
     }
+}
+
+/// Strict mode: whether `base` can serve a relative reference (it has a
+/// scheme, which the spec lets relative references use).
+fn admits_relative(base: &Reference<'_>, spec: Spec) -> bool {
+    base.has_scheme() && check_base_suitable(base, spec).is_ok()
 }
 
 fn r_needs_base(r: &Reference<'_>) -> bool {

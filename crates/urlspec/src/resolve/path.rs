@@ -5,6 +5,7 @@
 //! buffer at its last `/`, so the work is linear in the input however many
 //! segments are pushed and popped (a million `../` cost one pass).
 
+use crate::bytes::words::{splat, zero_bytes_exact};
 use alloc::string::String;
 
 /// The directory part of a base path: everything up to and including its
@@ -67,10 +68,6 @@ pub(crate) fn has_dot_segment(path: &[u8]) -> bool {
     if !super::scan::dot_start(path) {
         return false;
     }
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    // The high bit of each byte of `v` that is zero, exactly.
-    let zeros = |v: u64| !(((v & LOW) + LOW) | v | LOW);
     let dot_segment_at = |i: usize| {
         let rest = &path[i + 1..];
         let rest = rest.strip_prefix(b".").unwrap_or(rest);
@@ -95,10 +92,8 @@ pub(crate) fn has_dot_segment(path: &[u8]) -> bool {
         let before = x << 8 | u64::from(prev);
         // A byte of the OR is zero where the byte is `.` and the one
         // before it `/`.
-        let mut starts = zeros(
-            (x ^ (ONES * u64::from(b'.')))
-                | (before ^ (ONES * u64::from(b'/'))),
-        );
+        let mut starts =
+            zero_bytes_exact((x ^ splat(b'.')) | (before ^ splat(b'/')));
         while starts != 0 {
             if dot_segment_at(at + (starts.trailing_zeros() / 8) as usize) {
                 return true;

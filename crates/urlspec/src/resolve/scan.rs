@@ -6,23 +6,11 @@
 //! (`crate::reference::split`) finds for the specs the fast path serves;
 //! the tests below check them against it.
 
+use crate::bytes::words::eq_low;
 use crate::chars::{ALPHA, SCHEME};
 
 use crate::reference::split::lowercase_scheme;
 use crate::reference::NONE;
-
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGH: u64 = 0x8080_8080_8080_8080;
-
-/// The high bit of each byte of `x` that equals `c`, exact for the lowest
-/// one: above a match, a borrow may also mark a byte equal to `c ^ 1`
-/// (`.` above `/`, `/` above `.`, `>` above `?`, `;` above `:`…). One
-/// operation less than an exact test.
-#[inline(always)]
-fn eq_low(x: u64, c: u8) -> u64 {
-    let v = x ^ (ONES * u64::from(c));
-    v.wrapping_sub(ONES) & !v & HIGH
-}
 
 /// The bytes `b[i..]`, eight at most, as a little-endian word padded with
 /// zero bytes (which match no delimiter). `i < b.len()`.

@@ -161,7 +161,7 @@ impl<'a> File<'a> {
             return Err(LocalPathError::NotLocal { host: h.to_string() });
         }
         let path = self.path();
-        let base = path.as_ptr() as usize - self.parts.input.as_ptr() as usize;
+        let base = crate::chars::span_of(self.parts.input, path).start;
         let b = path.as_bytes();
         for i in memchr::memchr_iter(b'%', b) {
             match escaped_octet(b, i) {

@@ -39,9 +39,7 @@ impl<'a> Strict<'a> {
 
     /// The offset of `s`, a slice of the input.
     pub(crate) fn at(&self, s: &str) -> usize {
-        (s.as_ptr() as usize)
-            .saturating_sub(self.input.as_ptr() as usize)
-            .min(self.input.len())
+        crate::chars::span_of(self.input, s).start
     }
 
     pub(crate) fn report(

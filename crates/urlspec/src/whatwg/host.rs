@@ -12,6 +12,7 @@ use super::error::{Failure, Part, State, Step, ValidationError as E};
 use super::parser::Trace;
 use super::percent;
 use crate::chars::whatwg::{FORBIDDEN_DOMAIN, FORBIDDEN_HOST};
+use crate::escape::escaped_octet;
 
 /// What kind of host a URL has (the Standard's host is a domain, an IP
 /// address, an opaque host or an empty host; a URL without one has null).
@@ -175,19 +176,13 @@ fn percent_decode(bytes: &[u8]) -> Cow<'_, [u8]> {
     if !bytes.contains(&b'%') {
         return Cow::Borrowed(bytes);
     }
-    let hex = |b: u8| (b as char).to_digit(16).map(|d| d as u8);
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
-        if bytes[i] == b'%' {
-            if let (Some(h), Some(l)) = (
-                bytes.get(i + 1).copied().and_then(hex),
-                bytes.get(i + 2).copied().and_then(hex),
-            ) {
-                out.push(h << 4 | l);
-                i += 3;
-                continue;
-            }
+        if let Some(octet) = escaped_octet(bytes, i) {
+            out.push(octet);
+            i += 3;
+            continue;
         }
         out.push(bytes[i]);
         i += 1;
