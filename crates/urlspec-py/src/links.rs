@@ -276,7 +276,7 @@ impl State {
             Source::Warc(docs) => match docs.next()? {
                 Ok(doc) => Some(doc),
                 Err(e) => {
-                    self.failure = Some(e);
+                    self.failure = Some(e.to_string());
                     None
                 }
             },
@@ -458,9 +458,9 @@ pub fn links(
         }
     };
     let ctx = Context {
-        spec,
         base,
         retrieval: url.into_iter().chain(redirects).collect(),
+        ..Context::new(spec)
     };
     let name = name.unwrap_or_else(|| "-".to_owned());
     let raised = Raised::default();
@@ -537,7 +537,7 @@ pub fn links(
                 mime::documents(&data, &name, &ctx, &mut |d| docs.push_back(d))
             {
                 // Raised once the documents read before it are handed out.
-                failure = Some(problem);
+                failure = Some(format!("{name}: {}", problem.reason));
             }
             Source::Ready(docs)
         }
