@@ -108,7 +108,7 @@ def cli_rows(cli, path, given, spec):
     """The link rows the job must write for one archive (`given`: the name
     the job knows it by), and the command's summary line."""
     lines, summary = run_cli(cli, path, spec)
-    keys = ("document", "base_chain", "element", "attribute", "reference", "url", "base", "base_source", "error", "offset")
+    keys = ("document", "base_chain", "element", "attribute", "reference", "url", "base", "base_source", "error", "offset", "containers")
     return [(given, *(j[k] for k in keys)) for j in lines], summary
 
 

@@ -41,6 +41,7 @@ COLUMNS = (
     "base_source",
     "error",
     "offset",
+    "containers",
 )
 
 # The columns of the statistics table, one row per archive, after warc_file.
@@ -105,8 +106,11 @@ output columns (Parquet, one row per link, explicit schema):
   base_source     string     embedded, header:NAME, retrieval or none
   error           string     why there is no url; else null
   offset          long       byte offset of the reference in the page
+  containers      list<str>  the MIME parts the base came through,
+                             outermost first (empty for a WARC page)
 These are the keys of `urlspec links --output json` (document, element,
-attribute, reference, url, base, base_source, error, offset, base_chain).
+attribute, reference, url, base, base_source, error, offset, base_chain,
+containers).
 
 statistics (--stats PATH, default OUTPUT-stats; Parquet, one row per
 archive, written by the task that wrote the archive's links):
@@ -414,6 +418,7 @@ def _spark_types():
         T.StructField("base_source", s, False),
         T.StructField("error", s, True),
         T.StructField("offset", T.LongType(), False),
+        T.StructField("containers", T.ArrayType(s, False), False),
     ]
     stats = T.StructType(
         [
@@ -539,6 +544,7 @@ def make_extractor(spec, resolver, on_error, endpoint=None, fault=None):
                         link.base_source,
                         link_error,
                         link.offset,
+                        link.containers,
                         None,
                     )
             except Exception as e:

@@ -131,6 +131,7 @@ def test_links_and_statistics_match_the_cli(clean, cli, archives, spark):
         ("base_source", "string"),
         ("error", "string"),
         ("offset", "bigint"),
+        ("containers", "array<string>"),
     ]
 
     # The cases the archives were made for are in the rows.

@@ -4,8 +4,8 @@
 //! struct; options that several subcommands share (`--spec`, `--json`) use
 //! the same value parsers and wording. The resolution options of `urlspec
 //! resolve` are [`ResolveOptions`], which maps them onto the library's
-//! [`Options`]; the base options of `urlspec links` are in [`LinksArgs`],
-//! which maps them onto [`base::Options`]. The comparison options that
+//! [`Options`], which `urlspec links` reuses; the arguments of `urlspec
+//! links` are in [`crate::cmd::links`]. The comparison options that
 //! `urlspec equiv` and `urlspec normalize` share are [`EquivOptions`],
 //! mapped onto [`equiv::Options`]; `--level` has its own value parser,
 //! [`LevelParser`], and `urlspec extract` builds its [`Finder`] in
@@ -19,12 +19,13 @@ use std::fmt::Write as _;
 use clap::builder::{PossibleValue, TypedValueParser};
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Arg, Args, Parser, Subcommand, ValueEnum};
-use urlspec::base;
 use urlspec::check::{Severity, RULES};
 use urlspec::equiv::{self, Level};
 use urlspec::extract::Finder;
 use urlspec::resolve::{DotDotAboveRoot, Options, Rfc1630Dots, RootlessDots};
 use urlspec::Spec;
+
+use crate::cmd::links::LinksArgs;
 
 /// One line on what the command does.
 const ABOUT: &str =
@@ -70,14 +71,6 @@ pub enum Command {
         after_help = RESOLVE_EXAMPLES
     )]
     Resolve(ResolveArgs),
-    /// List every link in HTML files, MIME messages and WARC archives,
-    /// resolved against the base each spec establishes.
-    #[command(
-        about = "List every link in HTML files, MIME messages and WARC \
-                 archives, resolved against the base each spec establishes",
-        long_about = LINKS_LONG_ABOUT,
-        after_help = LINKS_EXAMPLES
-    )]
     Links(LinksArgs),
     /// Show what a URL's scheme makes of it: the typed view, RFC 1630's
     /// strict production for the scheme, the lenient readings applied and
@@ -365,81 +358,6 @@ Examples:
 
   # The pairs on which RFC 2396 and RFC 3986 disagree
   urlspec resolve --pairs --all-specs --json < pairs.tsv | jq -c 'select(.rfc2396.result != .rfc3986.result) | [.reference, .rfc2396.result, .rfc3986.result]'";
-
-/// The long description of `urlspec links`.
-const LINKS_LONG_ABOUT: &str = "\
-Find every link in HTML documents, MIME messages (.eml, .mht) and WARC
-archives, and resolve each against the base URL of its document, established
-as the chosen spec establishes it. With no FILE, run on the built-in sample,
-a small MIME message that shows every base layer (examples/sample.eml).
-
-The base of a document is given by the innermost layer that defines one
-(RFC 1808 section 3, the 1996 draft section 5, RFC 3986 section 5.1):
-  1. embedded   <BASE href> in the HTML itself
-  2. header     Base: <URL:...> (draft04, rfc1808); Content-Base, then
-                Content-Location (draft96, draft96dec); Content-Location
-                (rfc2396, rfc3986, whatwg); none under rfc1630 (see
-                --base-headers)
-  3. container  a part of a multipart/* or message/rfc822 takes its
-                container's base, recursively
-  4. retrieval  the URL the document was retrieved from: the last of
-                --url and --redirect, or a WARC record's target URI after
-                the redirects that led to it
-  5. none       relative links cannot be resolved
-
-Inputs (detected from their content, or set with --format):
-  html  an HTML page; its retrieval URL is --url, or the last --redirect
-  mime  a mail message or MHTML file: the links in its headers, written as
-        <URL:...>, and in every HTML part, through nested multipart/* and
-        message/rfc822 parts
-  warc  a WARC archive, gzip-compressed or not: every HTML response record,
-        with the 3xx redirects that led to it; other records are skipped
-        and counted
-A FILE of - is standard input. A WARC archive is read one record at a time,
-so memory stays bounded whatever its size; when standard error is a
-terminal, a progress bar shows how far a WARC file has been read.
-
-Output (--output):
-  text  one block per document: `== NAME`, the base with its layer and the
-        containers it came through, any notes, then one line per link:
-        ELEMENT@ATTRIBUTE  REFERENCE  ->  URL (or `error: REASON`)
-  tsv   a header row, then one row per link: document, element, attribute,
-        offset, reference, url, base, base_source, error (control characters
-        in a field shown as Unicode control pictures)
-  json  one object per link (JSON Lines) with the keys document, element,
-        attribute, reference, url (null on error), base (null when none),
-        base_source (embedded, header:NAME, retrieval or none), error (null
-        or the reason), offset (the byte offset of the reference in its
-        document) and base_chain (the URLs requested, in order, when the
-        base is a retrieval URL reached through redirects; else null)
-A summary follows: documents, links, unresolved links, documents per base
-layer and skipped archive records, on standard output after text and on
-standard error after tsv or json.
-
-Exit status: 0 when every link was resolved, 1 when some link could not be
-resolved or some input could not be read as its format, 2 for a usage or
-I/O error (such as a missing FILE).";
-
-/// The `Examples:` section of `urlspec links --help`.
-const LINKS_EXAMPLES: &str = "\
-Examples:
-  # The built-in sample: one message, every base layer
-  urlspec links
-
-  # The same message under the 1996 draft: Content-Base wins over Base
-  urlspec links --spec draft96
-
-  # A page saved from a redirected request: the base is the last URL
-  urlspec links --url http://example.com/a --redirect https://example.com/a/ page.html
-
-  # A crawl, as JSON Lines: the links that did not resolve, and why
-  urlspec links --spec rfc3986 --output json crawl.warc.gz | jq -c 'select(.error) | {document, reference, error}'
-
-  # Every link of a crawl with its base, for a spreadsheet
-  urlspec links --output tsv crawl.warc.gz > links.tsv
-
-  # A saved web page (MHTML) from standard input
-  urlspec links --format mime - < page.mht";
 
 /// The long description of `urlspec scheme`.
 const SCHEME_LONG_ABOUT: &str = concat!(
@@ -1138,68 +1056,6 @@ impl ResolveOptions {
     }
 }
 
-/// The arguments of `urlspec links`.
-#[derive(Debug, Args)]
-pub struct LinksArgs {
-    /// The spec that establishes bases and resolves links
-    #[arg(
-        short,
-        long,
-        value_name = "SPEC",
-        value_parser = SpecParser,
-        default_value_t = Spec::default()
-    )]
-    pub spec: Spec,
-
-    /// The URL first requested to retrieve an HTML or MIME input (its base
-    /// when nothing inner sets one)
-    #[arg(long, value_name = "URL")]
-    pub url: Option<String>,
-
-    /// A URL the request was redirected to; repeat it for each redirect, in
-    /// order: the last one is the retrieval URL
-    #[arg(long, value_name = "URL", requires = "url")]
-    pub redirect: Vec<String>,
-
-    /// The kind of input; auto detects it from the first bytes
-    #[arg(long, value_enum, value_name = "FORMAT", default_value_t)]
-    pub format: InputFormat,
-
-    /// How to print the links
-    #[arg(short, long, value_enum, value_name = "HOW", default_value_t)]
-    pub output: LinksOutput,
-
-    /// Which headers set a base: the spec's own, or all of Base,
-    /// Content-Base and Content-Location (in that order) under every spec
-    #[arg(long, value_enum, value_name = "WHICH", default_value_t)]
-    pub base_headers: BaseHeaders,
-
-    /// Ignore a <BASE href>, Base or Content-Base that is not absolute,
-    /// instead of resolving it against the next outer layer
-    #[arg(long)]
-    pub strict_base: bool,
-
-    /// Files to read (- for standard input); with none, the built-in
-    /// sample message
-    #[arg(value_name = "FILE")]
-    pub files: Vec<String>,
-}
-
-impl LinksArgs {
-    /// The library's base options.
-    pub fn base_options(&self) -> base::Options {
-        let mut options = base::Options::default();
-        options.strict = self.strict_base;
-        options.headers = self.base_headers.into();
-        options
-    }
-
-    /// The retrieval chain: `--url`, then each `--redirect`.
-    pub fn retrieval(&self) -> Vec<String> {
-        self.url.iter().chain(&self.redirect).cloned().collect()
-    }
-}
-
 /// The arguments of `urlspec scheme`.
 #[derive(Debug, Args)]
 pub struct SchemeArgs {
@@ -1500,51 +1356,6 @@ pub enum ExtractOutput {
     Tsv,
     /// One JSON object per URL (JSON Lines)
     Json,
-}
-
-/// The values of `--format`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum InputFormat {
-    /// Detect from the content: WARC/ or gzip, a header line, or markup
-    #[default]
-    Auto,
-    /// An HTML document
-    Html,
-    /// A MIME message (.eml, .mht)
-    Mime,
-    /// A WARC archive, gzip-compressed or not
-    Warc,
-}
-
-/// The values of `--output` of `urlspec links`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum LinksOutput {
-    /// Links grouped by document, each document's base shown once
-    #[default]
-    Text,
-    /// Tab-separated values, a header row first
-    Tsv,
-    /// One JSON object per link (JSON Lines)
-    Json,
-}
-
-/// The values of `--base-headers`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum BaseHeaders {
-    /// The spec's own base headers
-    #[default]
-    Spec,
-    /// Base, Content-Base and Content-Location under every spec
-    All,
-}
-
-impl From<BaseHeaders> for base::Headers {
-    fn from(value: BaseHeaders) -> base::Headers {
-        match value {
-            BaseHeaders::Spec => base::Headers::Spec,
-            BaseHeaders::All => base::Headers::All,
-        }
-    }
 }
 
 /// The values of `--dotdot-above-root`.
@@ -1896,44 +1707,6 @@ mod tests {
             let args: Vec<&str> = base.iter().chain(extra).copied().collect();
             assert!(resolve_args(&args).is_err(), "{extra:?}");
         }
-    }
-
-    #[test]
-    fn links_options_map_onto_the_library() {
-        let cli = Cli::try_parse_from([
-            "urlspec",
-            "links",
-            "--url",
-            "http://h/a",
-            "--redirect",
-            "http://h/b",
-            "--redirect",
-            "http://h/c/",
-            "--base-headers",
-            "all",
-            "--strict-base",
-            "-",
-        ])
-        .unwrap();
-        let Command::Links(args) = cli.command else {
-            panic!("not links: {:?}", cli.command)
-        };
-        assert_eq!(
-            args.retrieval(),
-            ["http://h/a", "http://h/b", "http://h/c/"]
-        );
-        let options = args.base_options();
-        assert!(options.strict);
-        assert_eq!(options.headers, base::Headers::All);
-        assert_eq!(args.files, ["-"]);
-        let cli = Cli::try_parse_from(["urlspec", "links"]).unwrap();
-        let Command::Links(args) = cli.command else { panic!() };
-        assert_eq!(args.base_options(), base::Options::default());
-        assert!(args.retrieval().is_empty() && args.files.is_empty());
-        assert_eq!(
-            (args.format, args.output),
-            (InputFormat::Auto, LinksOutput::Text)
-        );
     }
 
     #[test]

@@ -862,7 +862,7 @@ fn run_in(dir: &str, args: &[&str]) -> Output {
 }
 
 /// The keys of a `links --output json` line, in order.
-const LINK_KEYS: [&str; 10] = [
+const LINK_KEYS: [&str; 11] = [
     "document",
     "element",
     "attribute",
@@ -873,11 +873,27 @@ const LINK_KEYS: [&str; 10] = [
     "error",
     "offset",
     "base_chain",
+    "containers",
 ];
 
 #[test]
-fn links_without_files_runs_the_built_in_sample_from_anywhere() {
-    let out = run_in(env!("CARGO_TARGET_TMPDIR"), &["links"]);
+fn links_without_files_reads_standard_input_when_it_is_no_terminal() {
+    // Piped: the pipe is read, no `-` needed.
+    let out =
+        run(&["links", "--url", "http://h/d/"], Some(b"<a href=g>g</a>"));
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out)
+        .starts_with("== -\n   base: http://h/d/  [retrieval URL]\n"));
+    assert!(stdout(&out).contains("->  http://h/d/g\n"));
+    // --sample reads the sample whatever standard input is, and takes no
+    // FILE.
+    let out = run(&["links", "--sample", "page.html"], None);
+    assert_eq!(code(&out), 2);
+}
+
+#[test]
+fn links_sample_runs_from_anywhere() {
+    let out = run_in(env!("CARGO_TARGET_TMPDIR"), &["links", "--sample"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.starts_with("== examples/sample.eml (headers)\n"), "{text}");
@@ -901,7 +917,7 @@ fn links_without_files_runs_the_built_in_sample_from_anywhere() {
 #[test]
 fn links_sample_has_another_base_under_each_spec() {
     let base_of_message = |spec: &str| {
-        let out = run(&["links", "--spec", spec], None);
+        let out = run(&["links", "--sample", "--spec", spec], None);
         stdout(&out).lines().nth(1).unwrap().to_owned()
     };
     assert_eq!(
@@ -918,16 +934,20 @@ fn links_sample_has_another_base_under_each_spec() {
     );
     // RFC 1630 knows no base header: only the embedded base is left, and
     // the other links are unresolved (status 1) unless --url gives one.
-    let out = run(&["links", "--spec", "rfc1630"], None);
+    let out = run(&["links", "--sample", "--spec", "rfc1630"], None);
     assert_eq!(code(&out), 1);
     assert!(stdout(&out).contains("   base: (none)  [no base]\n"));
-    let out =
-        run(&["links", "--spec", "rfc1630", "--url", "http://r/m/"], None);
+    let out = run(
+        &["links", "--sample", "--spec", "rfc1630", "--url", "http://r/m/"],
+        None,
+    );
     assert_eq!(code(&out), 0, "{}", stdout(&out));
     assert!(stdout(&out).contains("   base: http://r/m/  [retrieval URL]\n"));
     // --base-headers all: Base, then Content-Base, then Content-Location.
-    let out =
-        run(&["links", "--spec", "rfc3986", "--base-headers", "all"], None);
+    let out = run(
+        &["links", "--sample", "--spec", "rfc3986", "--base-headers", "all"],
+        None,
+    );
     assert!(stdout(&out).contains(
         "   base: http://www.ics.uci.edu/Test/a/b/c  [Base header]\n"
     ));
@@ -935,7 +955,10 @@ fn links_sample_has_another_base_under_each_spec() {
 
 #[test]
 fn links_json_has_the_keys_in_order() {
-    let out = run(&["links", "--spec", "draft96", "--output", "json"], None);
+    let out = run(
+        &["links", "--sample", "--spec", "draft96", "--output", "json"],
+        None,
+    );
     assert_eq!(code(&out), 0);
     let text = stdout(&out);
     assert_eq!(text.lines().count(), 12);
@@ -981,7 +1004,7 @@ fn links_json_error_and_null_base() {
 
 #[test]
 fn links_tsv_has_a_header_row_and_nine_columns() {
-    let out = run(&["links", "--output", "tsv"], None);
+    let out = run(&["links", "--sample", "--output", "tsv"], None);
     assert_eq!(code(&out), 0);
     let text = stdout(&out);
     let mut lines = text.lines();
@@ -1225,7 +1248,10 @@ fn links_help_teaches_with_examples() {
         "retrieval",
         "none",
         "Examples:",
-        "urlspec links\n",
+        "urlspec links --sample\n",
+        "--paths-from",
+        "--unique",
+        "containers",
         "--url",
         "--redirect",
         "--format",
@@ -2167,7 +2193,8 @@ fn other_commands_take_whatwg() {
     let got = stdout(&out);
     assert!(got.contains("http://a\\b/x -> http://a/b/x"), "{got}");
     assert!(got.contains("../y -> http://h/y"), "{got}");
-    let out = run(&["links", "-s", "whatwg", "--output", "json"], None);
+    let out =
+        run(&["links", "--sample", "-s", "whatwg", "--output", "json"], None);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let links = json_lines(&out);
     assert!(!links.is_empty());

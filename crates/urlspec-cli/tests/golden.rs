@@ -296,7 +296,7 @@ fn cases(data: &Path) -> Vec<Case> {
     // links and extract read files and take --output text|tsv|json.
     let links = Path::new("testdata/links");
     let mut files: Vec<(String, Vec<String>)> =
-        vec![("sample".into(), vec![])];
+        vec![("sample".into(), vec!["--sample".into()])];
     for name in ["appendix-d.html", "redirected.html", "crawl.warc.gz"] {
         files.push((
             name.into(),

@@ -287,7 +287,7 @@ fn links_reads_the_posted_document_as_the_cli() {
     .expect("the sample");
     let r = request(server.address, "POST", "/api/links", &sample);
     assert_eq!(r.status, 200);
-    let want = cli(&["links", "--output", "json"], b"");
+    let want = cli(&["links", "--sample", "--output", "json"], b"");
     assert_eq!(
         r.text(),
         String::from_utf8(want)

@@ -302,9 +302,9 @@ fn run_to_full(args: &[&str], stdin: &[u8]) -> Output {
 fn a_failed_write_is_exit_status_2_with_no_success_summary() {
     let urls = b"http://a/b\nhttp://a?@b/\n";
     let commands: &[&[&str]] = &[
-        &["links", "--output", "json"],
-        &["links", "--output", "tsv"],
-        &["links"],
+        &["links", "--sample", "--output", "json"],
+        &["links", "--sample", "--output", "tsv"],
+        &["links", "--sample"],
         &["parse", "--json"],
         &["parse"],
         &["scheme"],

@@ -25,8 +25,10 @@
 //! assert_eq!(doc.base.source().layer(), "embedded");
 //! ```
 
+mod error;
 pub mod html;
 pub mod mime;
+mod sniff;
 pub mod warc;
 
 use std::collections::BTreeMap;
@@ -34,6 +36,9 @@ use std::collections::BTreeMap;
 use urlspec::base::{self, Base, Establish};
 use urlspec::resolve::{Options, PairResolver, ResolveError};
 use urlspec::{Reference, Spec};
+
+pub use error::{Error, Reason};
+pub use sniff::{is_binary, sniff_html, Format};
 
 /// What the reader needs to know: the spec, how bases are recognised, and
 /// how the input was retrieved.
@@ -46,12 +51,74 @@ pub struct Context {
     /// The URL first requested, then each URL it was redirected to; the
     /// last one retrieved the input (RFC 1808 §3.3). Empty: not known.
     pub retrieval: Vec<String>,
+    /// The base of every document over every layer, when given.
+    pub given: Option<String>,
+    /// How references are resolved where the specs leave a choice.
+    pub options: Options,
 }
 
 impl Context {
     /// A context for `spec` with no retrieval URL.
     pub fn new(spec: Spec) -> Context {
-        Context { spec, base: base::Options::default(), retrieval: Vec::new() }
+        Context {
+            spec,
+            base: base::Options::default(),
+            retrieval: Vec::new(),
+            given: None,
+            options: Options::default(),
+        }
+    }
+
+    /// `doc` with the given base and the resolution options applied: its
+    /// links resolved again when either is set (the readers resolve each
+    /// link as they find it, against the layers and with the defaults).
+    ///
+    /// ```
+    /// use urlspec::Spec;
+    /// use urlspec_links::{html, Context};
+    /// let mut ctx = Context::new(Spec::Rfc3986);
+    /// ctx.given = Some("http://given/d/".into());
+    /// let doc = html::document(b"<base href=http://h/><a href=x>", "p", &ctx.retrieval_base(), &ctx);
+    /// let doc = ctx.finish(doc);
+    /// assert_eq!(doc.links[1].url.as_deref(), Ok("http://given/d/x"));
+    /// assert_eq!(urlspec_links::base_source(&doc.base), "given");
+    /// ```
+    pub fn finish(&self, mut doc: Document) -> Document {
+        if let Some(given) = &self.given {
+            doc.base = self.establish().given(given);
+        } else if self.options == Options::default() {
+            return doc;
+        }
+        let mut resolver = PairResolver::new(self.spec, self.options);
+        for link in &mut doc.links {
+            link.url = resolve_with(&mut resolver, &doc.base, &link.reference);
+        }
+        doc
+    }
+
+    /// The first of `headers` that would set a base under another spec or
+    /// with `--base-headers all`, when none sets it under this one: its
+    /// name and what reads it, for the summary's hint.
+    pub fn unread_base_header<'h>(
+        &self,
+        headers: impl Iterator<Item = (&'h str, &'h str)> + Clone,
+    ) -> Option<UnreadHeader> {
+        let own = self.establish().headers(&Base::none(), headers.clone());
+        if own.url().is_some() {
+            return None;
+        }
+        let mut all = self.base;
+        all.headers = base::Headers::All;
+        let with_all = Establish::with_options(self.spec, all)
+            .headers(&Base::none(), headers.clone());
+        let base::Source::Header { name } = with_all.source() else {
+            return None;
+        };
+        let spec = Spec::available().iter().copied().find(|&s| {
+            let b = Establish::new(s).headers(&Base::none(), headers.clone());
+            matches!(b.source(), base::Source::Header { name: n } if n == name)
+        });
+        Some(UnreadHeader { name: name.clone(), spec })
     }
 
     /// The base establisher for this context.
@@ -93,6 +160,19 @@ pub struct Document {
     pub problems: Vec<String>,
     /// The document's resolver: its base prepared once for all its links.
     resolver: Option<PairResolver>,
+    /// A base header the chosen spec does not read, which another spec or
+    /// `--base-headers all` would.
+    pub unread_base_header: Option<UnreadHeader>,
+}
+
+/// A header that sets a base under other options than those chosen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnreadHeader {
+    /// Its canonical name (`Content-Location`, …).
+    pub name: String,
+    /// The first spec that reads it, if any does (else only
+    /// `--base-headers all`).
+    pub spec: Option<Spec>,
 }
 
 impl Document {
@@ -104,6 +184,7 @@ impl Document {
             links: Vec::new(),
             problems: Vec::new(),
             resolver: None,
+            unread_base_header: None,
         }
     }
 
@@ -193,90 +274,6 @@ pub fn resolve_with(
     }
 }
 
-/// The kind of input.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// An HTML document.
-    Html,
-    /// A MIME message (RFC 822 headers, `.eml`, `.mht`).
-    Mime,
-    /// A WARC archive, gzip-compressed or not.
-    Warc,
-}
-
-impl Format {
-    /// Guesses the format from the first bytes of the input.
-    ///
-    /// ```
-    /// use urlspec_links::Format;
-    /// assert_eq!(Format::detect(b"WARC/1.0\r\n"), Format::Warc);
-    /// assert_eq!(Format::detect(b"\x1f\x8b\x08"), Format::Warc);
-    /// assert_eq!(Format::detect(b"From: a@b\r\nSubject: x\r\n"), Format::Mime);
-    /// assert_eq!(Format::detect(b"<!DOCTYPE html><p>"), Format::Html);
-    /// assert_eq!(Format::detect(b"Note: plain words"), Format::Html);
-    /// ```
-    pub fn detect(head: &[u8]) -> Format {
-        let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
-        if head.starts_with(b"WARC/") || head.starts_with(b"\x1f\x8b") {
-            return Format::Warc;
-        }
-        let first = head
-            .iter()
-            .position(|b| !b.is_ascii_whitespace())
-            .map_or(&b""[..], |i| &head[i..]);
-        if first.starts_with(b"<") {
-            return Format::Html;
-        }
-        // A header line: a known message field name, then a colon. (Any
-        // `Name:` line would take prose such as `Note: …` for a message.)
-        let line_end =
-            first.iter().position(|&b| b == b'\n').unwrap_or(first.len());
-        let line = &first[..line_end];
-        let name = line.iter().position(|&b| b == b':').map(|c| &line[..c]);
-        let is_header = name.is_some_and(|n| {
-            let known = [
-                "from",
-                "to",
-                "cc",
-                "subject",
-                "date",
-                "received",
-                "return-path",
-                "message-id",
-                "mime-version",
-                "delivered-to",
-                "reply-to",
-                "sender",
-                "base",
-                "in-reply-to",
-                "references",
-                "newsgroups",
-                "path",
-                "x-mailer",
-                "organization",
-            ];
-            let n = String::from_utf8_lossy(n).to_ascii_lowercase();
-            known.contains(&n.as_str())
-                || n.starts_with("content-")
-                || n.starts_with("x-")
-        });
-        if is_header {
-            Format::Mime
-        } else {
-            Format::Html
-        }
-    }
-
-    /// The name used on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::Html => "html",
-            Format::Mime => "mime",
-            Format::Warc => "warc",
-        }
-    }
-}
-
 /// Counts over a run, for the summary line.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
@@ -293,6 +290,9 @@ pub struct Summary {
     /// The skipped records by reason (the names of [`warc::Skip`]); every
     /// reason is present once an archive has been read.
     pub skipped_by_reason: BTreeMap<&'static str, usize>,
+    /// Documents with unresolved links and a base header the chosen spec
+    /// does not read, by that header (see [`Document::unread_base_header`]).
+    pub unread_base_headers: BTreeMap<String, (usize, Option<Spec>)>,
 }
 
 impl Summary {
@@ -303,5 +303,78 @@ impl Summary {
         self.unresolved += doc.links.iter().filter(|l| l.url.is_err()).count();
         *self.by_base_source.entry(doc.base.source().layer()).or_default() +=
             1;
+        if let Some(h) = &doc.unread_base_header {
+            if doc.links.iter().any(|l| l.url.is_err()) {
+                let entry = self
+                    .unread_base_headers
+                    .entry(h.name.clone())
+                    .or_insert((0, h.spec));
+                entry.0 += 1;
+            }
+        }
     }
+}
+
+/// The URI references written between angle brackets in a header value,
+/// with the offset of each: the `<URI-Reference>` of every link-value of
+/// an HTTP `Link` header (RFC 8288 §3) and the URLs of the mail list
+/// headers (`List-Help`, `List-Post`, …; RFC 2369 §2). Quoted strings
+/// (a `title="<x>"` parameter) and RFC 2369's comments are passed over;
+/// whitespace inside the brackets is removed (RFC 2369 §2 allows folding
+/// there). The crates that read `Link` headers give neither positions nor
+/// the references as written, so this is done here.
+///
+/// ```
+/// use urlspec_links::angle_urls;
+/// let link = r#"</style.css>; rel=preload; title="<no>", <https://h/n>; rel="next""#;
+/// assert_eq!(angle_urls(link), [(1, "/style.css".to_string()), (42, "https://h/n".to_string())]);
+/// let list = "<mailto:list-request@h?subject=help> (List Instructions),\r\n <ftp://h/l.txt>";
+/// assert_eq!(angle_urls(list)[1], (61, "ftp://h/l.txt".to_string()));
+/// ```
+pub fn angle_urls(value: &str) -> Vec<(usize, String)> {
+    let bytes = value.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                // A quoted string, with its backslash escapes.
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b'(' => {
+                // A comment (RFC 5322 §3.2.2), which may nest.
+                let mut depth = 0usize;
+                while i < bytes.len() {
+                    match bytes[i] {
+                        b'(' => depth += 1,
+                        b')' => depth -= 1,
+                        b'\\' => i += 1,
+                        _ => {}
+                    }
+                    i += 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+            }
+            b'<' => {
+                let start = i + 1;
+                let Some(len) = value[start..].find('>') else { break };
+                let url: String = value[start..start + len]
+                    .chars()
+                    .filter(|c| !c.is_ascii_whitespace())
+                    .collect();
+                if !url.is_empty() {
+                    out.push((start, url));
+                }
+                i = start + len + 1;
+            }
+            _ => i += 1,
+        }
+    }
+    out
 }

@@ -8,13 +8,28 @@
 //! the base "for relative URLs inside the message headers" (§3.1), so URLs
 //! written in headers as `<URL:…>` are links too.
 //!
+//! The mail list headers of RFC 2369 (`List-Help`, `List-Post`, …) hold
+//! links as `<URL>` lists, without the `URL:` prefix.
+//!
 //! The message tree is read by `mail-parser`, which also undoes transfer
-//! encodings and charsets of the HTML parts.
+//! encodings and charsets of the HTML parts, and splits mbox files into
+//! their messages.
 
+use mail_parser::mailbox::mbox::MessageIterator;
 use mail_parser::{Message, MessageParser, MimeHeaders, PartType};
 use urlspec::base::Base;
 
-use crate::{html, Context, Document};
+use crate::{html, Context, Document, Error, Reason};
+
+/// The headers of RFC 2369 §3, whose values are `<URL>` lists.
+const LIST_HEADERS: &[&str] = &[
+    "list-help",
+    "list-unsubscribe",
+    "list-subscribe",
+    "list-post",
+    "list-owner",
+    "list-archive",
+];
 
 /// How deep `multipart/*` and `message/*` may nest before the walk stops.
 pub const MAX_DEPTH: usize = 64;
@@ -43,10 +58,13 @@ fn count_ignoring_case(hay: &[u8], needle: &[u8]) -> usize {
 /// Headers that set a base rather than hold a link.
 const BASE_HEADERS: &[&str] = &["base", "content-base", "content-location"];
 
-/// Reads a MIME message and hands each document (the headers' links, then
-/// each HTML part) to `sink`, in message order. `Err` when the input is not
-/// a message, or when parts nest deeper than [`MAX_DEPTH`] (the documents
-/// above that depth were handed on).
+/// Reads a MIME message, or each message of an mbox file (one that starts
+/// with a `From ` line; its messages are named `NAME[1]`, `NAME[2]`, …),
+/// and hands each document (the headers' links, then each HTML part) to
+/// `sink`, in message order. `Err` when the input is not a message, or
+/// when parts nest deeper than [`MAX_DEPTH`] (the documents above that
+/// depth were handed on); in an mbox, the first such error, after every
+/// message was read.
 ///
 /// ```
 /// use urlspec_links::{mime, Context};
@@ -62,7 +80,29 @@ pub fn documents(
     name: &str,
     ctx: &Context,
     sink: &mut dyn FnMut(Document),
-) -> Result<(), String> {
+) -> Result<(), Error> {
+    if !data.starts_with(b"From ") {
+        return message(data, name, ctx, sink);
+    }
+    let mut first_error = None;
+    for (i, msg) in MessageIterator::new(data).enumerate() {
+        // Reading from memory: no I/O error.
+        let Ok(msg) = msg else { break };
+        let named = format!("{name}[{}]", i + 1);
+        if let Err(e) = message(msg.contents(), &named, ctx, sink) {
+            first_error.get_or_insert(e);
+        }
+    }
+    first_error.map_or(Ok(()), Err)
+}
+
+/// One message.
+fn message(
+    data: &[u8],
+    name: &str,
+    ctx: &Context,
+    sink: &mut dyn FnMut(Document),
+) -> Result<(), Error> {
     // mail-parser nests one `Message` per `message/*` part and frees them
     // recursively: a hostile message of many thousands overflows the stack
     // before any depth limit of ours could apply. No real message has this
@@ -70,19 +110,44 @@ pub fn documents(
     let nested = count_ignoring_case(data, b"message/rfc822")
         + count_ignoring_case(data, b"message/global");
     if nested > MAX_MESSAGES {
-        return Err(format!(
-            "{name}: more than {MAX_MESSAGES} message/rfc822 parts; not read"
-        ));
+        return Err(Error::new(0, Reason::TooManyMessages));
     }
-    let msg = MessageParser::default().parse(data).ok_or_else(|| {
-        format!("{name}: not a MIME message (no header found)")
-    })?;
-    let mut walker = Walker { ctx, sink, name, depth: 0, too_deep: false };
+    let parse = |data| {
+        MessageParser::default()
+            .parse(data)
+            .ok_or(Error::new(0, Reason::NotMessage))
+    };
+    let msg = parse(data)?;
+    // mail-parser drops the last part of a multipart body whose closing
+    // delimiter never comes; browsers and mail readers show it. The
+    // message is read again with the missing delimiters written at its
+    // end, and the part they close gets a note.
+    let missing = unclosed_boundaries(&msg);
+    let patched;
+    let (msg, cut) = if missing.is_empty() {
+        (msg, None)
+    } else {
+        let mut bytes = data.to_vec();
+        for boundary in missing.iter().rev() {
+            bytes.extend_from_slice(
+                format!("\r\n--{boundary}--\r\n").as_bytes(),
+            );
+        }
+        patched = bytes;
+        (parse(&patched)?, Some(data.len()))
+    };
+    let mut walker = Walker {
+        ctx,
+        sink,
+        name,
+        depth: 0,
+        too_deep: false,
+        cut,
+        unread: None,
+    };
     walker.message(&msg, &ctx.retrieval_base(), "");
     if walker.too_deep {
-        return Err(format!(
-            "{name}: parts nested more than {MAX_DEPTH} levels deep were not read"
-        ));
+        return Err(Error::new(0, Reason::TooDeep));
     }
     Ok(())
 }
@@ -93,6 +158,13 @@ struct Walker<'a> {
     name: &'a str,
     depth: usize,
     too_deep: bool,
+    /// Where the message ended, when closing delimiters were written
+    /// after it.
+    cut: Option<usize>,
+    /// The innermost base header that the spec does not read, on the
+    /// entities from the message down to the current one (none once an
+    /// entity's headers set a base).
+    unread: Option<crate::UnreadHeader>,
 }
 
 impl Walker<'_> {
@@ -118,14 +190,37 @@ impl Walker<'_> {
             if BASE_HEADERS.iter().any(|b| b.eq_ignore_ascii_case(hname)) {
                 continue;
             }
-            for (at, url) in header_urls(value) {
+            let urls = if LIST_HEADERS
+                .iter()
+                .any(|l| l.eq_ignore_ascii_case(hname))
+            {
+                list_urls(value)
+            } else {
+                header_urls(value)
+            };
+            for (at, url) in urls {
                 doc.push(self.ctx.spec, "header", hname, &url, offset + at);
             }
         }
+        let saved = self.unread.clone();
+        self.layer_unread(&headers);
+        doc.unread_base_header = self.unread.clone();
         if !doc.links.is_empty() {
-            (self.sink)(doc);
+            (self.sink)(self.ctx.finish(doc));
         }
         self.part(msg, 0, &base, path);
+        self.unread = saved;
+    }
+
+    /// Applies an entity's headers to [`Walker::unread`].
+    fn layer_unread(&mut self, headers: &[(&str, &str, usize)]) {
+        let headers = headers.iter().map(|h| (h.0, h.1));
+        let own = self.ctx.establish().headers(&Base::none(), headers.clone());
+        if own.url().is_some() {
+            self.unread = None;
+        } else if let Some(unread) = self.ctx.unread_base_header(headers) {
+            self.unread = Some(unread);
+        }
     }
 
     /// One part, whose own headers were already applied to `base`.
@@ -154,12 +249,9 @@ impl Walker<'_> {
                 } else {
                     format!("{}#{path}", self.name)
                 };
-                (self.sink)(html::document(
-                    text.as_bytes(),
-                    &name,
-                    base,
-                    self.ctx,
-                ));
+                let doc =
+                    html::document(text.as_bytes(), &name, base, self.ctx);
+                self.html(part, doc);
             }
             PartType::Multipart(children) => {
                 let kind = part.content_type().map_or_else(
@@ -189,7 +281,10 @@ impl Walker<'_> {
                         .ctx
                         .establish()
                         .headers(&outer, headers.iter().map(|h| (h.0, h.1)));
+                    let saved = self.unread.clone();
+                    self.layer_unread(&headers);
                     self.part(msg, child as usize, &child_base, &child_path);
+                    self.unread = saved;
                 }
             }
             PartType::Message(inner) => {
@@ -199,11 +294,107 @@ impl Walker<'_> {
                 ));
                 self.message(inner, &outer, path);
             }
+            PartType::Text(body) if is_xhtml(part) => {
+                let doc = html::document(
+                    body.as_bytes(),
+                    &self.part_name(path),
+                    base,
+                    self.ctx,
+                );
+                self.html(part, doc);
+            }
+            PartType::Binary(body) | PartType::InlineBinary(body)
+                if is_xhtml(part) =>
+            {
+                let doc = html::document(
+                    body,
+                    &self.part_name(path),
+                    base,
+                    self.ctx,
+                );
+                self.html(part, doc);
+            }
             PartType::Text(_)
             | PartType::Binary(_)
             | PartType::InlineBinary(_) => {}
         }
     }
+
+    fn part_name(&self, path: &str) -> String {
+        if path.is_empty() {
+            self.name.to_string()
+        } else {
+            format!("{}#{path}", self.name)
+        }
+    }
+
+    /// Hands on the document of an HTML part, with the note of a
+    /// multipart body that ended without its closing boundary (RFC 2046
+    /// §5.1.1) when this part is the one it cut.
+    fn html(
+        &mut self,
+        part: &mail_parser::MessagePart<'_>,
+        mut doc: Document,
+    ) {
+        doc.unread_base_header = self.unread.clone();
+        // The part that ran to the end of the message (its body ends at
+        // the CRLF before the delimiter written after it).
+        if self.cut.is_some_and(|cut| part.offset_end as usize + 2 >= cut) {
+            doc.problems.push(
+                "the multipart body ends without its closing boundary; \
+                 this last part was read to the end of the message"
+                    .into(),
+            );
+        }
+        (self.sink)(self.ctx.finish(doc));
+    }
+}
+
+/// Whether a part is typed `application/xhtml+xml` (mail-parser reads
+/// only `text/html` as HTML).
+fn is_xhtml(part: &mail_parser::MessagePart<'_>) -> bool {
+    part.content_type().is_some_and(|ct| {
+        ct.ctype().eq_ignore_ascii_case("application")
+            && ct
+                .subtype()
+                .is_some_and(|s| s.eq_ignore_ascii_case("xhtml+xml"))
+    })
+}
+
+/// The boundaries of the multipart parts of `msg` whose closing delimiter
+/// (a line `--BOUNDARY--`, RFC 2046 §5.1.1) is not in the message,
+/// outermost first. One pass over the message, whatever the number of
+/// parts.
+fn unclosed_boundaries(msg: &Message<'_>) -> Vec<String> {
+    let raw: &[u8] = &msg.raw_message;
+    let closed: std::collections::HashSet<&[u8]> = raw
+        .split(|&b| b == b'\n')
+        .filter_map(|line| {
+            let line = line.trim_ascii_end();
+            line.strip_prefix(b"--")?.strip_suffix(b"--")
+        })
+        .collect();
+    msg.parts
+        .iter()
+        .filter(|p| matches!(p.body, PartType::Multipart(_)))
+        .filter_map(|p| p.content_type()?.attribute("boundary"))
+        .filter(|boundary| !closed.contains(boundary.as_bytes()))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The URLs of an RFC 2369 `<URL>` list, a `URL:` prefix (RFC 1738's
+/// form, which some lists write) removed.
+fn list_urls(value: &str) -> Vec<(usize, String)> {
+    crate::angle_urls(value)
+        .into_iter()
+        .map(|(at, url)| match url.get(..4) {
+            Some(p) if p.eq_ignore_ascii_case("url:") => {
+                (at + 4, url[4..].to_string())
+            }
+            _ => (at, url),
+        })
+        .collect()
 }
 
 /// The name, raw value and value offset of each header of `part`.
@@ -293,7 +484,7 @@ Content-Type: text/html\r
         let result = documents(msg.as_bytes(), "deep", &ctx, &mut |_| n += 1);
         // mail-parser may stop nesting first; either way the walk ends.
         if let Err(e) = result {
-            assert!(e.contains("nested more than 64 levels"), "{e}");
+            assert_eq!(e.reason, crate::Reason::TooDeep, "{e}");
         }
     }
 
@@ -328,5 +519,97 @@ Content-Type: text/html\r
             ["multipart/alternative part 3.1"]
         );
         assert_eq!(docs[1].base.source().layer(), "embedded");
+    }
+
+    fn all(data: &[u8]) -> (Vec<Document>, Result<(), Error>) {
+        let mut docs = Vec::new();
+        let ctx = Context::new(Spec::Rfc3986);
+        let result = documents(data, "m", &ctx, &mut |d| docs.push(d));
+        (docs, result)
+    }
+
+    #[test]
+    fn a_multipart_without_its_closing_boundary_yields_its_last_part() {
+        let msg = "Content-Location: http://h/d/\r
+Content-Type: multipart/related; boundary=\"b\"\r
+\r
+--b\r
+Content-Type: text/html\r
+\r
+<a href=\"one\">1</a>\r
+--b\r
+Content-Type: text/html\r
+\r
+<a href=\"two\">2</a>\r
+";
+        let (docs, result) = all(msg.as_bytes());
+        result.unwrap();
+        let urls: Vec<&str> =
+            docs.iter().map(|d| d.links[0].url.as_deref().unwrap()).collect();
+        assert_eq!(urls, ["http://h/d/one", "http://h/d/two"]);
+        assert!(docs[0].problems.is_empty());
+        assert_eq!(docs[1].problems.len(), 1);
+        assert!(docs[1].problems[0].contains("closing boundary"));
+        // Closed: no note.
+        let closed = format!("{msg}--b--\r\n");
+        let (docs, _) = all(closed.as_bytes());
+        assert!(docs.iter().all(|d| d.problems.is_empty()));
+    }
+
+    #[test]
+    fn list_headers_hold_links_without_the_url_prefix() {
+        let msg =
+            "List-Help: <mailto:list@h?subject=help> (List Instructions),\r
+ <http://h/help>\r
+List-Unsubscribe: <URL:http://h/unsub>\r
+List-Post: NO (posting not allowed)\r
+List-Archive: <archive/>\r
+Content-Location: http://h/l/\r
+Content-Type: text/plain\r
+\r
+text";
+        let (docs, result) = all(msg.as_bytes());
+        result.unwrap();
+        let links: Vec<(&str, &str)> = docs[0]
+            .links
+            .iter()
+            .map(|l| (l.attribute.as_str(), l.url.as_deref().unwrap()))
+            .collect();
+        assert_eq!(
+            links,
+            [
+                ("List-Help", "mailto:list@h?subject=help"),
+                ("List-Help", "http://h/help"),
+                ("List-Unsubscribe", "http://h/unsub"),
+                ("List-Archive", "http://h/l/archive/"),
+            ]
+        );
+        for l in &docs[0].links {
+            let at = l.offset;
+            assert_eq!(&msg[at..at + l.reference.len()], l.reference, "{l:?}");
+        }
+    }
+
+    #[test]
+    fn an_mbox_is_read_message_by_message() {
+        let mbox = "From a@h Thu Nov 26 04:00:00 2026\r
+Content-Location: http://one/\r
+Content-Type: text/html\r
+\r
+<a href=\"x\">x</a>\r
+\r
+From b@h Thu Nov 26 04:01:00 2026\r
+Content-Location: http://two/\r
+Content-Type: application/xhtml+xml\r
+\r
+<html xmlns=\"http://www.w3.org/1999/xhtml\"><a href=\"y\">y</a></html>\r
+";
+        let (docs, result) = all(mbox.as_bytes());
+        result.unwrap();
+        let got: Vec<(&str, &str)> = docs
+            .iter()
+            .map(|d| (d.name.as_str(), d.links[0].url.as_deref().unwrap()))
+            .collect();
+        assert_eq!(got, [("m[1]", "http://one/x"), ("m[2]", "http://two/y")]);
     }
 }

@@ -1,26 +1,30 @@
 //! Links in WARC archives, as crawlers write them (ISO 28500; gzip
 //! compressed per record or not).
 //!
-//! Each `response` record whose payload is HTML is a document. Its
-//! retrieval URL is the record's `WARC-Target-URI`; when earlier records
-//! were 3xx responses whose `Location` led to it, the document reports the
-//! whole chain, and the base is the last URL of it (RFC 1808 §3.3). The HTTP
+//! Each `response` record whose payload is HTML (by its `Content-Type`,
+//! or sniffed when it has none; HTTP/1.x, HTTP/2 or HTTP/3 status lines),
+//! and each `resource` record holding HTML, is a document. Its retrieval
+//! URL is the record's `WARC-Target-URI`; when earlier records were 3xx
+//! responses whose `Location` led to it, the document reports the whole
+//! chain, and the base is the last URL of it (RFC 1808 §3.3). The HTTP
 //! headers of the response (`Content-Location`, `Content-Base`) are its
-//! headers layer. Other records are skipped and counted.
+//! headers layer, and its `Link` and `Refresh` headers hold links. Other
+//! records are skipped and counted by reason.
 //!
 //! Records are read one at a time, so memory stays bounded by the largest
-//! record, whatever the size of the archive.
+//! record, whatever the size of the archive; a damaged record is reported
+//! with its byte offset and reading resumes after it.
 
 use std::collections::HashMap;
 use std::io::{self, BufRead, BufReader, Read};
-use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-use std::sync::Arc;
 
 use flate2::read::{MultiGzDecoder, ZlibDecoder};
-use warc::{RawRecordHeader, RawRecordIter, WarcHeader, WarcReader};
 
-use crate::{html, Context, Document, Summary};
+use crate::{html, Context, Document, Error, Reason, Summary};
+
+mod framing;
+
+use framing::{Record, Records};
 
 /// The longest redirect chain followed back.
 const MAX_CHAIN: usize = 20;
@@ -32,8 +36,8 @@ const MAX_BODY: u64 = 64 << 20;
 /// statistics say what its archives held besides pages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Skip {
-    /// A record of another type than `response`: `warcinfo`, `request`,
-    /// `metadata`, `revisit`, `resource`, ...
+    /// A record of another type than `response` or `resource`:
+    /// `warcinfo`, `request`, `metadata`, `revisit`, ...
     NotResponse,
     /// A `response` record without a `WARC-Target-URI`.
     NoTargetUri,
@@ -44,20 +48,24 @@ pub enum Skip {
     Redirect,
     /// A response whose payload is not HTML (by its `Content-Type`).
     NotHtml,
-    /// A record whose WARC header lacks a mandatory field or is malformed
-    /// (the archive is read on after it).
+    /// A record whose WARC header lacks its `WARC-Type`.
     MalformedHeader,
+    /// A damaged record: a corrupt or cut gzip member, a bad header, a
+    /// block shorter than its length (reported as an [`Error`] with its
+    /// offset; the archive is read on after it).
+    Damaged,
 }
 
 impl Skip {
     /// Every reason, in the order of the summary.
-    pub const ALL: [Skip; 6] = [
+    pub const ALL: [Skip; 7] = [
         Skip::NotResponse,
         Skip::NoTargetUri,
         Skip::NotHttp,
         Skip::Redirect,
         Skip::NotHtml,
         Skip::MalformedHeader,
+        Skip::Damaged,
     ];
 
     /// The reason's name in summaries and statistics.
@@ -76,6 +84,7 @@ impl Skip {
             Skip::Redirect => "redirect",
             Skip::NotHtml => "not_html",
             Skip::MalformedHeader => "malformed_header",
+            Skip::Damaged => "damaged",
         }
     }
 }
@@ -135,35 +144,47 @@ impl<R: Read> BufRead for Decompressed<R> {
     }
 }
 
-/// Reads every record of a WARC archive from `input` (already decompressed:
-/// see [`reader`]), handing each HTML document to `sink` and counting the
-/// skipped records in `summary`. `Err` when the archive cannot be read on; documents found
-/// before that were already handed on.
+/// Reads every record of a WARC archive from `input` (gzip-compressed or
+/// not), handing each HTML document, or why a record could not be read,
+/// to `sink`, and counting the skipped records in `summary`. A damaged
+/// record does not end the archive: reading resumes at the next record.
 pub fn documents<R: BufRead>(
     input: R,
     ctx: &Context,
     summary: &mut Summary,
-    sink: &mut dyn FnMut(Document),
-) -> Result<(), String> {
+    sink: &mut dyn FnMut(Result<Document, Error>),
+) {
     let mut docs = Documents::new(input, ctx.clone());
-    let mut outcome = Ok(());
     for doc in &mut docs {
-        match doc {
-            Ok(doc) => sink(doc),
-            Err(e) => outcome = Err(e),
-        }
+        sink(doc);
     }
     docs.add_skipped(summary);
-    outcome
+}
+
+/// A record that was not read as a document: where it is, its target if
+/// it has one, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skipped {
+    /// The byte offset of the record (of its gzip member in a compressed
+    /// archive).
+    pub offset: u64,
+    /// The record's `WARC-Type`.
+    pub kind: String,
+    /// The record's `WARC-Target-URI`.
+    pub target: Option<String>,
+    /// Why it was skipped.
+    pub reason: Skip,
 }
 
 /// The HTML documents of a WARC archive, pulled one at a time: the
 /// iterator form of [`documents`], for callers that cannot hand over a
 /// sink (a Python iterator, a Spark partition).
 ///
-/// Each item is a document, or the reason the archive cannot be read on
-/// (after which the iterator ends). Only the current record is held in
-/// memory.
+/// Each item is a document, or why a record could not be read; after a
+/// damaged record the next item is the record after it (the next gzip
+/// member, or the next `WARC/` line), and after an input that cannot be
+/// read on ([`Reason::Io`], [`Reason::NotWarc`]) the iterator ends. Only
+/// the current record is held in memory.
 ///
 /// ```
 /// use urlspec::Spec;
@@ -187,38 +208,56 @@ pub struct Documents<R> {
     state: State<R>,
     /// Each redirect's target, mapped to the URL that redirected to it.
     redirected_from: HashMap<String, String>,
-    /// The bytes the reader has consumed, and how many of them belonged to
-    /// whole records: the `warc` reader ends quietly at a record cut inside
-    /// its header, and this tells that apart from the end of the archive.
-    consumed: Arc<AtomicU64>,
-    whole: u64,
-    /// Records read so far.
-    n: usize,
     /// Records skipped so far, indexed by [`Skip`]'s discriminant (the
     /// order of [`Skip::ALL`]).
     skipped: [usize; Skip::ALL.len()],
+    /// Each skipped record, when asked for ([`Documents::log_skipped`]).
+    log: Option<Vec<Skipped>>,
 }
 
 enum State<R> {
     /// Not looked at yet.
     Start(R),
-    Reading(RawRecordIter<Tracked<R>>),
+    Reading(Box<Records<R>>),
     Done,
 }
 
 impl<R: BufRead> Documents<R> {
-    /// The documents of the archive `input` (already decompressed: see
-    /// [`reader`]), read under `ctx`.
+    /// The documents of the archive `input`, gzip-compressed or not, read
+    /// under `ctx`.
     pub fn new(input: R, ctx: Context) -> Documents<R> {
         Documents {
             ctx,
             state: State::Start(input),
             redirected_from: HashMap::new(),
-            consumed: Arc::new(AtomicU64::new(0)),
-            whole: 0,
-            n: 0,
             skipped: [0; Skip::ALL.len()],
+            log: None,
         }
+    }
+
+    /// Keeps each skipped record for [`Documents::take_skipped`] (for
+    /// `urlspec links -v`).
+    pub fn log_skipped(&mut self) {
+        self.log.get_or_insert_with(Vec::new);
+    }
+
+    /// The records skipped since the last call, when
+    /// [`Documents::log_skipped`] asked for them.
+    ///
+    /// ```
+    /// use urlspec::Spec;
+    /// use urlspec_links::warc::{Documents, Skip};
+    /// use urlspec_links::Context;
+    ///
+    /// let info = "WARC/1.0\r\nWARC-Type: warcinfo\r\nContent-Length: 0\r\n\r\n\r\n\r\n";
+    /// let mut docs = Documents::new(info.as_bytes(), Context::new(Spec::Rfc3986));
+    /// docs.log_skipped();
+    /// assert!(docs.next().is_none());
+    /// let skipped = docs.take_skipped();
+    /// assert_eq!((skipped[0].offset, skipped[0].reason), (0, Skip::NotResponse));
+    /// ```
+    pub fn take_skipped(&mut self) -> Vec<Skipped> {
+        self.log.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
     /// Records read so far that were not HTML responses, and so skipped
@@ -260,8 +299,16 @@ impl<R: BufRead> Documents<R> {
         }
     }
 
-    fn skip(&mut self, reason: Skip) {
+    fn skip(&mut self, record: &Record, reason: Skip) {
         self.skipped[reason as usize] += 1;
+        if let Some(log) = &mut self.log {
+            log.push(Skipped {
+                offset: record.offset,
+                kind: record.field("WARC-Type").unwrap_or("").to_string(),
+                target: record.field("WARC-Target-URI").map(target_uri),
+                reason,
+            });
+        }
     }
 
     /// The context the archive is read under.
@@ -269,97 +316,64 @@ impl<R: BufRead> Documents<R> {
         &self.ctx
     }
 
-    fn start(&mut self, mut input: R) -> Result<(), String> {
-        // The `warc` reader looks for a blank CR LF line before anything
-        // else: an input that is not an archive would be read whole into
-        // memory and taken for an empty one.
-        let head = input.fill_buf().map_err(|e| format!("WARC: {e}"))?;
-        let n = head.len().min(5);
-        if head[..n] != b"WARC/"[..n] {
-            return Err(
-                "not a WARC archive (it does not start with WARC/)".into()
-            );
-        }
-        let tracked =
-            Tracked { inner: input, consumed: Arc::clone(&self.consumed) };
-        self.state =
-            State::Reading(WarcReader::new(tracked).iter_raw_records());
-        Ok(())
-    }
-
     /// The next HTML document, `Ok(None)` at the end of the archive.
-    fn read_next(&mut self) -> Result<Option<Document>, String> {
+    fn read_next(&mut self) -> Result<Option<Document>, Error> {
         loop {
             match std::mem::replace(&mut self.state, State::Done) {
-                State::Start(input) => self.start(input)?,
+                State::Start(input) => {
+                    self.state =
+                        State::Reading(Box::new(Records::new(input)?));
+                }
                 State::Done => return Ok(None),
                 reading @ State::Reading(_) => self.state = reading,
             }
             let State::Reading(records) = &mut self.state else {
                 return Ok(None);
             };
-            let n = self.n;
-            self.n += 1;
-            // warc 0.4 adds 4 to the declared Content-Length without
-            // checking, which panics in a debug build for a length at the
-            // top of `usize`: an error here, as in a release build.
-            let next = catch_unwind(AssertUnwindSafe(|| records.next()));
-            let item = match next {
-                Ok(Some(item)) => item,
-                Ok(None) if self.consumed.load(Relaxed) > self.whole => {
-                    return Err(format!(
-                        "WARC record {}: cut inside its header",
-                        n + 1
-                    ));
+            let record = match records.next_record() {
+                None => {
+                    self.state = State::Done;
+                    return Ok(None);
                 }
-                Ok(None) => return Ok(None),
-                Err(_) => {
-                    return Err(format!(
-                        "WARC record {}: Content-Length out of range",
-                        n + 1
-                    ))
+                Some(Err(e)) => {
+                    self.skipped[Skip::Damaged as usize] += 1;
+                    return Err(e);
                 }
+                Some(Ok(record)) => record,
             };
-            self.whole = self.consumed.load(Relaxed);
-            let (header, body) = match item {
-                Ok(record) => record,
-                // A record that is well-formed but breaks the standard:
-                // skip it.
-                Err(
-                    warc::Error::MissingHeader(_)
-                    | warc::Error::MalformedHeader(..),
-                ) => {
-                    self.skip(Skip::MalformedHeader);
-                    continue;
-                }
-                Err(e) => return Err(format!("WARC record {}: {e}", n + 1)),
-            };
-            match self.record(&header, &body) {
+            match self.record(&record) {
                 Ok(doc) => return Ok(Some(doc)),
-                Err(reason) => self.skip(reason),
+                Err(reason) => self.skip(&record, reason),
             }
         }
     }
 
     /// The document of one record, or why the record is skipped.
-    fn record(
-        &mut self,
-        header: &RawRecordHeader,
-        body: &[u8],
-    ) -> Result<Document, Skip> {
+    fn record(&mut self, record: &Record) -> Result<Document, Skip> {
         let ctx = &self.ctx;
-        let field = |h: WarcHeader| {
-            header.as_ref().get(&h).map(|v| String::from_utf8_lossy(v))
-        };
-        let is_response = field(WarcHeader::WarcType)
-            .is_some_and(|t| t.trim() == "response");
-        if !is_response {
+        let kind = record.field("WARC-Type").ok_or(Skip::MalformedHeader)?;
+        if !(kind == "response" || kind == "resource") {
             return Err(Skip::NotResponse);
         }
-        let target = field(WarcHeader::TargetURI)
-            .map(|t| t.trim().trim_matches(['<', '>']).to_string())
+        let target = record
+            .field("WARC-Target-URI")
+            .map(target_uri)
             .ok_or(Skip::NoTargetUri)?;
-        let response = Response::parse(body).ok_or(Skip::NotHttp)?;
+        let est = ctx.establish();
+        if kind == "resource" {
+            // The block is the resource itself, typed by the record.
+            let html = match record.field("Content-Type") {
+                Some(ct) => is_html_type(ct),
+                None => crate::sniff_html(&record.block),
+            };
+            if !html {
+                return Err(Skip::NotHtml);
+            }
+            let base = est.retrieval(&[target.as_str()]);
+            let doc = html::document(&record.block, &target, &base, ctx);
+            return Ok(ctx.finish(doc));
+        }
+        let response = Response::parse(&record.block).ok_or(Skip::NotHttp)?;
         if (300..400).contains(&response.status) {
             if let Some(location) = response.header("location") {
                 if let Ok(next) = crate::resolve(
@@ -372,62 +386,62 @@ impl<R: BufRead> Documents<R> {
             }
             return Err(Skip::Redirect);
         }
-        if !response.is_html() {
+        let payload = response.body(&record.block);
+        let html = match (response.header("content-type"), &payload) {
+            (Some(ct), _) => is_html_type(ct),
+            // No Content-Type: sniffed, as browsers do (MIME Sniffing §7.1).
+            (None, Ok(body)) => crate::sniff_html(body),
+            (None, Err(_)) => false,
+        };
+        if !html {
             return Err(Skip::NotHtml);
         }
         let chain = chain_to(&target, &self.redirected_from);
-        let est = ctx.establish();
         let retrieval = est.retrieval(&chain);
         let headers =
-            response.headers.iter().map(|(n, v)| (n.as_str(), v.as_str()));
+            response.headers.iter().map(|(n, v, _)| (n.as_str(), v.as_str()));
         let base = est.headers(&retrieval, headers);
-        Ok(match response.body(body) {
+        let mut doc = match payload {
             Ok(payload) => html::document(&payload, &target, &base, ctx),
             Err(e) => {
                 let mut d = Document::new(target.clone(), base);
-                d.problems.push(e);
+                d.problems.push(Error::new(record.offset, e).to_string());
                 d
             }
-        })
+        };
+        doc.unread_base_header = ctx.unread_base_header(
+            response.headers.iter().map(|(n, v, _)| (n.as_str(), v.as_str())),
+        );
+        header_links(&mut doc, &response, ctx);
+        Ok(ctx.finish(doc))
     }
 }
 
+/// A `WARC-Target-URI` without the angle brackets of WARC 1.0's examples.
+fn target_uri(value: &str) -> String {
+    value.trim().trim_matches(['<', '>']).to_string()
+}
+
+/// Whether a `Content-Type` names HTML or XHTML.
+fn is_html_type(content_type: &str) -> bool {
+    let essence = content_type.split(';').next().unwrap_or("").trim();
+    essence.eq_ignore_ascii_case("text/html")
+        || essence.eq_ignore_ascii_case("application/xhtml+xml")
+}
+
 impl<R: BufRead> Iterator for Documents<R> {
-    type Item = Result<Document, String>;
+    type Item = Result<Document, Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
         match self.read_next() {
             Ok(doc) => doc.map(Ok),
             Err(e) => {
-                self.state = State::Done;
+                if matches!(e.reason, Reason::Io(_) | Reason::NotWarc) {
+                    self.state = State::Done;
+                }
                 Some(Err(e))
             }
         }
-    }
-}
-
-/// A reader that counts the bytes consumed through it.
-struct Tracked<R> {
-    inner: R,
-    consumed: Arc<AtomicU64>,
-}
-
-impl<R: BufRead> Read for Tracked<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.consumed.fetch_add(n as u64, Relaxed);
-        Ok(n)
-    }
-}
-
-impl<R: BufRead> BufRead for Tracked<R> {
-    fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        self.inner.fill_buf()
-    }
-
-    fn consume(&mut self, amt: usize) {
-        self.consumed.fetch_add(amt as u64, Relaxed);
-        self.inner.consume(amt);
     }
 }
 
@@ -460,48 +474,60 @@ impl Context {
 /// An HTTP response held in a WARC record.
 struct Response {
     status: u16,
-    /// Lower-cased names and raw values.
-    headers: Vec<(String, String)>,
+    /// Lower-cased names, raw values, and each value's offset in the
+    /// record block.
+    headers: Vec<(String, String, usize)>,
     body_start: usize,
 }
 
 impl Response {
-    fn parse(record: &[u8]) -> Option<Response> {
+    fn parse(block: &[u8]) -> Option<Response> {
+        // httparse reads HTTP/1.x; an HTTP/2 or HTTP/3 status line, as
+        // archives of those protocols write it (`HTTP/2 200`), is read as
+        // one of 1.1 with the same status and headers.
+        let modern = [&b"HTTP/2 "[..], b"HTTP/2.0 ", b"HTTP/3 ", b"HTTP/3.0 "]
+            .into_iter()
+            .find(|p| block.starts_with(p));
+        let (head, shift): (std::borrow::Cow<[u8]>, isize) = match modern {
+            Some(p) => {
+                let mut v = b"HTTP/1.1 ".to_vec();
+                v.extend_from_slice(&block[p.len()..]);
+                (v.into(), 9 - p.len() as isize)
+            }
+            None => (block.into(), 0),
+        };
         let mut slots = [httparse::EMPTY_HEADER; 128];
         let mut r = httparse::Response::new(&mut slots);
-        let httparse::Status::Complete(body_start) = r.parse(record).ok()?
+        let httparse::Status::Complete(body_start) = r.parse(&head).ok()?
         else {
             return None;
         };
+        let base = head.as_ptr() as usize;
         let headers = r
             .headers
             .iter()
             .map(|h| {
+                let at = (h.value.as_ptr() as usize - base) as isize - shift;
                 (
                     h.name.to_ascii_lowercase(),
                     String::from_utf8_lossy(h.value).into_owned(),
+                    at.max(0) as usize,
                 )
             })
             .collect();
+        let body_start = (body_start as isize - shift).max(0) as usize;
         Some(Response { status: r.code?, headers, body_start })
     }
 
     fn header(&self, name: &str) -> Option<&str> {
-        self.headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
-    }
-
-    fn is_html(&self) -> bool {
-        match self.header("content-type") {
-            Some(ct) => {
-                let ct = ct.to_ascii_lowercase();
-                ct.contains("text/html") || ct.contains("application/xhtml")
-            }
-            None => false,
-        }
+        self.headers
+            .iter()
+            .find(|(n, _, _)| n == name)
+            .map(|(_, v, _)| v.as_str())
     }
 
     /// The payload, with transfer and content codings undone.
-    fn body(&self, record: &[u8]) -> Result<Vec<u8>, String> {
+    fn body(&self, record: &[u8]) -> Result<Vec<u8>, Reason> {
         let mut body = record[self.body_start.min(record.len())..].to_vec();
         if self
             .header("transfer-encoding")
@@ -517,10 +543,38 @@ impl Response {
             Some("deflate") => inflate(ZlibDecoder::new(&body[..])),
             Some("identity") | None => return Ok(body),
             Some(other) => {
-                return Err(format!("content coding {other:?} not supported"))
+                return Err(Reason::ContentCoding(format!(
+                    "{other:?} not supported"
+                )))
             }
         };
-        decoded.map_err(|e| format!("content coding: {e}"))
+        decoded.map_err(|e| Reason::ContentCoding(e.to_string()))
+    }
+}
+
+/// The links of a response's `Link` (RFC 8288 §3) and `Refresh` headers,
+/// put before the links of its payload (the headers come first), with
+/// their offsets in the record block.
+fn header_links(doc: &mut Document, response: &Response, ctx: &Context) {
+    let mut header = Document::new("", doc.base.clone());
+    for (name, value, at) in &response.headers {
+        match name.as_str() {
+            "link" => {
+                for (k, url) in crate::angle_urls(value) {
+                    header.push(ctx.spec, "header", "Link", &url, at + k);
+                }
+            }
+            "refresh" => {
+                if let Some((k, url)) = html::refresh_url(value) {
+                    header.push(ctx.spec, "header", "Refresh", url, at + k);
+                }
+            }
+            _ => {}
+        }
+    }
+    if !header.links.is_empty() {
+        header.links.append(&mut doc.links);
+        doc.links = header.links;
     }
 }
 

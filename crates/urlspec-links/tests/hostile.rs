@@ -253,7 +253,7 @@ fn nested_rfc822(depth: usize) -> String {
 fn mime_documents(message: &[u8]) -> (Vec<Document>, Result<(), String>) {
     let mut docs = Vec::new();
     let result = mime::documents(message, "m", &ctx(), &mut |d| docs.push(d));
-    (docs, result)
+    (docs, result.map_err(|e| format!("m: {}", e.reason)))
 }
 
 fn urls(docs: &[Document]) -> Vec<String> {
@@ -387,13 +387,16 @@ fn good_record() -> Vec<u8> {
     record(&PAYLOAD.len().to_string(), PAYLOAD)
 }
 
-/// The documents of an archive and the read's result.
-fn warc_documents(data: &[u8]) -> (Vec<Document>, Result<(), String>) {
+/// The documents of an archive and the errors met reading it.
+fn warc_documents(data: &[u8]) -> (Vec<Document>, Vec<String>) {
     let mut docs = Vec::new();
+    let mut errors = Vec::new();
     let mut summary = Summary::default();
-    let result =
-        warc::documents(data, &ctx(), &mut summary, &mut |d| docs.push(d));
-    (docs, result)
+    warc::documents(data, &ctx(), &mut summary, &mut |d| match d {
+        Ok(d) => docs.push(d),
+        Err(e) => errors.push(e.to_string()),
+    });
+    (docs, errors)
 }
 
 #[test]
@@ -401,37 +404,60 @@ fn warc_truncated_in_a_body_is_a_clear_error() {
     let one = good_record();
     let header_end =
         one.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4;
-    // Cut anywhere after the header: the body is short.
-    for cut in [header_end, header_end + 10, one.len() - 4, one.len() - 1] {
-        let (docs, result) = warc_documents(&one[..cut]);
+    let body = PAYLOAD.len();
+    // Cut anywhere in the block: the body is short, and says by how much.
+    for cut in [header_end, header_end + 10] {
+        let (docs, errors) = warc_documents(&one[..cut]);
         assert!(docs.is_empty(), "cut at {cut}");
+        let got = cut - header_end;
         assert_eq!(
-            result,
-            Err("WARC record 1: Unexpected end of body.".into()),
+            errors,
+            [format!("at byte 0: record cut short: Content-Length {body}, {got} bytes")],
             "cut at {cut}"
         );
     }
-    // The second record cut short: the first one's document was handed on.
+    // Cut in the two CRLFs after the block.
+    for cut in [one.len() - 4, one.len() - 1] {
+        let (docs, errors) = warc_documents(&one[..cut]);
+        assert!(docs.is_empty(), "cut at {cut}");
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(
+            errors[0].contains("does not end with two CRLFs"),
+            "{errors:?}"
+        );
+    }
+    // The second record cut short: the first one's document was handed on,
+    // and the error names the second record's offset.
     let mut two = one.clone();
     two.extend_from_slice(&one[..one.len() - 10]);
-    let (docs, result) = warc_documents(&two);
+    let (docs, errors) = warc_documents(&two);
     assert_eq!(urls(&docs), ["http://h/d/g"]);
-    assert_eq!(result, Err("WARC record 2: Unexpected end of body.".into()));
+    assert_eq!(
+        errors,
+        [format!(
+            "at byte {}: record cut short: Content-Length {body}, {} bytes",
+            one.len(),
+            body - 6
+        )]
+    );
 }
 
 #[test]
 fn warc_truncated_in_a_header_is_a_clear_error() {
     let one = good_record();
     for cut in [5, 20, 60] {
-        let (docs, result) = warc_documents(&one[..cut]);
+        let (docs, errors) = warc_documents(&one[..cut]);
         assert!(docs.is_empty());
-        assert!(result.is_err(), "cut at {cut}: {result:?}");
+        assert_eq!(errors.len(), 1, "cut at {cut}: {errors:?}");
     }
     let mut two = one.clone();
     two.extend_from_slice(&one[..40]);
-    let (docs, result) = warc_documents(&two);
+    let (docs, errors) = warc_documents(&two);
     assert_eq!(urls(&docs), ["http://h/d/g"]);
-    assert!(result.is_err(), "{result:?}");
+    assert_eq!(
+        errors,
+        [format!("at byte {}: WARC record cut inside its header", one.len())]
+    );
 }
 
 #[test]
@@ -439,31 +465,33 @@ fn warc_lengths_that_lie_allocate_nothing_of_their_size() {
     // A Content-Length of 100 GB over a record of a few bytes: an error,
     // and no buffer of that size.
     let data = record("99999999999", PAYLOAD);
-    let ((docs, result), bytes) = peak(|| warc_documents(&data));
+    let ((docs, errors), bytes) = peak(|| warc_documents(&data));
     assert!(docs.is_empty());
-    assert_eq!(result, Err("WARC record 1: Unexpected end of body.".into()));
+    assert_eq!(errors.len(), 1);
+    assert!(errors[0].contains("Content-Length 99999999999"), "{errors:?}");
     assert!(bytes < 8 * MB, "{bytes} bytes allocated");
     // Lengths that are no number: a header error.
     for len in ["-1", "1e3", "0x10", ""] {
-        let (docs, result) = warc_documents(&record(len, PAYLOAD));
+        let (docs, errors) = warc_documents(&record(len, PAYLOAD));
         assert!(docs.is_empty());
         assert_eq!(
-            result,
-            Err("WARC record 1: Error parsing headers.".into())
+            errors,
+            [format!("at byte 0: damaged WARC record: Content-Length {len:?} is no number")]
         );
     }
-    // A length shorter than the body: the reader over-reads and says so.
-    let (_, result) = warc_documents(&record("3", PAYLOAD));
-    assert!(result.is_err(), "{result:?}");
+    // A length shorter than the body: the block is not followed by its
+    // two CRLFs.
+    let (_, errors) = warc_documents(&record("3", PAYLOAD));
+    assert_eq!(errors.len(), 1, "{errors:?}");
 }
 
 #[test]
 fn warc_length_at_the_top_of_usize_is_an_error() {
     for len in [usize::MAX, usize::MAX - 3] {
         let data = record(&len.to_string(), PAYLOAD);
-        let (docs, result) = warc_documents(&data);
+        let (docs, errors) = warc_documents(&data);
         assert!(docs.is_empty());
-        assert!(result.is_err(), "{len}: {result:?}");
+        assert_eq!(errors.len(), 1, "{len}: {errors:?}");
     }
 }
 
@@ -575,9 +603,9 @@ fn warc_reads_from_a_stream_of_many_records() {
     let reader = warc::reader(std::io::Cursor::new(data)).unwrap();
     let mut summary = Summary::default();
     let mut n = 0;
-    let result = warc::documents(reader, &ctx(), &mut summary, &mut |d| {
-        assert_eq!(d.links.len(), 1);
+    warc::documents(reader, &ctx(), &mut summary, &mut |d| {
+        assert_eq!(d.unwrap().links.len(), 1);
         n += 1;
     });
-    assert_eq!((result, n), (Ok(()), 2_000));
+    assert_eq!(n, 2_000);
 }

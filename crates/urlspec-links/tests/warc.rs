@@ -160,8 +160,9 @@ fn read(data: Vec<u8>, spec: Spec) -> (Vec<Document>, Summary) {
     let ctx = Context::new(spec);
     let mut summary = Summary::default();
     let mut docs = Vec::new();
-    let input = warc::reader(std::io::Cursor::new(data)).unwrap();
-    warc::documents(input, &ctx, &mut summary, &mut |d| docs.push(d)).unwrap();
+    // The raw bytes: the reader tells gzip members apart itself.
+    let input = std::io::Cursor::new(data);
+    warc::documents(input, &ctx, &mut summary, &mut |d| docs.push(d.unwrap()));
     (docs, summary)
 }
 
@@ -185,6 +186,7 @@ fn check(docs: &[Document], summary: &Summary) {
     assert_eq!(
         reasons(summary),
         [
+            ("damaged", 0),
             ("malformed_header", 0),
             ("no_target_uri", 0),
             ("not_html", 1),
@@ -341,6 +343,7 @@ fn each_skipped_record_is_counted_by_its_reason() {
     assert_eq!(
         reasons(&summary),
         [
+            ("damaged", 0),
             ("malformed_header", 0),
             ("no_target_uri", 1),
             ("not_html", 1),
@@ -366,10 +369,13 @@ fn a_truncated_archive_keeps_the_documents_before_the_break() {
     let ctx = Context::new(Spec::Rfc3986);
     let mut summary = Summary::default();
     let mut docs = Vec::new();
-    let input = warc::reader(std::io::Cursor::new(data)).unwrap();
-    let result =
-        warc::documents(input, &ctx, &mut summary, &mut |d| docs.push(d));
-    assert!(result.is_err());
+    let input = std::io::Cursor::new(data);
+    let mut errors = Vec::new();
+    warc::documents(input, &ctx, &mut summary, &mut |d| match d {
+        Ok(d) => docs.push(d),
+        Err(e) => errors.push(e),
+    });
+    assert_eq!(errors.len(), 1);
     assert_eq!(docs.len(), 2);
 }
 
@@ -395,10 +401,15 @@ fn an_input_that_is_not_an_archive_is_an_error() {
     for data in [&b"<html><a href=g>g</a></html>"[..], b"WARX/1.0\r\n\r\n"] {
         let ctx = Context::new(Spec::Rfc3986);
         let mut summary = Summary::default();
-        let input = warc::reader(std::io::Cursor::new(data.to_vec())).unwrap();
-        let result =
-            warc::documents(input, &ctx, &mut summary, &mut |_| panic!());
-        assert!(result.unwrap_err().contains("not a WARC archive"));
+        let input = std::io::Cursor::new(data.to_vec());
+        let mut errors = Vec::new();
+        warc::documents(input, &ctx, &mut summary, &mut |d| {
+            errors.push(d.unwrap_err().to_string());
+        });
+        assert_eq!(
+            errors,
+            ["at byte 0: not a WARC archive (it does not start with WARC/)"]
+        );
     }
     // An empty input is an empty archive: nothing read, every skip reason
     // counted as zero.
@@ -406,8 +417,269 @@ fn an_input_that_is_not_an_archive_is_an_error() {
     let input = warc::reader(std::io::Cursor::new(Vec::new())).unwrap();
     let ctx = Context::new(Spec::Rfc3986);
     let mut s = Summary::default();
-    assert!(warc::documents(input, &ctx, &mut s, &mut |_| panic!()).is_ok());
+    warc::documents(input, &ctx, &mut s, &mut |_| panic!());
     let zeros = warc::Skip::ALL.iter().map(|r| (r.name(), 0)).collect();
     let summary = Summary { skipped_by_reason: zeros, ..Summary::default() };
     assert_eq!((docs.len(), s), (0, summary));
+}
+
+// ---------------------------------------------------------------------------
+// Damaged records: reported with their offset, the archive read on
+// ---------------------------------------------------------------------------
+
+/// Twenty HTML responses, `http://h/1` to `http://h/20`, each linking `g`.
+fn twenty() -> Vec<Vec<u8>> {
+    (1..=20)
+        .map(|i| {
+            record(
+                "response",
+                Some(&format!("http://h/{i}")),
+                &http(
+                    "200 OK",
+                    &[("Content-Type", "text/html")],
+                    b"<a href=\"g\">g</a>",
+                ),
+            )
+        })
+        .collect()
+}
+
+/// The documents and errors of `data`, read from its raw bytes.
+fn read_all(
+    data: Vec<u8>,
+) -> (Vec<Document>, Vec<urlspec_links::Error>, Summary) {
+    let ctx = Context::new(Spec::Rfc3986);
+    let mut summary = Summary::default();
+    let (mut docs, mut errors) = (Vec::new(), Vec::new());
+    warc::documents(
+        std::io::Cursor::new(data),
+        &ctx,
+        &mut summary,
+        &mut |d| match d {
+            Ok(d) => docs.push(d),
+            Err(e) => errors.push(e),
+        },
+    );
+    (docs, errors, summary)
+}
+
+fn names(docs: &[Document]) -> Vec<String> {
+    docs.iter().map(|d| d.name.clone()).collect()
+}
+
+/// The names of the twenty documents but the sixth.
+fn all_but_the_sixth() -> Vec<String> {
+    (1..=20).filter(|&i| i != 6).map(|i| format!("http://h/{i}")).collect()
+}
+
+#[test]
+fn a_damaged_header_in_a_plain_archive_skips_that_record_only() {
+    let mut records = twenty();
+    let offset: usize = records[..5].iter().map(Vec::len).sum();
+    // The sixth record's Content-Length is no number.
+    let text = String::from_utf8(records[5].clone()).unwrap();
+    records[5] =
+        text.replace("Content-Length: ", "Content-Length: x").into_bytes();
+    let (docs, errors, summary) = read_all(records.concat());
+    assert_eq!(names(&docs), all_but_the_sixth());
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0].offset, offset as u64);
+    assert!(matches!(errors[0].reason, urlspec_links::Reason::BadRecord(_)));
+    assert_eq!(summary.skipped_by_reason["damaged"], 1);
+}
+
+#[test]
+fn a_record_cut_short_in_a_plain_archive_resumes_at_the_next_warc_line() {
+    let mut records = twenty();
+    let offset: usize = records[..5].iter().map(Vec::len).sum();
+    // The sixth record loses the last 30 bytes of its block: its length
+    // now runs into the seventh record.
+    let n = records[5].len();
+    records[5].drain(n - 34..n - 4);
+    let (docs, errors, _) = read_all(records.concat());
+    assert_eq!(names(&docs), all_but_the_sixth());
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0].offset, offset as u64);
+}
+
+#[test]
+fn a_corrupt_gzip_member_skips_that_record_only() {
+    let members: Vec<Vec<u8>> = twenty().iter().map(|r| gzip(r)).collect();
+    let offset: usize = members[..5].iter().map(Vec::len).sum();
+    // Damage in the middle of the sixth member's deflate data.
+    let mut damaged = members.clone();
+    let m = &mut damaged[5];
+    let mid = m.len() / 2;
+    for b in &mut m[mid - 4..mid + 4] {
+        *b ^= 0x5a;
+    }
+    let (docs, errors, summary) = read_all(damaged.concat());
+    assert_eq!(names(&docs), all_but_the_sixth());
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    // Reported where the member starts: as a bad record header when the
+    // damaged bytes inflate to garbage before the CRC is checked.
+    assert_eq!(errors[0].offset, offset as u64);
+    assert_eq!(summary.skipped_by_reason["damaged"], 1);
+    // The sixth member cut in half: the inflater reads on into the
+    // seventh, whose start is found again among the bytes it took.
+    let mut cut = members.clone();
+    let half = cut[5].len() / 2;
+    cut[5].truncate(half);
+    let (docs, errors, _) = read_all(cut.concat());
+    assert_eq!(names(&docs), all_but_the_sixth());
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0].offset, offset as u64);
+    // A member cut at the end of the archive: the nineteen before it.
+    let mut last = members;
+    last[19].truncate(20);
+    let (docs, errors, _) = read_all(last.concat());
+    assert_eq!(docs.len(), 19);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+}
+
+#[test]
+fn garbage_between_gzip_members_is_reported_and_passed_over() {
+    let members: Vec<Vec<u8>> = twenty().iter().map(|r| gzip(r)).collect();
+    let mut data = members[..3].concat();
+    let offset = data.len();
+    data.extend_from_slice(b"garbage between members");
+    data.extend_from_slice(&members[3..].concat());
+    let (docs, errors, _) = read_all(data);
+    assert_eq!(docs.len(), 20);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0].offset, offset as u64);
+}
+
+// ---------------------------------------------------------------------------
+// What is read as a page: HTTP/2, no Content-Type, resource records
+// ---------------------------------------------------------------------------
+
+/// A `resource` record: the resource itself, typed by the record.
+fn resource(target: &str, content_type: &str, block: &[u8]) -> Vec<u8> {
+    let mut r = record("resource", Some(target), block);
+    let old = b"application/http; msgtype=response";
+    let at = r.windows(old.len()).position(|w| w == old).unwrap();
+    r.splice(at..at + old.len(), content_type.bytes());
+    r
+}
+
+#[test]
+fn http2_status_lines_sniffed_html_and_resource_records_are_pages() {
+    let data = [
+        record(
+            "response",
+            Some("http://h/two"),
+            b"HTTP/2 200\r\ncontent-type: text/html\r\n\r\n<a href=\"g\">g</a>",
+        ),
+        // No Content-Type: sniffed as browsers do.
+        record(
+            "response",
+            Some("http://h/sniffed"),
+            &http("200 OK", &[], b"\n<!DOCTYPE html><a href=\"g\">g</a>"),
+        ),
+        record("response", Some("http://h/json"), &http("200 OK", &[], b"{\"a\": 1}")),
+        resource("http://h/res", "text/html", b"<html><a href=\"g\">g</a></html>"),
+        resource("http://h/img", "image/png", b"\x89PNG\r\n\x1a\n"),
+    ]
+    .concat();
+    let (docs, errors, summary) = read_all(data);
+    assert!(errors.is_empty(), "{errors:?}");
+    let urls: Vec<&str> =
+        docs.iter().map(|d| d.links[0].url.as_deref().unwrap()).collect();
+    assert_eq!(urls, ["http://h/g", "http://h/g", "http://h/g"]);
+    assert_eq!(
+        names(&docs),
+        ["http://h/two", "http://h/sniffed", "http://h/res"]
+    );
+    assert_eq!(summary.skipped_by_reason["not_html"], 2);
+}
+
+#[test]
+fn link_and_refresh_headers_are_links_before_the_payload() {
+    let data = record(
+        "response",
+        Some("http://h/d/p"),
+        &http(
+            "200 OK",
+            &[
+                ("Content-Type", "text/html"),
+                (
+                    "Link",
+                    "</s.css>; rel=preload; title=\"<no>\", <next>; rel=next",
+                ),
+                ("Refresh", "5; url=later"),
+            ],
+            b"<a href=\"g\">g</a>",
+        ),
+    );
+    let (docs, errors, _) = read_all(data.clone());
+    assert!(errors.is_empty(), "{errors:?}");
+    let links: Vec<(&str, &str, &str)> = docs[0]
+        .links
+        .iter()
+        .map(|l| {
+            (
+                l.attribute.as_str(),
+                l.reference.as_str(),
+                l.url.as_deref().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        links,
+        [
+            ("Link", "/s.css", "http://h/s.css"),
+            ("Link", "next", "http://h/d/next"),
+            ("Refresh", "later", "http://h/d/later"),
+            ("href", "g", "http://h/d/g"),
+        ]
+    );
+    // Each header link's offset points at its reference in the record
+    // block.
+    let block_start =
+        data.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4;
+    for link in &docs[0].links[..3] {
+        let at = block_start + link.offset;
+        assert_eq!(
+            &data[at..at + link.reference.len()],
+            link.reference.as_bytes()
+        );
+    }
+}
+
+#[test]
+fn skipped_records_are_listed_with_offset_and_reason_when_asked() {
+    let records = records();
+    let offsets: Vec<u64> = records
+        .iter()
+        .scan(0u64, |at, r| {
+            let here = *at;
+            *at += r.len() as u64;
+            Some(here)
+        })
+        .collect();
+    let mut docs = warc::Documents::new(
+        std::io::Cursor::new(records.concat()),
+        Context::new(Spec::Rfc3986),
+    );
+    docs.log_skipped();
+    let mut skipped = Vec::new();
+    while let Some(doc) = docs.next() {
+        doc.unwrap();
+        skipped.extend(docs.take_skipped());
+    }
+    skipped.extend(docs.take_skipped());
+    let got: Vec<(u64, &str)> =
+        skipped.iter().map(|s| (s.offset, s.reason.name())).collect();
+    assert_eq!(
+        got,
+        [
+            (offsets[0], "not_response"),
+            (offsets[1], "not_response"),
+            (offsets[2], "redirect"),
+            (offsets[3], "redirect"),
+            (offsets[5], "not_html"),
+        ]
+    );
+    assert_eq!(skipped[2].target.as_deref(), Some("http://example.com/old"));
 }

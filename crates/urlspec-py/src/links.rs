@@ -39,6 +39,7 @@ struct DocInfo {
     base: Option<Py<PyString>>,
     base_source: Py<PyString>,
     base_chain: Option<Vec<String>>,
+    containers: Vec<String>,
 }
 
 #[pymethods]
@@ -80,8 +81,8 @@ impl Link {
         self.doc.base.as_ref().map(|b| b.clone_ref(py))
     }
 
-    /// Where the base came from: `embedded`, `header:NAME`, `retrieval`
-    /// or `none`.
+    /// Where the base came from: `embedded`, `header:NAME`, `retrieval`,
+    /// `given` or `none`.
     #[getter]
     fn base_source(&self, py: Python<'_>) -> Py<PyString> {
         self.doc.base_source.clone_ref(py)
@@ -106,6 +107,13 @@ impl Link {
         self.doc.base_chain.clone()
     }
 
+    /// The MIME parts the base came through, outermost first (`[]` when
+    /// it came through none).
+    #[getter]
+    fn containers(&self) -> Vec<String> {
+        self.doc.containers.clone()
+    }
+
     /// The link as a dict equal to the `urlspec links --output json` line.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
@@ -119,6 +127,7 @@ impl Link {
         d.set_item("error", self.error())?;
         d.set_item("offset", self.offset)?;
         d.set_item("base_chain", self.base_chain())?;
+        d.set_item("containers", self.containers())?;
         Ok(d)
     }
 
@@ -276,7 +285,7 @@ impl State {
             Source::Warc(docs) => match docs.next()? {
                 Ok(doc) => Some(doc),
                 Err(e) => {
-                    self.failure = Some(e);
+                    self.failure = Some(e.to_string());
                     None
                 }
             },
@@ -358,6 +367,7 @@ impl Links {
                 .unbind(),
                 base_chain: urlspec_links::base_chain(&doc.base)
                     .map(<[String]>::to_vec),
+                containers: doc.base.containers().to_vec(),
             };
             state.current = Some((Arc::new(info), doc.links.into_iter()));
         }
@@ -458,9 +468,9 @@ pub fn links(
         }
     };
     let ctx = Context {
-        spec,
         base,
         retrieval: url.into_iter().chain(redirects).collect(),
+        ..Context::new(spec)
     };
     let name = name.unwrap_or_else(|| "-".to_owned());
     let raised = Raised::default();
@@ -537,7 +547,7 @@ pub fn links(
                 mime::documents(&data, &name, &ctx, &mut |d| docs.push_back(d))
             {
                 // Raised once the documents read before it are handed out.
-                failure = Some(problem);
+                failure = Some(format!("{name}: {}", problem.reason));
             }
             Source::Ready(docs)
         }

@@ -65,6 +65,7 @@ def test_warc_with_redirect_bytes_and_files(tmp_path):
         assert (s["documents"], s["links"], s["skipped_records"]) == (2, 5, 2), kind
         assert s["by_base_source"]["retrieval"] == 1 and s["by_base_source"]["embedded"] == 1
         assert s["skipped_by_reason"] == {
+            "damaged": 0,
             "malformed_header": 0,
             "no_target_uri": 0,
             "not_html": 1,
@@ -86,6 +87,7 @@ def test_warc_with_redirect_bytes_and_files(tmp_path):
         "error": None,
         "offset": x["offset"],
         "base_chain": ["http://h/old", "http://h/new/"],
+        "containers": [],
     }
     assert first[1]["url"] == "http://h/i.png"
     assert first[2]["url"] == "http://h/new/g h:"  # not strict: kept as written

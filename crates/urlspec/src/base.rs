@@ -66,17 +66,22 @@ pub enum Source {
     },
     /// No base is known.
     None,
+    /// Given by the user for every document, over every other layer (the
+    /// `--base` of `urlspec links`): none of the specs' layers, so that a
+    /// report never mistakes it for one.
+    Given,
 }
 
 impl Source {
     /// A short name of the layer: `embedded`, `header`, `retrieval`,
-    /// `none`.
+    /// `none`, or `given`.
     pub fn layer(&self) -> &'static str {
         match self {
             Source::Embedded => "embedded",
             Source::Header { .. } => "header",
             Source::Retrieval { .. } => "retrieval",
             Source::None => "none",
+            Source::Given => "given",
         }
     }
 }
@@ -94,6 +99,7 @@ impl fmt::Display for Source {
             ),
             Source::Retrieval { .. } => f.write_str("retrieval URL"),
             Source::None => f.write_str("no base"),
+            Source::Given => f.write_str("given"),
         }
     }
 }
@@ -261,6 +267,25 @@ impl Establish {
                     notes: Vec::new(),
                 }
             }
+        }
+    }
+
+    /// A base given from outside every layer (`urlspec links --base`),
+    /// without its fragment.
+    ///
+    /// ```
+    /// use urlspec::base::{Establish, Source};
+    /// use urlspec::Spec;
+    /// let b = Establish::new(Spec::Rfc3986).given("http://h/d/#top");
+    /// assert_eq!((b.url(), b.source()), (Some("http://h/d/"), &Source::Given));
+    /// ```
+    pub fn given(&self, url: &str) -> Base {
+        let r = Reference::parse_with(url, self.spec);
+        Base {
+            url: Some(without_fragment(&r).into()),
+            source: Source::Given,
+            containers: Vec::new(),
+            notes: Vec::new(),
         }
     }
 

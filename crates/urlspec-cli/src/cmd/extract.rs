@@ -85,13 +85,23 @@ pub fn run(args: &ExtractArgs) -> Result<Status, Error> {
 /// Refuses a `--base` that cannot resolve references: one without a scheme
 /// under `spec` (the empty string included).
 fn check_base(base: &str, spec: Spec) -> Result<(), Error> {
-    if Reference::parse_with(base, spec).has_scheme() {
+    check_absolute("--base <BASE>", base, spec)
+}
+
+/// Refuses a `value` of the option `flag` (`--base <BASE>`) that is not an
+/// absolute URL: one without a scheme under `spec`.
+pub fn check_absolute(
+    flag: &str,
+    value: &str,
+    spec: Spec,
+) -> Result<(), Error> {
+    if Reference::parse_with(value, spec).has_scheme() {
         return Ok(());
     }
     Err(Error::Usage(format!(
-        "invalid value '{}' for '--base <BASE>': not an absolute URL (it has \
+        "invalid value '{}' for '{flag}': not an absolute URL (it has \
          no scheme under {spec})",
-        output::visible(base)
+        output::visible(value)
     )))
 }
 

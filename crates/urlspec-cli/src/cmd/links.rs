@@ -1,25 +1,38 @@
 //! `urlspec links`: every link in HTML files, MIME messages and WARC
 //! archives, resolved against the base each spec establishes.
 //!
-//! The reading is [`urlspec_links`]'s: this module picks the inputs (the
-//! files, standard input, or the built-in sample), detects their format,
-//! hands each document the library finds to a [`Printer`] as soon as it is
-//! found, and ends with the [`Summary`]. A WARC archive is streamed record
-//! by record, so memory stays bounded by the largest record; HTML and MIME
-//! inputs are read whole, as their parsers need.
+//! The reading is [`urlspec_links`]'s: this module holds the command's
+//! arguments ([`LinksArgs`]), picks the inputs (the files, the directories
+//! walked, the paths of `--paths-from`, standard input, or the built-in
+//! sample: [`inputs`]), detects their format (looking inside gzip, refusing
+//! binary data), hands each document the library finds to a [`Printer`] as
+//! soon as it is found, and ends with the [`Summary`]. A WARC archive is
+//! streamed record by record, so memory stays bounded by the largest
+//! record; HTML and MIME inputs are read whole, as their parsers need.
+
+mod inputs;
 
 use std::cell::Cell;
-use std::fs::File;
+use std::collections::HashSet;
+use std::fmt::Write as _;
 use std::io::{self, IsTerminal, Read, Write};
 use std::rc::Rc;
 
+use clap::{Args, ValueEnum};
+use flate2::read::MultiGzDecoder;
 use indicatif::{ProgressBar, ProgressStyle};
-use urlspec::base::{Base, Source};
-use urlspec_links::{html, mime, warc, Context, Document, Format, Summary};
+use urlspec::base::{self, Base, Source};
+use urlspec::resolve::Resolver;
+use urlspec::Spec;
+use urlspec_links::{
+    html, is_binary, mime, warc, Context, Document, Format, Summary,
+};
 
 use super::Status;
-use crate::cli::{InputFormat, LinksArgs, LinksOutput};
+use crate::cli::{ResolveOptions, SpecParser};
+use crate::cmd::extract::check_absolute;
 use crate::output::{self, Error, JsonObject, Output, RecordWrite};
+use inputs::Input;
 
 /// The built-in sample: a MIME message that shows every base layer.
 pub const SAMPLE: &[u8] = include_bytes!("../../../../examples/sample.eml");
@@ -34,45 +47,419 @@ const MAX_PLACE_WIDTH: usize = 24;
 /// push their `->` to the right).
 const MAX_REFERENCE_WIDTH: usize = 40;
 
-/// How many bytes are read to detect an input's format.
+/// How many bytes are read to detect an input's format (the MIME Sniffing
+/// Standard's resource header).
 const HEAD: usize = 1024;
+
+/// The long description of `urlspec links`.
+const LONG_ABOUT: &str = "\
+Find every link in HTML documents, MIME messages (.eml, .mht, mbox) and WARC
+archives, and resolve each against the base URL of its document, established
+as the chosen spec establishes it. With no FILE, read standard input; when
+standard input is a terminal, run on the built-in sample, a small MIME
+message that shows every base layer (examples/sample.eml; --sample reads it
+anywhere).
+
+The base of a document is given by the innermost layer that defines one
+(RFC 1808 section 3, the 1996 draft section 5, RFC 3986 section 5.1):
+  1. embedded   <BASE href> in the HTML itself
+  2. header     Base: <URL:...> (draft04, rfc1808); Content-Base, then
+                Content-Location (draft96, draft96dec); Content-Location
+                (rfc2396, rfc3986, whatwg); none under rfc1630 (see
+                --base-headers)
+  3. container  a part of a multipart/* or message/rfc822 takes its
+                container's base, recursively
+  4. retrieval  the URL the document was retrieved from: the last of
+                --url and --redirect, a PATH<TAB>URL line of --paths-from,
+                or a WARC record's target URI after the redirects that led
+                to it
+  5. none       relative links cannot be resolved
+--base URL overrides them all (base_source `given`).
+
+Inputs (detected from their content, or set with --format):
+  html  an HTML page; its retrieval URL is --url, or the last --redirect
+  mime  a mail message or MHTML file: the links in its headers, written as
+        <URL:...> or in the <URL> lists of List-Help, List-Post, ...
+        (RFC 2369), and in every HTML part, through nested multipart/* and
+        message/rfc822 parts; an mbox file, message by message (NAME[1],
+        NAME[2], ...)
+  warc  a WARC archive, gzip-compressed or not: every HTML response record
+        (HTTP/1.x, HTTP/2; HTML by Content-Type, or sniffed when there is
+        none) and resource record, with the 3xx redirects that led to it and
+        the links of its Link and Refresh headers; other records are
+        skipped and counted by reason (-v lists each)
+A message is recognised by an mbox From line followed by a header, or by a
+known header field on its first line (Received, DKIM-Signature, From,
+MIME-Version, Content-*, X-*, ...); anything else is HTML. gzip-compressed
+HTML and MIME inputs are read too. An input whose first 1024 bytes hold
+binary data (the MIME Sniffing Standard's binary data bytes) is refused,
+unless --format says how to read it. A FILE of - is standard input; a
+directory is walked (its files in name order). A WARC archive is read one
+record at a time, so memory stays bounded whatever its size; a damaged
+record (a corrupt gzip member, a bad header, a cut block) is reported with
+its byte offset and reading resumes at the next one. When standard error is
+a terminal, a progress bar shows how far a WARC file has been read.
+
+Output (--output):
+  text  one block per document: `== NAME`, the base with its layer and the
+        containers it came through, any notes, then one line per link:
+        ELEMENT@ATTRIBUTE  REFERENCE  ->  URL (or `error: REASON`)
+  tsv   a header row, then one row per link: document, element, attribute,
+        offset, reference, url, base, base_source, error (control characters
+        in a field shown as Unicode control pictures)
+  json  one object per link (JSON Lines) with the keys document, element,
+        attribute, reference, url (null on error), base (null when none),
+        base_source (embedded, header:NAME, retrieval, given or none), error
+        (null or the reason), offset (the byte offset of the reference in
+        its document), base_chain (the URLs requested, in order, when the
+        base is a retrieval URL reached through redirects; else null) and
+        containers (the MIME parts the base came through, outermost first)
+--element, --attribute and --scheme keep only the links they name; --unique
+prints each URL once per document (--unique=all: once in all).
+A summary follows: documents, links, unresolved links, documents per base
+layer and skipped archive records, on standard output after text and on
+standard error after tsv or json. When links stayed unresolved in documents
+whose Content-Location, Content-Base or Base header the chosen spec does not
+read, it says which spec or --base-headers value would read it.
+
+Exit status: 0 when every link was resolved, 1 when some link could not be
+resolved or some input or record could not be read as its format (binary
+input included), 2 for a usage or I/O error (such as a missing FILE, a
+relative --url, or --url with a WARC archive).";
+
+/// The `Examples:` section of `urlspec links --help`.
+const EXAMPLES: &str = "\
+Examples:
+  # The built-in sample: one message, every base layer
+  urlspec links --sample
+
+  # The same message under the 1996 draft: Content-Base wins over Base
+  urlspec links --sample --spec draft96
+
+  # A page saved from a redirected request: the base is the last URL
+  urlspec links --url http://example.com/a --redirect https://example.com/a/ page.html
+
+  # A crawl, as JSON Lines: the links that did not resolve, and why
+  urlspec links --spec rfc3986 --output json crawl.warc.gz | jq -c 'select(.error) | {document, reference, error}'
+
+  # Every distinct http(s) link of a crawl, with its base, for a spreadsheet
+  urlspec links --output tsv --unique=all --scheme http,https crawl.warc.gz > links.tsv
+
+  # Saved pages with the URL each was fetched from (PATH<TAB>URL lines)
+  urlspec links --paths-from saved.tsv
+
+  # A mailbox, and the list headers of each message
+  urlspec links --attribute list-help,list-archive,list-post archive.mbox
+
+  # A saved web page (MHTML) from standard input
+  urlspec links --format mime < page.mht";
+
+/// The arguments of `urlspec links`.
+#[derive(Debug, Args)]
+#[command(
+    about = "List every link in HTML files, MIME messages and WARC \
+             archives, resolved against the base each spec establishes",
+    long_about = LONG_ABOUT,
+    after_help = EXAMPLES
+)]
+pub struct LinksArgs {
+    /// The spec that establishes bases and resolves links
+    #[arg(
+        short,
+        long,
+        value_name = "SPEC",
+        value_parser = SpecParser,
+        default_value_t = Spec::default()
+    )]
+    pub spec: Spec,
+
+    /// The URL first requested to retrieve an HTML or MIME input (its base
+    /// when nothing inner sets one); it must be absolute
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
+
+    /// A URL the request was redirected to; repeat it for each redirect, in
+    /// order: the last one is the retrieval URL. A relative one is resolved
+    /// against the URL before it, as a Location header is
+    #[arg(long, value_name = "URL", requires = "url")]
+    pub redirect: Vec<String>,
+
+    /// The base URL of every document, whatever its <BASE href>, headers,
+    /// containers or retrieval URL say (base_source `given`)
+    #[arg(long, value_name = "URL")]
+    pub base: Option<String>,
+
+    /// The kind of input; auto detects it from the first bytes (and refuses
+    /// binary data)
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t)]
+    pub format: InputFormat,
+
+    /// How to print the links
+    #[arg(short, long, value_enum, value_name = "HOW", default_value_t)]
+    pub output: LinksOutput,
+
+    /// Which headers set a base: the spec's own, or all of Base,
+    /// Content-Base and Content-Location (in that order) under every spec
+    #[arg(long, value_enum, value_name = "WHICH", default_value_t)]
+    pub base_headers: BaseHeaders,
+
+    /// Ignore a <BASE href>, Base or Content-Base that is not absolute,
+    /// instead of resolving it against the next outer layer
+    #[arg(long)]
+    pub strict_base: bool,
+
+    /// Read the files named in FILE, one per line, or PATH<TAB>URL to give
+    /// each its retrieval URL (- for standard input)
+    #[arg(long, value_name = "FILE")]
+    pub paths_from: Option<String>,
+
+    /// Read the built-in sample message (what a run with no FILE reads when
+    /// standard input is a terminal)
+    #[arg(long, conflicts_with_all = ["files", "paths_from"])]
+    pub sample: bool,
+
+    /// Print each resolved URL once per document; `all`: once over the
+    /// whole run (which remembers every URL it printed)
+    #[arg(
+        long,
+        value_enum,
+        value_name = "SCOPE",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "document"
+    )]
+    pub unique: Option<Unique>,
+
+    /// Only links of these elements (a, img, header, …; comma-separated,
+    /// any case)
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    pub element: Vec<String>,
+
+    /// Only links in these attributes or headers (href, src, Link, …;
+    /// comma-separated, any case)
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    pub attribute: Vec<String>,
+
+    /// Only resolved URLs with these schemes (http, https, mailto, …;
+    /// comma-separated, any case)
+    #[arg(long, value_name = "SCHEMES", value_delimiter = ',')]
+    pub scheme: Vec<String>,
+
+    /// List each skipped or damaged archive record on standard error, with
+    /// its byte offset and reason
+    #[arg(short, long)]
+    pub verbose: bool,
+
+    /// Files or directories to read (- for standard input; a directory is
+    /// walked); with none, standard input, or the built-in sample when
+    /// standard input is a terminal
+    #[arg(value_name = "FILE")]
+    pub files: Vec<String>,
+
+    /// How to resolve where the specs leave a choice, as `urlspec resolve`
+    /// does (last: the heading it sets would otherwise take in the
+    /// arguments after it)
+    #[command(flatten)]
+    pub resolution: ResolveOptions,
+}
+
+impl LinksArgs {
+    /// The library's base options.
+    pub fn base_options(&self) -> base::Options {
+        let mut options = base::Options::default();
+        options.strict = self.strict_base;
+        options.headers = self.base_headers.into();
+        options
+    }
+
+    /// The retrieval chain: `--url`, then each `--redirect`, each relative
+    /// redirect resolved against the URL before it. `Err` with the usage
+    /// message when `--url` is not absolute or a redirect does not
+    /// resolve.
+    pub fn retrieval(&self) -> Result<Vec<String>, Error> {
+        let Some(url) = &self.url else { return Ok(Vec::new()) };
+        let mut chain = vec![absolute("--url <URL>", url, self.spec)?];
+        for redirect in &self.redirect {
+            let before = chain.last().map_or("", String::as_str);
+            let next = Resolver::new(before, self.spec)
+                .resolve(redirect.trim())
+                .map_err(|e| {
+                    Error::Usage(format!(
+                        "invalid value '{}' for '--redirect <URL>': it does \
+                         not resolve against {before}: {e}",
+                        output::visible(redirect)
+                    ))
+                })?;
+            chain.push(next.href);
+        }
+        Ok(chain)
+    }
+
+    /// The `--base` URL, checked to be absolute.
+    pub fn given_base(&self) -> Result<Option<String>, Error> {
+        match &self.base {
+            Some(url) => absolute("--base <URL>", url, self.spec).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// The filters of `--element`, `--attribute`, `--scheme` and
+    /// `--unique`.
+    pub fn filter(&self) -> Filter {
+        let lower = |names: &[String]| {
+            names.iter().map(|n| n.trim().to_ascii_lowercase()).collect()
+        };
+        Filter {
+            elements: lower(&self.element),
+            attributes: lower(&self.attribute),
+            schemes: lower(&self.scheme),
+            unique: self.unique,
+            seen: HashSet::new(),
+        }
+    }
+}
+
+/// `url` if it is an absolute URL under `spec` (it has a scheme), else
+/// the usage error naming `option`.
+fn absolute(option: &str, url: &str, spec: Spec) -> Result<String, Error> {
+    check_absolute(option, url.trim(), spec)?;
+    Ok(url.trim().to_string())
+}
+
+/// The values of `--format`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum InputFormat {
+    /// Detect from the content: WARC/, a message header or mbox From line,
+    /// or else HTML (gzip-compressed or not; binary data refused)
+    #[default]
+    Auto,
+    /// An HTML document
+    Html,
+    /// A MIME message (.eml, .mht) or an mbox file of messages
+    Mime,
+    /// A WARC archive, gzip-compressed or not
+    Warc,
+}
+
+/// The values of `--output` of `urlspec links`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum LinksOutput {
+    /// Links grouped by document, each document's base shown once
+    #[default]
+    Text,
+    /// Tab-separated values, a header row first
+    Tsv,
+    /// One JSON object per link (JSON Lines)
+    Json,
+}
+
+/// The values of `--base-headers`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum BaseHeaders {
+    /// The spec's own base headers
+    #[default]
+    Spec,
+    /// Base, Content-Base and Content-Location under every spec
+    All,
+}
+
+impl From<BaseHeaders> for base::Headers {
+    fn from(value: BaseHeaders) -> base::Headers {
+        match value {
+            BaseHeaders::Spec => base::Headers::Spec,
+            BaseHeaders::All => base::Headers::All,
+        }
+    }
+}
+
+/// The values of `--unique`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Unique {
+    /// Each resolved URL once per document
+    Document,
+    /// Each resolved URL once over the whole run
+    All,
+}
+
+/// Which links are printed: `--element`, `--attribute`, `--scheme` and
+/// `--unique`. An empty list lets every value through.
+pub struct Filter {
+    elements: Vec<String>,
+    attributes: Vec<String>,
+    schemes: Vec<String>,
+    unique: Option<Unique>,
+    /// The URLs printed so far (in the document, or in the run).
+    seen: HashSet<String>,
+}
+
+impl Filter {
+    /// Whether any filter is set (otherwise documents are printed as they
+    /// come).
+    pub fn is_active(&self) -> bool {
+        !(self.elements.is_empty()
+            && self.attributes.is_empty()
+            && self.schemes.is_empty()
+            && self.unique.is_none())
+    }
+
+    /// Drops the links of `doc` that the filters refuse.
+    pub fn apply(&mut self, doc: &mut Document) {
+        if self.unique == Some(Unique::Document) {
+            self.seen.clear();
+        }
+        let listed = |list: &[String], value: &str| {
+            list.is_empty()
+                || list.iter().any(|v| v.eq_ignore_ascii_case(value))
+        };
+        doc.links.retain(|link| {
+            if !listed(&self.elements, &link.element)
+                || !listed(&self.attributes, &link.attribute)
+            {
+                return false;
+            }
+            if !self.schemes.is_empty() {
+                let scheme = link
+                    .url
+                    .as_deref()
+                    .ok()
+                    .and_then(|u| u.split_once(':'))
+                    .map_or("", |(s, _)| s);
+                if !listed(&self.schemes, scheme) {
+                    return false;
+                }
+            }
+            match (self.unique, &link.url) {
+                (Some(_), Ok(url)) => self.seen.insert(url.clone()),
+                _ => true,
+            }
+        });
+    }
+}
 
 /// Reads every input of `args` and prints its links.
 pub fn run(args: &LinksArgs) -> Result<Status, Error> {
-    let ctx = context(args);
+    let ctx = context(args)?;
     let mut out = Output::stdout();
     let interactive = io::stdout().is_terminal();
-    let mut printer = Printer::new(args.output);
+    let mut printer = Printer::new(args.output).with_filter(args.filter());
+    printer.verbose = args.verbose;
     printer.start(&mut out).map_err(Error::Write)?;
     let mut failed = false;
-    if args.files.is_empty() {
-        let input =
-            Input { name: SAMPLE_NAME, reader: Box::new(SAMPLE), size: None };
-        read(input, args.format, &ctx, &mut printer, &mut out, interactive)?;
-    }
-    for path in &args.files {
-        let input = if path == "-" {
-            Input { name: "-", reader: Box::new(io::stdin()), size: None }
-        } else {
-            match File::open(path) {
-                Ok(file) => {
-                    // A size to show progress against: a regular file's.
-                    let size = file
-                        .metadata()
-                        .ok()
-                        .filter(|m| m.is_file())
-                        .map(|m| m.len());
-                    Input { name: path, reader: Box::new(file), size }
-                }
-                Err(err) => {
-                    failed = true;
-                    let _ = writeln!(
-                        io::stderr().lock(),
-                        "urlspec: {path}: {err}"
-                    );
-                    continue;
-                }
+    for next in inputs::Inputs::new(args) {
+        let input = match next {
+            Ok(input) => input,
+            Err(problem) => {
+                failed = true;
+                let _ = writeln!(io::stderr().lock(), "urlspec: {problem}");
+                continue;
             }
+        };
+        let name = input.name.clone();
+        let ctx = match &input.url {
+            Some(url) => {
+                Context { retrieval: vec![url.clone()], ..ctx.clone() }
+            }
+            None => ctx.clone(),
         };
         let read = output::isolate(|| {
             read(input, args.format, &ctx, &mut printer, &mut out, interactive)
@@ -82,7 +469,14 @@ pub fn run(args: &LinksArgs) -> Result<Status, Error> {
             Ok(Err(Error::Read(err))) => {
                 failed = true;
                 let _ =
-                    writeln!(io::stderr().lock(), "urlspec: {path}: {err}");
+                    writeln!(io::stderr().lock(), "urlspec: {name}: {err}");
+            }
+            Ok(Err(Error::Usage(message))) => {
+                failed = true;
+                let _ = writeln!(
+                    io::stderr().lock(),
+                    "urlspec: {name}: {message}"
+                );
             }
             Ok(Err(err)) => return Err(err),
             // The input's links up to the failure are printed; the next
@@ -91,7 +485,7 @@ pub fn run(args: &LinksArgs) -> Result<Status, Error> {
                 printer.unreadable += 1;
                 let _ = writeln!(
                     io::stderr().lock(),
-                    "urlspec: {path}: {}: {bad}",
+                    "urlspec: {name}: {}: {bad}",
                     bad.kind()
                 );
             }
@@ -111,13 +505,16 @@ pub fn run(args: &LinksArgs) -> Result<Status, Error> {
 }
 
 /// How `args` reads documents: the spec, the base options, the retrieval
-/// chain.
-fn context(args: &LinksArgs) -> Context {
-    Context {
+/// chain, the given base, the resolution options. `Err(Usage)` for a
+/// `--url` or `--base` that is not absolute.
+fn context(args: &LinksArgs) -> Result<Context, Error> {
+    Ok(Context {
         spec: args.spec,
         base: args.base_options(),
-        retrieval: args.retrieval(),
-    }
+        retrieval: args.retrieval()?,
+        given: args.given_base()?,
+        options: args.resolution.to_options(),
+    })
 }
 
 /// Reads one input held in memory, `data` named `name`, as `args` says,
@@ -131,23 +528,21 @@ pub fn read_bytes(
     printer: &mut Printer,
     out: &mut impl RecordWrite,
 ) -> Result<(), Error> {
-    let input =
-        Input { name, reader: Box::new(io::Cursor::new(data)), size: None };
-    read(input, args.format, &context(args), printer, out, false)
-}
-
-/// One input: its name, its bytes, and its size when known.
-struct Input<'a> {
-    name: &'a str,
-    reader: Box<dyn Read>,
-    size: Option<u64>,
+    let input = Input {
+        name: name.to_string(),
+        reader: Box::new(io::Cursor::new(data)),
+        size: None,
+        url: None,
+    };
+    read(input, args.format, &context(args)?, printer, out, false)
 }
 
 /// Reads one input in its format and prints its documents. `Err(Read)`
-/// when it could not be read at all; an input that is not of its format is
-/// reported and counted as unreadable.
+/// when it could not be read at all, `Err(Usage)` for `--url` with an
+/// archive; an input that is not of its format, or binary, is reported and
+/// counted as unreadable.
 fn read(
-    mut input: Input<'_>,
+    mut input: Input,
     format: InputFormat,
     ctx: &Context,
     printer: &mut Printer,
@@ -155,17 +550,41 @@ fn read(
     interactive: bool,
 ) -> Result<(), Error> {
     let head = read_head(&mut input.reader).map_err(Error::Read)?;
+    let gzip = head.starts_with(b"\x1f\x8b");
+    // What a gzip input holds, from the start of its first member.
+    let inner = if gzip { gunzip_head(&head) } else { head.clone() };
     let format = match format {
-        InputFormat::Auto => Format::detect(&head),
+        InputFormat::Auto => {
+            let format = Format::detect(&inner);
+            if format != Format::Warc && is_binary(&inner) {
+                printer.unreadable += 1;
+                let _ = writeln!(
+                    io::stderr().lock(),
+                    "urlspec: {}: {}",
+                    input.name,
+                    urlspec_links::Reason::Binary
+                );
+                return Ok(());
+            }
+            format
+        }
         InputFormat::Html => Format::Html,
         InputFormat::Mime => Format::Mime,
         InputFormat::Warc => Format::Warc,
     };
-    let mut rest = io::Cursor::new(head).chain(input.reader);
+    let rest = io::Cursor::new(head).chain(input.reader);
     if format == Format::Warc {
+        if !ctx.retrieval.is_empty() {
+            return Err(Error::Usage(
+                "a retrieval URL (--url, or a PATH<TAB>URL line) does not \
+                 apply to a WARC archive: each record has its \
+                 WARC-Target-URI"
+                    .into(),
+            ));
+        }
         return read_warc(
             rest,
-            input.name,
+            &input.name,
             input.size,
             ctx,
             printer,
@@ -174,21 +593,32 @@ fn read(
         );
     }
     let mut data = Vec::new();
-    rest.read_to_end(&mut data).map_err(Error::Read)?;
+    if gzip {
+        MultiGzDecoder::new(rest).read_to_end(&mut data)
+    } else {
+        let mut rest = rest;
+        rest.read_to_end(&mut data)
+    }
+    .map_err(Error::Read)?;
     let mut write_result = Ok(());
     let mut sink = |doc: Document| {
         if write_result.is_ok() {
-            write_result = printer.document(out, &doc);
+            write_result = printer.document(out, doc);
         }
     };
     if format == Format::Html {
         let base = ctx.retrieval_base();
-        sink(html::document(&data, input.name, &base, ctx));
+        sink(ctx.finish(html::document(&data, &input.name, &base, ctx)));
     } else if let Err(problem) =
-        mime::documents(&data, input.name, ctx, &mut sink)
+        mime::documents(&data, &input.name, ctx, &mut sink)
     {
         printer.unreadable += 1;
-        let _ = writeln!(io::stderr().lock(), "urlspec: {problem}");
+        let _ = writeln!(
+            io::stderr().lock(),
+            "urlspec: {}: {}",
+            input.name,
+            problem.reason
+        );
     }
     write_result.map_err(Error::Write)
 }
@@ -199,6 +629,21 @@ fn read_head(reader: &mut dyn Read) -> io::Result<Vec<u8>> {
     let mut head = Vec::with_capacity(HEAD);
     reader.take(HEAD as u64).read_to_end(&mut head)?;
     Ok(head)
+}
+
+/// The first bytes that the gzip data in `head` inflates to, as far as
+/// `head` goes (a cut stream gives what it gave before the cut).
+fn gunzip_head(head: &[u8]) -> Vec<u8> {
+    let mut inner = Vec::with_capacity(HEAD);
+    let mut decoder = MultiGzDecoder::new(head).take(HEAD as u64);
+    let mut buf = [0u8; 512];
+    while let Ok(n) = decoder.read(&mut buf) {
+        if n == 0 {
+            break;
+        }
+        inner.extend_from_slice(&buf[..n]);
+    }
+    inner
 }
 
 /// Streams a WARC archive, record by record, with a progress bar on a
@@ -223,40 +668,49 @@ fn read_warc(
     let stop = Rc::new(Cell::new(false));
     let counted =
         Counting { inner: input, bar: bar.clone(), stop: stop.clone() };
-    let reader = warc::reader(counted).map_err(Error::Read)?;
-    let mut records = Summary::default();
+    let reader = io::BufReader::with_capacity(1 << 16, counted);
+    let mut docs = warc::Documents::new(reader, ctx.clone());
+    if printer.verbose {
+        docs.log_skipped();
+    }
     let mut write_result = Ok(());
-    let outcome = {
-        let mut sink = |doc: Document| {
-            if write_result.is_err() {
-                return;
-            }
-            let mut write = || printer.document(out, &doc);
-            write_result = match (&bar, interactive) {
-                // The bar and the output share the terminal.
-                (Some(bar), true) => bar.suspend(write),
-                _ => write(),
-            };
-            if write_result.is_err() {
-                // Stop reading: the output is gone.
-                stop.set(true);
+    while let Some(doc) = docs.next() {
+        for skipped in docs.take_skipped() {
+            let target = skipped.target.as_deref().unwrap_or("(no target)");
+            let _ = writeln!(
+                io::stderr().lock(),
+                "urlspec: {name}: record at byte {} ({} {}): skipped: {}",
+                skipped.offset,
+                if skipped.kind.is_empty() { "?" } else { &skipped.kind },
+                output::visible(target),
+                skipped.reason.name()
+            );
+        }
+        let doc = match doc {
+            Ok(doc) => doc,
+            Err(e) => {
+                printer.unreadable += 1;
+                let _ = writeln!(io::stderr().lock(), "urlspec: {name}: {e}");
+                continue;
             }
         };
-        warc::documents(reader, ctx, &mut records, &mut sink)
-    };
+        let write = || printer.document(out, doc);
+        write_result = match (&bar, interactive) {
+            // The bar and the output share the terminal.
+            (Some(bar), true) => bar.suspend(write),
+            _ => write(),
+        };
+        if write_result.is_err() {
+            // Stop reading: the output is gone.
+            stop.set(true);
+            break;
+        }
+    }
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    printer.summary.skipped_records += records.skipped_records;
-    for (reason, n) in records.skipped_by_reason {
-        *printer.summary.skipped_by_reason.entry(reason).or_default() += n;
-    }
-    write_result.map_err(Error::Write)?;
-    if let Err(problem) = outcome {
-        printer.unreadable += 1;
-        let _ = writeln!(io::stderr().lock(), "urlspec: {name}: {problem}");
-    }
-    Ok(())
+    docs.add_skipped(&mut printer.summary);
+    write_result.map_err(Error::Write)
 }
 
 /// A reader that moves a progress bar by the bytes read, and fails once
@@ -284,7 +738,7 @@ impl<R: Read> Read for Counting<R> {
 /// links in TSV and JSON: the same strings as the Python package's `Link`
 /// (both come from `urlspec_links`).
 struct BaseInfo<'a> {
-    /// `embedded`, `header:NAME`, `retrieval` or `none`.
+    /// `embedded`, `header:NAME`, `retrieval`, `given` or `none`.
     source: String,
     /// The redirect chain, when the base is a retrieval URL reached
     /// through redirects.
@@ -304,6 +758,10 @@ impl<'a> BaseInfo<'a> {
 /// the counts.
 pub struct Printer {
     how: LinksOutput,
+    /// Which links are printed.
+    filter: Option<Filter>,
+    /// Whether each skipped archive record is listed (`-v`).
+    pub verbose: bool,
     /// The counts over the run.
     pub summary: Summary,
     /// Inputs or documents that could not be read (wholly or in part).
@@ -324,11 +782,20 @@ impl Printer {
     pub fn new(how: LinksOutput) -> Printer {
         Printer {
             how,
+            filter: None,
+            verbose: false,
             summary: Summary::default(),
             unreadable: 0,
             first: true,
             line: Vec::with_capacity(1024),
         }
+    }
+
+    /// The printer with `filter` applied to every document (no cost when
+    /// it filters nothing).
+    pub fn with_filter(mut self, filter: Filter) -> Printer {
+        self.filter = filter.is_active().then_some(filter);
+        self
     }
 
     /// Writes what comes before the first document: the TSV header row.
@@ -339,12 +806,16 @@ impl Printer {
         Ok(())
     }
 
-    /// Counts and prints one document.
+    /// Counts and prints one document (the links the filters keep).
     pub fn document(
         &mut self,
         out: &mut impl RecordWrite,
-        doc: &Document,
+        mut doc: Document,
     ) -> io::Result<()> {
+        if let Some(filter) = &mut self.filter {
+            filter.apply(&mut doc);
+        }
+        let doc = &doc;
         self.summary.add(doc);
         if !doc.problems.is_empty() {
             self.unreadable += 1;
@@ -461,8 +932,9 @@ impl Printer {
 }
 
 /// `N documents, M links, U unresolved; bases: embedded X, header Y,
-/// retrieval Z, none W; skipped records S`, and the unreadable inputs when
-/// there are any.
+/// retrieval Z, none W; skipped records S`, the given bases and the
+/// unreadable inputs when there are any, and the hint of the base headers
+/// left unread.
 pub fn summary_line(s: &Summary, unreadable: usize) -> String {
     let layer = |name| s.by_base_source.get(name).copied().unwrap_or(0);
     let plural = |n: usize, one: &str, many: &str| {
@@ -480,8 +952,23 @@ pub fn summary_line(s: &Summary, unreadable: usize) -> String {
         layer("none"),
         s.skipped_records,
     );
+    if layer("given") > 0 {
+        let _ = write!(line, "; given base {}", layer("given"));
+    }
     if unreadable > 0 {
-        line.push_str(&format!("; unreadable {unreadable}"));
+        let _ = write!(line, "; unreadable {unreadable}");
+    }
+    for (name, (n, spec)) in &s.unread_base_headers {
+        let reader = match spec {
+            Some(spec) => format!("--spec {spec} or --base-headers all"),
+            None => "--base-headers all".into(),
+        };
+        let _ = write!(
+            line,
+            "\nnote: {} with unresolved links had a {name} header that this \
+             spec does not read as a base ({reader} would)",
+            plural(*n, "document", "documents"),
+        );
     }
     line
 }
@@ -521,7 +1008,7 @@ fn tsv_row(
 }
 
 /// One JSON line: document, element, attribute, reference, url, base,
-/// base_source, error, offset, base_chain.
+/// base_source, error, offset, base_chain, containers.
 fn json_line(
     buf: &mut Vec<u8>,
     doc: &Document,
@@ -542,6 +1029,7 @@ fn json_line(
         Some(chain) => o.strings("base_chain", *chain),
         None => o.null("base_chain"),
     };
+    o.strings("containers", doc.base.containers());
     o.finish();
     buf.push(b'\n');
 }
@@ -549,7 +1037,117 @@ fn json_line(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use urlspec::Spec;
+    use crate::cli::{Cli, Command};
+    use clap::Parser;
+
+    fn links_args(args: &[&str]) -> LinksArgs {
+        let argv = ["urlspec", "links"].iter().chain(args);
+        let cli = Cli::try_parse_from(argv).unwrap();
+        let Command::Links(args) = cli.command else {
+            panic!("not links: {:?}", cli.command)
+        };
+        args
+    }
+
+    #[test]
+    fn links_options_map_onto_the_library() {
+        let args = links_args(&[
+            "--url",
+            "http://h/a",
+            "--redirect",
+            "http://h/b",
+            "--redirect",
+            "c/",
+            "--base-headers",
+            "all",
+            "--strict-base",
+            "--dotdot-above-root",
+            "remove",
+            "-",
+        ]);
+        // A relative redirect is resolved against the URL before it.
+        assert_eq!(
+            args.retrieval().unwrap(),
+            ["http://h/a", "http://h/b", "http://h/c/"]
+        );
+        let options = args.base_options();
+        assert!(options.strict);
+        assert_eq!(options.headers, base::Headers::All);
+        assert_eq!(args.files, ["-"]);
+        let ctx = context(&args).unwrap();
+        assert_eq!(
+            ctx.options,
+            urlspec::resolve::Options::default()
+                .dotdot_above_root(urlspec::resolve::DotDotAboveRoot::Remove)
+        );
+        let args = links_args(&[]);
+        assert_eq!(args.base_options(), base::Options::default());
+        assert!(args.retrieval().unwrap().is_empty() && args.files.is_empty());
+        assert_eq!(
+            (args.format, args.output, args.unique),
+            (InputFormat::Auto, LinksOutput::Text, None)
+        );
+        assert!(!args.filter().is_active());
+        assert_eq!(links_args(&["--unique"]).unique, Some(Unique::Document));
+        assert_eq!(links_args(&["--unique=all"]).unique, Some(Unique::All));
+    }
+
+    #[test]
+    fn url_and_base_must_be_absolute() {
+        for args in [&["--url", "a/b"][..], &["--base", "/x"]] {
+            let Err(Error::Usage(message)) = context(&links_args(args)) else {
+                panic!("{args:?} accepted")
+            };
+            assert!(message.contains("not an absolute URL"), "{message}");
+        }
+    }
+
+    #[test]
+    fn filters_keep_what_they_name_and_each_url_once() {
+        let page = br#"<a href="x">x</a><a href="X.html">X</a><img src="x"><a href="mailto:m@h">m</a><a href="x">x</a>"#;
+        let ctx = Context {
+            retrieval: vec!["http://h/".into()],
+            ..Context::new(Spec::Rfc3986)
+        };
+        let doc = |_| html::document(page, "p", &ctx.retrieval_base(), &ctx);
+        let kept = |args: &[&str]| {
+            let mut filter = links_args(args).filter();
+            let mut d = doc(());
+            filter.apply(&mut d);
+            d.links
+                .iter()
+                .map(|l| {
+                    format!(
+                        "{}@{} {}",
+                        l.element,
+                        l.attribute,
+                        l.url.as_deref().unwrap()
+                    )
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(kept(&["--element", "IMG"]), ["img@src http://h/x"]);
+        assert_eq!(kept(&["--scheme", "mailto"]), ["a@href mailto:m@h"]);
+        assert_eq!(
+            kept(&["--unique", "--attribute", "href"]),
+            [
+                "a@href http://h/x",
+                "a@href http://h/X.html",
+                "a@href mailto:m@h"
+            ]
+        );
+        // Once per document, or once in all.
+        let mut per_doc = links_args(&["--unique"]).filter();
+        let mut all = links_args(&["--unique=all"]).filter();
+        let (mut a, mut b) = (doc(()), doc(()));
+        per_doc.apply(&mut a);
+        per_doc.apply(&mut b);
+        assert_eq!((a.links.len(), b.links.len()), (3, 3));
+        let (mut a, mut b) = (doc(()), doc(()));
+        all.apply(&mut a);
+        all.apply(&mut b);
+        assert_eq!((a.links.len(), b.links.len()), (3, 0));
+    }
 
     fn sample(spec: Spec, how: LinksOutput) -> String {
         let ctx = Context::new(spec);
@@ -557,7 +1155,7 @@ mod tests {
         let mut out = Vec::new();
         printer.start(&mut out).unwrap();
         mime::documents(SAMPLE, SAMPLE_NAME, &ctx, &mut |d| {
-            printer.document(&mut out, &d).unwrap();
+            printer.document(&mut out, d).unwrap();
         })
         .unwrap();
         printer.finish(&mut out).unwrap();
@@ -608,6 +1206,17 @@ mod tests {
             serde_json::from_str(text.lines().next().unwrap()).unwrap();
         assert_eq!(first["base_source"], "header:Content-Base");
         assert!(first["base_chain"].is_null());
+        assert_eq!(first["containers"], serde_json::json!([]));
+        // A part's base came through its container.
+        let part = text
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .find(|l| l["containers"] != serde_json::json!([]))
+            .unwrap();
+        assert!(part["containers"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("multipart/"));
     }
 
     #[test]

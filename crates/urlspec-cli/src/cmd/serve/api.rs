@@ -9,9 +9,8 @@ use axum::http::{header, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use clap::{Args, FromArgMatches};
 
-use crate::cli::{
-    CheckArgs, DiffArgs, LinksArgs, LinksOutput, ParseArgs, ResolveArgs,
-};
+use crate::cli::{CheckArgs, DiffArgs, ParseArgs, ResolveArgs};
+use crate::cmd::links::{LinksArgs, LinksOutput};
 use crate::cmd::resolve::{Mode, Single};
 use crate::cmd::{check, diff, links, parse};
 use crate::output::{self, JsonObject, Origin};
@@ -327,8 +326,10 @@ pub async fn links(uri: Uri, body: Result<Bytes, BytesRejection>) -> Response {
                 &mut buf,
             )
         });
+        // One header line: the notes after the counts joined to them.
         let summary =
-            links::summary_line(&printer.summary, printer.unreadable);
+            links::summary_line(&printer.summary, printer.unreadable)
+                .replace('\n', "; ");
         (read, buf, summary)
     });
     match work.await {

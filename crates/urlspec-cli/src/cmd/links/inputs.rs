@@ -1,0 +1,195 @@
+//! The inputs of `urlspec links`, one at a time: the FILE arguments (a
+//! directory walked, its files in name order), then the paths listed by
+//! `--paths-from` (`PATH` or `PATH<TAB>URL` lines), or else standard input
+//! (the built-in sample when it is a terminal, or with `--sample`).
+//! Nothing is opened before it is read, and a list is read line by line.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, IsTerminal, Read};
+
+use walkdir::WalkDir;
+
+use super::{LinksArgs, SAMPLE, SAMPLE_NAME};
+use crate::cmd::extract::check_absolute;
+
+/// One input: its name, its bytes, its size when known, and the URL it
+/// was retrieved from when its line of `--paths-from` gave one.
+pub struct Input {
+    /// The name documents are reported under.
+    pub name: String,
+    /// The bytes.
+    pub reader: Box<dyn Read>,
+    /// The size of a regular file (for the progress bar).
+    pub size: Option<u64>,
+    /// The retrieval URL of a `PATH<TAB>URL` line.
+    pub url: Option<String>,
+}
+
+/// The inputs of a run, in order; an `Err` is an input that cannot be
+/// opened (reported, and the next one read).
+pub struct Inputs<'a> {
+    args: &'a LinksArgs,
+    files: std::slice::Iter<'a, String>,
+    /// The directory being walked, and the URL its line gave (none).
+    walk: Option<walkdir::IntoIter>,
+    /// The `--paths-from` list, its name, and the line last read.
+    list: Option<(Box<dyn BufRead>, String, usize)>,
+    /// Standard input or the sample, when there is no other input.
+    fallback: Option<Input>,
+}
+
+impl<'a> Inputs<'a> {
+    /// The inputs `args` name.
+    pub fn new(args: &'a LinksArgs) -> Inputs<'a> {
+        let fallback = (args.files.is_empty() && args.paths_from.is_none())
+            .then(|| {
+                if args.sample || io::stdin().is_terminal() {
+                    Input {
+                        name: SAMPLE_NAME.into(),
+                        reader: Box::new(SAMPLE),
+                        size: None,
+                        url: None,
+                    }
+                } else {
+                    stdin()
+                }
+            });
+        Inputs {
+            args,
+            files: args.files.iter(),
+            walk: None,
+            list: None,
+            fallback,
+        }
+    }
+
+    /// The next line of the `--paths-from` list, opened (`Ok(None)`: a
+    /// directory, whose walk has begun).
+    fn next_listed(&mut self) -> Option<Result<Option<Input>, String>> {
+        if self.list.is_none() {
+            let path = self.args.paths_from.as_ref()?;
+            let reader: Box<dyn BufRead> = if path == "-" {
+                Box::new(io::stdin().lock())
+            } else {
+                match File::open(path) {
+                    Ok(f) => Box::new(BufReader::new(f)),
+                    Err(e) => {
+                        // Reported once; the list is not read.
+                        let name = path.clone();
+                        self.list = Some((Box::new(io::empty()), name, 0));
+                        return Some(Err(format!("{path}: {e}")));
+                    }
+                }
+            };
+            self.list = Some((reader, path.clone(), 0));
+        }
+        let (reader, name, n) = self.list.as_mut()?;
+        let mut line = String::new();
+        loop {
+            line.clear();
+            *n += 1;
+            match reader.read_line(&mut line) {
+                Ok(0) => return None,
+                Err(e) => return Some(Err(format!("{name}: line {n}: {e}"))),
+                Ok(_) => {}
+            }
+            let text = line.trim_end_matches(['\n', '\r']);
+            if text.is_empty() {
+                continue;
+            }
+            let (path, url) = match text.split_once('\t') {
+                Some((path, url)) => (path, Some(url.trim())),
+                None => (text, None),
+            };
+            if let Some(url) = url {
+                if let Err(e) = check_absolute("URL", url, self.args.spec) {
+                    return Some(Err(format!("{name}: line {n}: {e}")));
+                }
+            }
+            let (name, n) = (name.clone(), *n);
+            return Some(match self.open(path, url.map(str::to_string)) {
+                Some(Err(e)) => Err(format!("{name}: line {n}: {e}")),
+                Some(Ok(input)) => Ok(Some(input)),
+                None => Ok(None),
+            });
+        }
+    }
+
+    /// Opens `path`: standard input for `-`, a walk for a directory (then
+    /// `None` until its first file is asked for).
+    fn open(
+        &mut self,
+        path: &str,
+        url: Option<String>,
+    ) -> Option<Result<Input, String>> {
+        if path == "-" {
+            return Some(Ok(Input { url, ..stdin() }));
+        }
+        match std::fs::metadata(path) {
+            Ok(m) if m.is_dir() => {
+                if url.is_some() {
+                    return Some(Err(format!(
+                        "{path}: a directory has no retrieval URL"
+                    )));
+                }
+                self.walk = Some(
+                    WalkDir::new(path)
+                        .follow_links(true)
+                        .sort_by_file_name()
+                        .into_iter(),
+                );
+                None
+            }
+            _ => Some(open_file(path, url)),
+        }
+    }
+}
+
+impl Iterator for Inputs<'_> {
+    type Item = Result<Input, String>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some(walk) = &mut self.walk {
+                match walk.next() {
+                    None => self.walk = None,
+                    Some(Err(e)) => return Some(Err(e.to_string())),
+                    Some(Ok(entry)) if entry.file_type().is_dir() => {}
+                    Some(Ok(entry)) => {
+                        let path = entry.path().to_string_lossy().into_owned();
+                        return Some(open_file(&path, None));
+                    }
+                }
+                continue;
+            }
+            if let Some(path) = self.files.next() {
+                match self.open(path, None) {
+                    Some(input) => return Some(input),
+                    None => continue,
+                }
+            }
+            match self.next_listed() {
+                Some(Ok(Some(input))) => return Some(Ok(input)),
+                Some(Ok(None)) => continue,
+                Some(Err(e)) => return Some(Err(e)),
+                None => return self.fallback.take().map(Ok),
+            }
+        }
+    }
+}
+
+fn stdin() -> Input {
+    Input {
+        name: "-".into(),
+        reader: Box::new(io::stdin()),
+        size: None,
+        url: None,
+    }
+}
+
+fn open_file(path: &str, url: Option<String>) -> Result<Input, String> {
+    let file = File::open(path).map_err(|e| format!("{path}: {e}"))?;
+    // A size to show progress against: a regular file's.
+    let size = file.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
+    Ok(Input { name: path.to_string(), reader: Box::new(file), size, url })
+}

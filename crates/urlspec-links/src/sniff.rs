@@ -1,0 +1,199 @@
+//! What an input is, from its first bytes: a WARC archive, a message (or
+//! an mbox of them), HTML, or binary data that is none of these. The byte
+//! classes and HTML patterns are the WHATWG MIME Sniffing Standard's.
+
+/// The kind of input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// An HTML document.
+    Html,
+    /// A MIME message (RFC 822 headers, `.eml`, `.mht`), or an mbox file
+    /// of them.
+    Mime,
+    /// A WARC archive, gzip-compressed or not.
+    Warc,
+}
+
+/// The header fields that make a first line a message's (compared without
+/// regard to case; any `Content-` field too). Any `Name:` line would take
+/// prose such as `Note: …` for a message.
+const MESSAGE_FIELDS: &[&str] = &[
+    "received",
+    "dkim-signature",
+    "arc-seal",
+    "arc-message-signature",
+    "arc-authentication-results",
+    "authentication-results",
+    "return-path",
+    "delivered-to",
+    "x-original-to",
+    "message-id",
+    "mime-version",
+    "from",
+    "to",
+    "cc",
+    "bcc",
+    "subject",
+    "date",
+    "reply-to",
+    "sender",
+    "in-reply-to",
+    "references",
+    "newsgroups",
+    "path",
+    "list-id",
+    "x-mailer",
+    "organization",
+    "base",
+];
+
+impl Format {
+    /// Guesses the format from the first bytes of the input (decompressed:
+    /// a gzip input is looked at inside). A message is recognised by an
+    /// mbox `From ` line followed by a header field, or by a known message
+    /// header field ([`MESSAGE_FIELDS`], `Content-*`, `X-*`) on its first
+    /// line; anything else is HTML.
+    ///
+    /// ```
+    /// use urlspec_links::Format;
+    /// assert_eq!(Format::detect(b"WARC/1.0\r\n"), Format::Warc);
+    /// assert_eq!(Format::detect(b"\x1f\x8b\x08"), Format::Warc);
+    /// assert_eq!(Format::detect(b"From: a@b\r\nSubject: x\r\n"), Format::Mime);
+    /// assert_eq!(Format::detect(b"DKIM-Signature: v=1\r\n"), Format::Mime);
+    /// assert_eq!(Format::detect(b"From a@b Thu Nov 26 04:00:00 2026\nTo: c@d\n"), Format::Mime);
+    /// assert_eq!(Format::detect(b"From here on, words\n"), Format::Html);
+    /// assert_eq!(Format::detect(b"<!DOCTYPE html><p>"), Format::Html);
+    /// assert_eq!(Format::detect(b"Note: plain words"), Format::Html);
+    /// ```
+    pub fn detect(head: &[u8]) -> Format {
+        let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+        // gzip: taken for a WARC archive unless the caller looks inside
+        // first, as `urlspec links` does.
+        if head.starts_with(b"WARC/") || head.starts_with(b"\x1f\x8b") {
+            return Format::Warc;
+        }
+        let first = head
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+            .map_or(&b""[..], |i| &head[i..]);
+        if first.starts_with(b"<") {
+            return Format::Html;
+        }
+        let (line, rest) = split_line(first);
+        if line.starts_with(b"From ") {
+            let (next, _) = split_line(rest);
+            return if field_name(next).is_some() {
+                Format::Mime
+            } else {
+                Format::Html
+            };
+        }
+        match field_name(line) {
+            Some(name) if is_message_field(name) => Format::Mime,
+            _ => Format::Html,
+        }
+    }
+
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Html => "html",
+            Format::Mime => "mime",
+            Format::Warc => "warc",
+        }
+    }
+}
+
+fn split_line(data: &[u8]) -> (&[u8], &[u8]) {
+    match data.iter().position(|&b| b == b'\n') {
+        Some(i) => (&data[..i], &data[i + 1..]),
+        None => (data, &[]),
+    }
+}
+
+/// The name of a header field line (RFC 5322 §3.6.8: printable ASCII but
+/// the colon, then a colon).
+fn field_name(line: &[u8]) -> Option<&[u8]> {
+    let colon = line.iter().position(|&b| b == b':')?;
+    let name = &line[..colon];
+    let ok = !name.is_empty() && name.iter().all(|&b| (33..=126).contains(&b));
+    ok.then_some(name)
+}
+
+fn is_message_field(name: &[u8]) -> bool {
+    let starts = |prefix: &[u8]| {
+        name.len() >= prefix.len()
+            && name[..prefix.len()].eq_ignore_ascii_case(prefix)
+    };
+    MESSAGE_FIELDS.iter().any(|f| name.eq_ignore_ascii_case(f.as_bytes()))
+        || starts(b"content-")
+        || starts(b"x-")
+}
+
+/// Whether `head` (the first 1024 bytes are looked at) holds a binary
+/// data byte, as the MIME Sniffing Standard defines them (§3): 0x00–0x08,
+/// 0x0B, 0x0E–0x1A and 0x1C–0x1F. Text in UTF-16 has such bytes too; a
+/// UTF-16 byte order mark is text.
+///
+/// ```
+/// use urlspec_links::is_binary;
+/// assert!(is_binary(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"));
+/// assert!(!is_binary(b"<p>caf\xc3\xa9\x0c\r\n\t</p>\x1b[0m"));
+/// assert!(!is_binary(b"\xff\xfe<\0p\0>\0"));
+/// ```
+pub fn is_binary(head: &[u8]) -> bool {
+    if head.starts_with(b"\xFE\xFF") || head.starts_with(b"\xFF\xFE") {
+        return false;
+    }
+    head.iter()
+        .take(1024)
+        .any(|&b| matches!(b, 0x00..=0x08 | 0x0B | 0x0E..=0x1A | 0x1C..=0x1F))
+}
+
+/// The patterns of the MIME Sniffing Standard's rules for identifying an
+/// unknown MIME type (§7.1) that make a resource `text/html`: each is
+/// matched without regard to ASCII case after leading whitespace, and must
+/// be followed by a space or `>` (a tag-terminating byte).
+const HTML_PATTERNS: &[&[u8]] = &[
+    b"<!DOCTYPE HTML",
+    b"<HTML",
+    b"<HEAD",
+    b"<SCRIPT",
+    b"<IFRAME",
+    b"<H1",
+    b"<DIV",
+    b"<FONT",
+    b"<TABLE",
+    b"<A",
+    b"<STYLE",
+    b"<TITLE",
+    b"<B",
+    b"<BODY",
+    b"<BR",
+    b"<P",
+    b"<!--",
+];
+
+/// Whether a resource without a `Content-Type` is HTML, as the MIME
+/// Sniffing Standard's rules for an unknown type find it (§7.1).
+///
+/// ```
+/// use urlspec_links::sniff_html;
+/// assert!(sniff_html(b"\n  <!doctype html><title>x</title>"));
+/// assert!(sniff_html(b"<a href=x>"));
+/// assert!(!sniff_html(b"<abbr>x</abbr>"));
+/// assert!(!sniff_html(b"{\"json\": true}"));
+/// ```
+pub fn sniff_html(data: &[u8]) -> bool {
+    let start = data
+        .iter()
+        .take(1445)
+        .position(|b| !matches!(b, b'\t' | b'\n' | 0x0C | b'\r' | b' '))
+        .unwrap_or(data.len());
+    let data = &data[start..];
+    HTML_PATTERNS.iter().any(|p| {
+        data.len() > p.len()
+            && data[..p.len()].eq_ignore_ascii_case(p)
+            && matches!(data[p.len()], b' ' | b'>')
+    })
+}
