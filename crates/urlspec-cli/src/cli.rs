@@ -25,6 +25,8 @@ use urlspec::equiv::{self, Level};
 use urlspec::extract::Finder;
 use urlspec::resolve::{DotDotAboveRoot, Options, Rfc1630Dots, RootlessDots};
 use urlspec::Spec;
+use urlspec_links::html::encoding::Choice;
+use urlspec_links::Within;
 
 /// One line on what the command does.
 const ABOUT: &str =
@@ -1179,10 +1181,35 @@ pub struct LinksArgs {
     #[arg(long)]
     pub strict_base: bool,
 
+    /// An HTML page's encoding: sniff (as a browser: byte order mark,
+    /// Content-Type charset, <meta> in the first 1024 bytes, else
+    /// windows-1252), detect (a guess from the bytes when nothing is
+    /// declared), or an encoding label for every page
+    #[arg(long, value_name = "LABEL", default_value = "sniff", value_parser = parse_encoding)]
+    pub encoding: Choice,
+
+    /// Leave out the links inside these parts of a page, which a browser
+    /// running scripts does not see: noscript, template (comma-separated)
+    #[arg(long, value_name = "CONTEXT", value_delimiter = ',', value_parser = parse_within)]
+    pub exclude_context: Vec<Within>,
+
     /// Files to read (- for standard input); with none, the built-in
     /// sample message
     #[arg(value_name = "FILE")]
     pub files: Vec<String>,
+}
+
+/// `--encoding`: `sniff`, `detect` or a label of the Encoding Standard.
+fn parse_encoding(name: &str) -> Result<Choice, String> {
+    Choice::parse(name).ok_or_else(|| {
+        format!("not an encoding label, sniff or detect: {name}")
+    })
+}
+
+/// `--exclude-context`: `noscript` or `template`.
+fn parse_within(name: &str) -> Result<Within, String> {
+    Within::parse(name)
+        .ok_or_else(|| format!("not a context (noscript, template): {name}"))
 }
 
 impl LinksArgs {

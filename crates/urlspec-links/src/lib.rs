@@ -31,6 +31,8 @@ pub mod warc;
 
 use std::collections::BTreeMap;
 
+pub use encoding_rs::Encoding;
+
 use urlspec::base::{self, Base, Establish};
 use urlspec::resolve::Resolver;
 use urlspec::{Reference, Spec};
@@ -46,12 +48,23 @@ pub struct Context {
     /// The URL first requested, then each URL it was redirected to; the
     /// last one retrieved the input (RFC 1808 §3.3). Empty: not known.
     pub retrieval: Vec<String>,
+    /// How an HTML page's encoding is chosen (`--encoding`).
+    pub encoding: html::encoding::Choice,
+    /// The parts of a page whose links are left out
+    /// (`--exclude-context`).
+    pub exclude: Vec<Within>,
 }
 
 impl Context {
     /// A context for `spec` with no retrieval URL.
     pub fn new(spec: Spec) -> Context {
-        Context { spec, base: base::Options::default(), retrieval: Vec::new() }
+        Context {
+            spec,
+            base: base::Options::default(),
+            retrieval: Vec::new(),
+            encoding: html::encoding::Choice::Sniff,
+            exclude: Vec::new(),
+        }
     }
 
     /// The base establisher for this context.
@@ -78,6 +91,44 @@ pub struct Link {
     pub offset: usize,
     /// The absolute URL, or why there is none.
     pub url: Result<String, String>,
+    /// Where in the page the link stands when a browser running scripts
+    /// does not see it; `None` for the document tree.
+    pub within: Option<Within>,
+}
+
+/// A part of an HTML page a crawler reads and a browser running scripts
+/// does not: `urlspec links` reports its links with a `context`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Within {
+    /// `<noscript>`, read as the parser without scripting reads it.
+    Noscript,
+    /// The contents of a `<template>`, which are no part of the document
+    /// tree.
+    Template,
+}
+
+impl Within {
+    /// `noscript` or `template`, as `--exclude-context` and the JSON
+    /// `context` field name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Within::Noscript => "noscript",
+            Within::Template => "template",
+        }
+    }
+
+    /// The context `name` names.
+    ///
+    /// ```
+    /// use urlspec_links::Within;
+    /// assert_eq!(Within::parse("template"), Some(Within::Template));
+    /// assert_eq!(Within::parse("head"), None);
+    /// ```
+    pub fn parse(name: &str) -> Option<Within> {
+        [Within::Noscript, Within::Template]
+            .into_iter()
+            .find(|w| w.name() == name)
+    }
 }
 
 /// A document and its links.
@@ -91,6 +142,9 @@ pub struct Document {
     pub links: Vec<Link>,
     /// Problems reading the document (the links found before are kept).
     pub problems: Vec<String>,
+    /// The encoding its text was decoded from (an HTML page's); `None`
+    /// for a message's headers.
+    pub encoding: Option<&'static Encoding>,
 }
 
 impl Document {
@@ -101,7 +155,14 @@ impl Document {
             base,
             links: Vec::new(),
             problems: Vec::new(),
+            encoding: None,
         }
+    }
+
+    /// The encoding a query of the document's links is written in under
+    /// [`Spec::Whatwg`]: `None` for UTF-8.
+    pub fn query_encoding(&self) -> Option<&'static Encoding> {
+        self.encoding.and_then(html::encoding::query_encoding)
     }
 
     /// Resolves `reference` against the document's base and records it.
@@ -114,12 +175,33 @@ impl Document {
         offset: usize,
     ) {
         let url = resolve(&self.base, spec, reference);
+        self.push_resolved(
+            element,
+            attribute,
+            reference.into(),
+            offset,
+            url,
+            None,
+        );
+    }
+
+    /// Records a link resolved by the caller.
+    pub fn push_resolved(
+        &mut self,
+        element: &str,
+        attribute: &str,
+        reference: String,
+        offset: usize,
+        url: Result<String, String>,
+        within: Option<Within>,
+    ) {
         self.links.push(Link {
             element: element.into(),
             attribute: attribute.into(),
-            reference: reference.into(),
+            reference,
             offset,
             url,
+            within,
         });
     }
 }
@@ -153,15 +235,89 @@ pub fn resolve(
     spec: Spec,
     reference: &str,
 ) -> Result<String, String> {
+    resolve_encoded(base, spec, reference, None)
+}
+
+/// [`resolve`], the query written in `query` (a page's encoding) under
+/// [`Spec::Whatwg`], as the URL parser's *encoding* says; UTF-8 when
+/// `None`, and under every other spec, which keep the characters as
+/// they are.
+///
+/// ```
+/// use urlspec::Spec;
+/// use urlspec_links::{resolve_encoded, Context};
+/// let base = Context::new(Spec::Whatwg).establish().retrieval(&["http://h/"]);
+/// let koi8 = encoding_rs::KOI8_R;
+/// assert_eq!(resolve_encoded(&base, Spec::Whatwg, "я?я€", Some(koi8)).as_deref(),
+///            Ok("http://h/%D1%8F?%D1%26%238364%3B"));
+/// assert_eq!(resolve_encoded(&base, Spec::Rfc3986, "a?я", Some(koi8)).as_deref(),
+///            Ok("http://h/a?я"));
+/// ```
+pub fn resolve_encoded(
+    base: &Base,
+    spec: Spec,
+    reference: &str,
+    query: Option<&'static Encoding>,
+) -> Result<String, String> {
     let trimmed = reference.trim_matches(|c: char| c.is_ascii_whitespace());
     if base.url().is_none()
         && !Reference::parse_with(trimmed, spec).has_scheme()
     {
         return Err("relative reference and no base URL".into());
     }
+    #[cfg(feature = "whatwg")]
+    if let (Spec::Whatwg, Some(encoding)) = (spec, query) {
+        return whatwg_encoded(base, trimmed, encoding);
+    }
+    #[cfg(not(feature = "whatwg"))]
+    let _ = query;
     Resolver::new(base.url().unwrap_or(""), spec)
         .resolve(trimmed)
         .map(|r| r.href)
+        .map_err(|e| e.to_string())
+}
+
+/// The WHATWG basic URL parser with `encoding` for the query: the
+/// Encoding Standard's "encode or fail", through `encoding_rs`.
+#[cfg(feature = "whatwg")]
+fn whatwg_encoded(
+    base: &Base,
+    reference: &str,
+    encoding: &'static Encoding,
+) -> Result<String, String> {
+    use encoding_rs::EncoderResult;
+    use urlspec::whatwg::Url;
+    let encode = |text: &str, out: &mut Vec<u8>| {
+        let mut encoder = encoding.new_encoder();
+        let mut read = 0;
+        loop {
+            let need = encoder
+                .max_buffer_length_from_utf8_without_replacement(
+                    text.len() - read,
+                )
+                .unwrap_or(usize::MAX / 2);
+            out.reserve(need.max(16));
+            let (result, n) = encoder
+                .encode_from_utf8_to_vec_without_replacement(
+                    &text[read..],
+                    out,
+                    true,
+                );
+            read += n;
+            match result {
+                EncoderResult::InputEmpty => return None,
+                EncoderResult::Unmappable(c) => return Some((c, read)),
+                EncoderResult::OutputFull => {}
+            }
+        }
+    };
+    let base =
+        base.url().map(Url::parse).transpose().map_err(|e| e.to_string())?;
+    Url::options()
+        .base(base.as_ref())
+        .encoding(Some(&encode))
+        .parse(reference)
+        .map(|url| url.as_str().to_owned())
         .map_err(|e| e.to_string())
 }
 

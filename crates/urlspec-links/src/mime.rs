@@ -154,8 +154,14 @@ impl Walker<'_> {
                 } else {
                     format!("{}#{path}", self.name)
                 };
-                (self.sink)(html::document(
+                // mail-parser has decoded the part from its charset.
+                let charset = part
+                    .content_type()
+                    .and_then(|ct| ct.attribute("charset"))
+                    .unwrap_or("utf-8");
+                (self.sink)(html::document_in(
                     text.as_bytes(),
+                    html::Charset::Decoded(charset),
                     &name,
                     base,
                     self.ctx,

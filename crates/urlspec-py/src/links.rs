@@ -31,6 +31,7 @@ pub struct Link {
     reference: String,
     url: Result<String, String>,
     offset: usize,
+    context: Option<&'static str>,
 }
 
 /// What every link of a document shares.
@@ -39,6 +40,7 @@ struct DocInfo {
     base: Option<Py<PyString>>,
     base_source: Py<PyString>,
     base_chain: Option<Vec<String>>,
+    encoding: Option<&'static str>,
 }
 
 #[pymethods]
@@ -106,6 +108,20 @@ impl Link {
         self.doc.base_chain.clone()
     }
 
+    /// The encoding an HTML page was decoded from (`windows-1252`, …);
+    /// `None` for a message's headers.
+    #[getter]
+    fn encoding(&self) -> Option<&'static str> {
+        self.doc.encoding
+    }
+
+    /// `noscript` or `template` for a link a browser running scripts does
+    /// not see; `None` for the document tree.
+    #[getter]
+    fn context(&self) -> Option<&'static str> {
+        self.context
+    }
+
     /// The link as a dict equal to the `urlspec links --output json` line.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
@@ -119,6 +135,8 @@ impl Link {
         d.set_item("error", self.error())?;
         d.set_item("offset", self.offset)?;
         d.set_item("base_chain", self.base_chain())?;
+        d.set_item("encoding", self.encoding())?;
+        d.set_item("context", self.context())?;
         Ok(d)
     }
 
@@ -326,6 +344,7 @@ impl Links {
                         reference: l.reference,
                         url: l.url,
                         offset: l.offset,
+                        context: l.within.map(|w| w.name()),
                     }));
                 }
                 state.current = None;
@@ -358,6 +377,7 @@ impl Links {
                 .unbind(),
                 base_chain: urlspec_links::base_chain(&doc.base)
                     .map(<[String]>::to_vec),
+                encoding: doc.encoding.map(|e| e.name()),
             };
             state.current = Some((Arc::new(info), doc.links.into_iter()));
         }
@@ -461,6 +481,7 @@ pub fn links(
         spec,
         base,
         retrieval: url.into_iter().chain(redirects).collect(),
+        ..Context::new(spec)
     };
     let name = name.unwrap_or_else(|| "-".to_owned());
     let raised = Raised::default();

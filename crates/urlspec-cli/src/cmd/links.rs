@@ -117,6 +117,8 @@ fn context(args: &LinksArgs) -> Context {
         spec: args.spec,
         base: args.base_options(),
         retrieval: args.retrieval(),
+        encoding: args.encoding,
+        exclude: args.exclude_context.clone(),
     }
 }
 
@@ -317,7 +319,7 @@ pub struct Printer {
 
 /// The TSV header row.
 pub const TSV_HEADER: &str =
-    "document\telement\tattribute\toffset\treference\turl\tbase\tbase_source\terror\n";
+    "document\telement\tattribute\toffset\treference\turl\tbase\tbase_source\terror\tencoding\tcontext\n";
 
 impl Printer {
     /// A printer in format `how`.
@@ -487,7 +489,7 @@ pub fn summary_line(s: &Summary, unreadable: usize) -> String {
 }
 
 /// One TSV row: document, element, attribute, offset, reference, url,
-/// base, base_source, error; control characters made visible so that a
+/// base, base_source, error, encoding, context; control characters made visible so that a
 /// field never breaks the row.
 fn tsv_row(
     buf: &mut Vec<u8>,
@@ -510,6 +512,8 @@ fn tsv_row(
         doc.base.url().unwrap_or(""),
         &info.source,
         error,
+        doc.encoding.map_or("", |e| e.name()),
+        link.within.map_or("", |w| w.name()),
     ];
     for (i, field) in fields.iter().enumerate() {
         if i > 0 {
@@ -521,7 +525,8 @@ fn tsv_row(
 }
 
 /// One JSON line: document, element, attribute, reference, url, base,
-/// base_source, error, offset, base_chain.
+/// base_source, error, offset, base_chain, encoding (an HTML page's), and
+/// context (`noscript`, `template`, or null for the document tree).
 fn json_line(
     buf: &mut Vec<u8>,
     doc: &Document,
@@ -542,6 +547,8 @@ fn json_line(
         Some(chain) => o.strings("base_chain", *chain),
         None => o.null("base_chain"),
     };
+    o.optional("encoding", doc.encoding.map(|e| e.name()))
+        .optional("context", link.within.map(|w| w.name()));
     o.finish();
     buf.push(b'\n');
 }
@@ -592,12 +599,12 @@ mod tests {
     }
 
     #[test]
-    fn tsv_rows_have_nine_fields() {
+    fn tsv_rows_have_eleven_fields() {
         let text = sample(Spec::Rfc3986, LinksOutput::Tsv);
         let mut lines = text.lines();
         assert_eq!(lines.next(), Some(TSV_HEADER.trim_end()));
         for line in lines {
-            assert_eq!(line.split('\t').count(), 9, "{line}");
+            assert_eq!(line.split('\t').count(), 11, "{line}");
         }
     }
 
