@@ -15,6 +15,7 @@
 
 pub mod css;
 pub mod encoding;
+pub mod entities;
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
@@ -417,7 +418,7 @@ fn collect(
         let start = attr
             .value_source_location()
             .map_or(tag_offset, |l| shift + l.bytes().start);
-        let value = html_escape::decode_html_entities(&raw);
+        let value = entities::decode_attribute(&raw);
         // Offsets inside the value are exact when decoding changed nothing.
         let exact = value.len() == raw.len();
         let at = |i: usize| if exact { start + i } else { start };
