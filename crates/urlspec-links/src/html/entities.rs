@@ -46,7 +46,7 @@ const LEGACY: &[&str] = &[
 /// assert_eq!(decode_attribute("&copy 2026 &notin; &notit;"), "© 2026 ∉ &notit;");
 /// ```
 pub fn decode_attribute(value: &str) -> Cow<'_, str> {
-    let Some(first) = value.find('&') else {
+    let Some(first) = memchr::memchr(b'&', value.as_bytes()) else {
         return Cow::Borrowed(value);
     };
     let b = value.as_bytes();
@@ -55,7 +55,8 @@ pub fn decode_attribute(value: &str) -> Cow<'_, str> {
     let mut i = first;
     while i < b.len() {
         if b[i] != b'&' {
-            let next = value[i..].find('&').map_or(b.len(), |k| i + k);
+            let next =
+                memchr::memchr(b'&', &b[i..]).map_or(b.len(), |k| i + k);
             out.push_str(&value[i..next]);
             i = next;
             continue;

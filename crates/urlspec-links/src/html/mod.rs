@@ -108,8 +108,13 @@ const _: () =
 const OPEN_GRAPH: &[&str] = &["og:url", "og:image", "og:video", "og:audio"];
 
 /// The CSS selector list matching every element of [`URL_ATTRIBUTES`] and
-/// [`SVG_ATTRIBUTES`], and any element with a `style` attribute.
+/// [`SVG_ATTRIBUTES`].
 const SELECTOR: &str = "a, area, link, base, img, script, iframe, frame, embed, source, \
+                        audio, video, track, input, form, button, blockquote, q, del, ins, \
+                        object, body, table, td, meta, image, use";
+
+/// [`SELECTOR`] and any element with a `style` attribute.
+const SELECTOR_STYLE: &str = "a, area, link, base, img, script, iframe, frame, embed, source, \
                         audio, video, track, input, form, button, blockquote, q, del, ins, \
                         object, body, table, td, meta, image, use, [style]";
 
@@ -148,6 +153,63 @@ struct Found {
     /// The raw text of each `<noscript>` and `<style>`, to read after.
     noscripts: Vec<(Range<usize>, Option<Within>)>,
     styles: Vec<(Range<usize>, Option<Within>)>,
+    /// Whether the raw text element open last is a `<style>`.
+    last_style: bool,
+}
+
+/// The handlers a page needs beyond the links': found by a look at its
+/// bytes for `style`, `<noscript` and `<template` (any case).
+struct Needs {
+    style: bool,
+    noscript: bool,
+    template: bool,
+}
+
+impl Needs {
+    fn of(bytes: &[u8]) -> Needs {
+        // `<style`, or a `style` attribute (after a space, a quote or a
+        // slash, before `=`), found by its rare `y`.
+        let style = memchr::memchr2_iter(b'y', b'Y', bytes).any(|i| {
+            let Some(word) =
+                i.checked_sub(2).and_then(|p| bytes.get(p..i + 3))
+            else {
+                return false;
+            };
+            if !word.eq_ignore_ascii_case(b"style") || i < 3 {
+                return false;
+            }
+            let before = bytes[i - 3];
+            let after =
+                bytes[i + 3..].iter().find(|c| !c.is_ascii_whitespace());
+            before == b'<'
+                || (matches!(before, b'"' | b'\'' | b'/')
+                    || before.is_ascii_whitespace())
+                    && after == Some(&b'=')
+        });
+        let (mut noscript, mut template) = (false, false);
+        for i in memchr::memchr_iter(b'<', bytes) {
+            let name = |n: &[u8]| {
+                bytes
+                    .get(i + 1..i + 1 + n.len())
+                    .is_some_and(|w| w.eq_ignore_ascii_case(n))
+            };
+            noscript |= name(b"noscript");
+            template |= name(b"template");
+            if noscript && template {
+                break;
+            }
+        }
+        Needs { style, noscript, template }
+    }
+
+    /// The raw text elements to follow.
+    fn raw_text_selector(&self) -> &'static str {
+        match (self.style, self.noscript) {
+            (true, true) => "noscript, style",
+            (true, false) => "style",
+            _ => "noscript",
+        }
+    }
 }
 
 /// Reads the links of an HTML document. `outer` is the base the document
@@ -288,54 +350,54 @@ fn scan(
             }
             Ok(())
         });
-        let links = element!(SELECTOR, |el| {
+        let needs = Needs::of(bytes);
+        let selector = if needs.style { SELECTOR_STYLE } else { SELECTOR };
+        let links = element!(selector, |el| {
             let within = context(&templates);
             collect(el, shift, within, &mut cell.borrow_mut());
             Ok(())
         });
-        // Raw text: its range, filled in by its text chunks.
-        let raw_text = |el: &mut Element<'_, '_>, styles: bool| {
+        // Raw text (<noscript>, <style>): its range, filled in by its text
+        // chunks; it cannot nest, so a chunk belongs to the last one.
+        let raw_text = element!(needs.raw_text_selector(), |el| {
             let start = shift + el.source_location().bytes().end;
+            let styles = el.tag_name() == "style";
+            let within = context(&templates);
             let mut found = cell.borrow_mut();
             let list =
                 if styles { &mut found.styles } else { &mut found.noscripts };
-            list.push((start..start, context(&templates)));
-        };
-        let extend = |chunk: &lol_html::html_content::TextChunk<'_>,
-                      styles: bool| {
+            list.push((start..start, within));
+            found.last_style = styles;
+            Ok(())
+        });
+        let chunks = text!(needs.raw_text_selector(), |chunk| {
             let end = shift + chunk.source_location().bytes().end;
             let mut found = cell.borrow_mut();
-            let list =
-                if styles { &mut found.styles } else { &mut found.noscripts };
+            let list = if found.last_style {
+                &mut found.styles
+            } else {
+                &mut found.noscripts
+            };
             if let Some((range, _)) = list.last_mut() {
                 range.end = range.end.max(end);
             }
-        };
-        let ascii = AsciiCompatibleEncoding::new(encoding)
-            .or_else(|| AsciiCompatibleEncoding::new(UTF_8));
+            Ok(())
+        });
         let mut settings = Settings::new();
-        if let Some(ascii) = ascii {
+        if let Some(ascii) = AsciiCompatibleEncoding::new(encoding) {
             settings = settings.with_encoding(ascii);
         }
-        let settings = settings
-            .append_element_content_handler(template)
-            .append_element_content_handler(links)
-            .append_element_content_handler(element!("noscript", |el| {
-                raw_text(el, false);
-                Ok(())
-            }))
-            .append_element_content_handler(element!("style", |el| {
-                raw_text(el, true);
-                Ok(())
-            }))
-            .append_element_content_handler(text!("noscript", |t| {
-                extend(t, false);
-                Ok(())
-            }))
-            .append_element_content_handler(text!("style", |t| {
-                extend(t, true);
-                Ok(())
-            }));
+        // Handlers cost lol_html time on every tag: only those the page
+        // needs.
+        if needs.template {
+            settings = settings.append_element_content_handler(template);
+        }
+        settings = settings.append_element_content_handler(links);
+        if needs.style || needs.noscript {
+            settings = settings
+                .append_element_content_handler(raw_text)
+                .append_element_content_handler(chunks);
+        }
         let mut rewriter = HtmlRewriter::new(settings, |_: &[u8]| {});
         if let Err(e) = rewriter.write(bytes).and_then(|()| rewriter.end()) {
             problems.push(format!("HTML reading stopped: {e}"));
@@ -399,29 +461,40 @@ fn collect(
     // entry of the tables (HTML's from 0, SVG's from 32, style 63) says
     // it was seen, which keeps a tag of many attributes linear.
     let mut seen = 0u64;
+    // The table entries of this element, found once: bit k for HTML's
+    // entry k, 32 + k for SVG's.
+    let mut candidates = 0u64;
+    if namespace == HTML_NS {
+        for (k, (e, _, _)) in URL_ATTRIBUTES.iter().enumerate() {
+            if *e == tag {
+                candidates |= 1 << k;
+            }
+        }
+    } else if namespace == SVG_NS {
+        for (k, (e, _)) in SVG_ATTRIBUTES.iter().enumerate() {
+            if *e == tag {
+                candidates |= 1 << (32 + k);
+            }
+        }
+    }
     for attr in el.attributes() {
         let name = attr.name();
-        let entry = if name == "style" {
-            Some((63, ("", "style", None)))
-        } else if namespace == HTML_NS {
-            URL_ATTRIBUTES
-                .iter()
-                .position(|(e, a, _)| *e == tag && *a == name)
-                .map(|k| {
-                    let (e, a, h) = URL_ATTRIBUTES[k];
-                    (k, (e, a, Some(h)))
-                })
-        } else if namespace == SVG_NS {
-            SVG_ATTRIBUTES
-                .iter()
-                .position(|(e, a)| *e == tag && *a == name)
-                .map(|k| {
-                    let (e, a) = SVG_ATTRIBUTES[k];
-                    (32 + k, (e, a, Some(Holds::Url)))
-                })
-        } else {
-            None
-        };
+        let mut bits = candidates;
+        let mut entry = None;
+        if name == "style" {
+            entry = Some((63, ("", "style", None)));
+        }
+        while entry.is_none() && bits != 0 {
+            let bit = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            entry = if bit < 32 {
+                let (e, a, h) = URL_ATTRIBUTES[bit];
+                (a == name).then_some((bit, (e, a, Some(h))))
+            } else {
+                let (e, a) = SVG_ATTRIBUTES[bit - 32];
+                (a == name).then_some((bit, (e, a, Some(Holds::Url))))
+            };
+        }
         let Some((bit, entry)) = entry else { continue };
         if seen & (1 << bit) != 0 {
             continue;
@@ -784,6 +857,22 @@ mod tests {
                 ("script@href", "http://h/d/ss"),
             ]
         );
+    }
+
+    #[test]
+    fn style_handlers_only_where_style_is() {
+        for (page, style) in [
+            (&b"<link rel=stylesheet href=s.css>"[..], false),
+            (b"<p>a style guide</p>", false),
+            (b"<STYLE>", true),
+            (b"<p style='x'>", true),
+            (b"<p\nSTYLE = x>", true),
+            (b"<p/style=x>", true),
+        ] {
+            assert_eq!(Needs::of(page).style, style, "{page:?}");
+        }
+        let needs = Needs::of(b"<p><NoScript><TEMPLATE>");
+        assert!(needs.noscript && needs.template);
     }
 
     #[test]
