@@ -86,6 +86,8 @@ def test_warc_with_redirect_bytes_and_files(tmp_path):
         "error": None,
         "offset": x["offset"],
         "base_chain": ["http://h/old", "http://h/new/"],
+        "encoding": "windows-1252",
+        "context": None,
     }
     assert first[1]["url"] == "http://h/i.png"
     assert first[2]["url"] == "http://h/new/g h:"  # not strict: kept as written
