@@ -862,7 +862,7 @@ fn run_in(dir: &str, args: &[&str]) -> Output {
 }
 
 /// The keys of a `links --output json` line, in order.
-const LINK_KEYS: [&str; 11] = [
+const LINK_KEYS: [&str; 13] = [
     "document",
     "element",
     "attribute",
@@ -874,6 +874,8 @@ const LINK_KEYS: [&str; 11] = [
     "offset",
     "base_chain",
     "containers",
+    "encoding",
+    "context",
 ];
 
 #[test]
@@ -989,6 +991,40 @@ fn links_json_has_the_keys_in_order() {
 }
 
 #[test]
+fn links_encoding_and_context() {
+    let page = b"<a href=\"caf\xe9?q=\xe9\">x</a><noscript><img src=n.gif></noscript>";
+    let args = ["links", "-s", "whatwg", "--url", "http://h/", "-o", "json"];
+    let json = |extra: &[&str]| {
+        let all: Vec<&str> = args.iter().chain(extra).copied().collect();
+        let out = run(&all, Some(page));
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        json_lines(&out)
+    };
+    // Nothing declared: windows-1252, the query in it, as a browser.
+    let v = json(&["-"]);
+    assert_eq!(v[0]["url"], "http://h/caf%C3%A9?q=%E9");
+    assert_eq!(v[0]["encoding"], "windows-1252");
+    assert!(v[0]["context"].is_null());
+    assert_eq!(
+        (&v[1]["url"], &v[1]["context"]),
+        (&"http://h/n.gif".into(), &"noscript".into())
+    );
+    // An encoding for every page; the detector's guess.
+    let v = json(&["--encoding", "iso-8859-7", "-"]);
+    assert_eq!(v[0]["url"], "http://h/caf%CE%B9?q=%E9");
+    assert_eq!(v[0]["encoding"], "ISO-8859-7");
+    let v = json(&["--encoding", "detect", "-"]);
+    assert!(v[0]["encoding"].is_string());
+    // Leaving out what a browser running scripts does not see.
+    let v = json(&["--exclude-context", "noscript,template", "-"]);
+    assert_eq!(v.len(), 1);
+    let out = run(&["links", "--encoding", "klingon"], None);
+    assert_eq!(code(&out), 2);
+    let out = run(&["links", "--exclude-context", "head"], None);
+    assert_eq!(code(&out), 2);
+}
+
+#[test]
 fn links_json_error_and_null_base() {
     let page = b"<a href=\"g\">g</a><a href=\"http://a/b\">b</a>";
     let out = run(&["links", "--output", "json", "-"], Some(page));
@@ -1003,19 +1039,19 @@ fn links_json_error_and_null_base() {
 }
 
 #[test]
-fn links_tsv_has_a_header_row_and_nine_columns() {
+fn links_tsv_has_a_header_row_and_eleven_columns() {
     let out = run(&["links", "--sample", "--output", "tsv"], None);
     assert_eq!(code(&out), 0);
     let text = stdout(&out);
     let mut lines = text.lines();
     assert_eq!(
         lines.next(),
-        Some("document\telement\tattribute\toffset\treference\turl\tbase\tbase_source\terror")
+        Some("document\telement\tattribute\toffset\treference\turl\tbase\tbase_source\terror\tencoding\tcontext")
     );
     let rows: Vec<Vec<&str>> =
         lines.map(|l| l.split('\t').collect()).collect();
     assert_eq!(rows.len(), 12);
-    assert!(rows.iter().all(|r| r.len() == 9));
+    assert!(rows.iter().all(|r| r.len() == 11));
     assert_eq!(
         rows[0],
         [
@@ -1027,6 +1063,8 @@ fn links_tsv_has_a_header_row_and_nine_columns() {
             "http://www.ics.uci.edu/Test/a/b/msg00011.html",
             "http://www.ics.uci.edu/Test/a/b/c",
             "header:Base",
+            "",
+            "",
             ""
         ]
     );

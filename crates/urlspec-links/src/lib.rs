@@ -33,6 +33,8 @@ pub mod warc;
 
 use std::collections::BTreeMap;
 
+pub use encoding_rs::Encoding;
+
 use urlspec::base::{self, Base, Establish};
 use urlspec::resolve::{Options, PairResolver, ResolveError};
 use urlspec::{Reference, Spec};
@@ -55,6 +57,11 @@ pub struct Context {
     pub given: Option<String>,
     /// How references are resolved where the specs leave a choice.
     pub options: Options,
+    /// How an HTML page's encoding is chosen (`--encoding`).
+    pub encoding: html::encoding::Choice,
+    /// The parts of a page whose links are left out
+    /// (`--exclude-context`).
+    pub exclude: Vec<Within>,
 }
 
 impl Context {
@@ -66,6 +73,8 @@ impl Context {
             retrieval: Vec::new(),
             given: None,
             options: Options::default(),
+            encoding: html::encoding::Choice::Sniff,
+            exclude: Vec::new(),
         }
     }
 
@@ -145,6 +154,44 @@ pub struct Link {
     pub offset: usize,
     /// The absolute URL, or why there is none.
     pub url: Result<String, String>,
+    /// Where in the page the link stands when a browser running scripts
+    /// does not see it; `None` for the document tree.
+    pub within: Option<Within>,
+}
+
+/// A part of an HTML page a crawler reads and a browser running scripts
+/// does not: `urlspec links` reports its links with a `context`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Within {
+    /// `<noscript>`, read as the parser without scripting reads it.
+    Noscript,
+    /// The contents of a `<template>`, which are no part of the document
+    /// tree.
+    Template,
+}
+
+impl Within {
+    /// `noscript` or `template`, as `--exclude-context` and the JSON
+    /// `context` field name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Within::Noscript => "noscript",
+            Within::Template => "template",
+        }
+    }
+
+    /// The context `name` names.
+    ///
+    /// ```
+    /// use urlspec_links::Within;
+    /// assert_eq!(Within::parse("template"), Some(Within::Template));
+    /// assert_eq!(Within::parse("head"), None);
+    /// ```
+    pub fn parse(name: &str) -> Option<Within> {
+        [Within::Noscript, Within::Template]
+            .into_iter()
+            .find(|w| w.name() == name)
+    }
 }
 
 /// A document and its links.
@@ -163,6 +210,9 @@ pub struct Document {
     /// A base header the chosen spec does not read, which another spec or
     /// `--base-headers all` would.
     pub unread_base_header: Option<UnreadHeader>,
+    /// The encoding its text was decoded from (an HTML page's); `None`
+    /// for a message's headers.
+    pub encoding: Option<&'static Encoding>,
 }
 
 /// A header that sets a base under other options than those chosen.
@@ -185,7 +235,14 @@ impl Document {
             problems: Vec::new(),
             resolver: None,
             unread_base_header: None,
+            encoding: None,
         }
+    }
+
+    /// The encoding a query of the document's links is written in under
+    /// [`Spec::Whatwg`]: `None` for UTF-8.
+    pub fn query_encoding(&self) -> Option<&'static Encoding> {
+        self.encoding.and_then(html::encoding::query_encoding)
     }
 
     /// Resolves `reference` against the document's base and records it.
@@ -202,12 +259,33 @@ impl Document {
             other => other.insert(PairResolver::new(spec, Options::default())),
         };
         let url = resolve_with(resolver, &self.base, reference);
+        self.push_resolved(
+            element,
+            attribute,
+            reference.into(),
+            offset,
+            url,
+            None,
+        );
+    }
+
+    /// Records a link resolved by the caller.
+    pub fn push_resolved(
+        &mut self,
+        element: &str,
+        attribute: &str,
+        reference: String,
+        offset: usize,
+        url: Result<String, String>,
+        within: Option<Within>,
+    ) {
         self.links.push(Link {
             element: element.into(),
             attribute: attribute.into(),
-            reference: reference.into(),
+            reference,
             offset,
             url,
+            within,
         });
     }
 }
@@ -241,11 +319,7 @@ pub fn resolve(
     spec: Spec,
     reference: &str,
 ) -> Result<String, String> {
-    resolve_with(
-        &mut PairResolver::new(spec, Options::default()),
-        base,
-        reference,
-    )
+    resolve_encoded(base, spec, reference, None)
 }
 
 /// [`resolve`] by `resolver`, which prepares a base once for all the links
@@ -254,6 +328,46 @@ pub fn resolve_with(
     resolver: &mut PairResolver,
     base: &Base,
     reference: &str,
+) -> Result<String, String> {
+    resolve_encoded_with(resolver, base, reference, None)
+}
+
+/// [`resolve`], the query written in `query` (a page's encoding) under
+/// [`Spec::Whatwg`], as the URL parser's *encoding* says; UTF-8 when
+/// `None`, and under every other spec, which keep the characters as
+/// they are.
+///
+/// ```
+/// use urlspec::Spec;
+/// use urlspec_links::{resolve_encoded, Context};
+/// let base = Context::new(Spec::Whatwg).establish().retrieval(&["http://h/"]);
+/// let koi8 = encoding_rs::KOI8_R;
+/// assert_eq!(resolve_encoded(&base, Spec::Whatwg, "я?я€", Some(koi8)).as_deref(),
+///            Ok("http://h/%D1%8F?%D1%26%238364%3B"));
+/// assert_eq!(resolve_encoded(&base, Spec::Rfc3986, "a?я", Some(koi8)).as_deref(),
+///            Ok("http://h/a?я"));
+/// ```
+pub fn resolve_encoded(
+    base: &Base,
+    spec: Spec,
+    reference: &str,
+    query: Option<&'static Encoding>,
+) -> Result<String, String> {
+    resolve_encoded_with(
+        &mut PairResolver::new(spec, Options::default()),
+        base,
+        reference,
+        query,
+    )
+}
+
+/// [`resolve_encoded`] by `resolver`, which prepares a base once for all
+/// the links that share it.
+pub(crate) fn resolve_encoded_with(
+    resolver: &mut PairResolver,
+    base: &Base,
+    reference: &str,
+    query: Option<&'static Encoding>,
 ) -> Result<String, String> {
     let trimmed = reference.trim_matches(|c: char| c.is_ascii_whitespace());
     let no_base = || "relative reference and no base URL".to_owned();
@@ -266,12 +380,62 @@ pub fn resolve_with(
     {
         return Err(no_base());
     }
+    #[cfg(feature = "whatwg")]
+    if let (Spec::Whatwg, Some(encoding)) = (spec, query) {
+        return whatwg_encoded(base, trimmed, encoding);
+    }
+    #[cfg(not(feature = "whatwg"))]
+    let _ = query;
     match resolver.resolve(base.url().unwrap_or(""), trimmed) {
         Ok(r) if r.outcome.taken_as_absolute => Err(no_base()),
         Ok(r) => Ok(r.href),
         Err(ResolveError::NoBase) => Err(no_base()),
         Err(e) => Err(e.to_string()),
     }
+}
+
+/// The WHATWG basic URL parser with `encoding` for the query: the
+/// Encoding Standard's "encode or fail", through `encoding_rs`.
+#[cfg(feature = "whatwg")]
+fn whatwg_encoded(
+    base: &Base,
+    reference: &str,
+    encoding: &'static Encoding,
+) -> Result<String, String> {
+    use encoding_rs::EncoderResult;
+    use urlspec::whatwg::Url;
+    let encode = |text: &str, out: &mut Vec<u8>| {
+        let mut encoder = encoding.new_encoder();
+        let mut read = 0;
+        loop {
+            let need = encoder
+                .max_buffer_length_from_utf8_without_replacement(
+                    text.len() - read,
+                )
+                .unwrap_or(usize::MAX / 2);
+            out.reserve(need.max(16));
+            let (result, n) = encoder
+                .encode_from_utf8_to_vec_without_replacement(
+                    &text[read..],
+                    out,
+                    true,
+                );
+            read += n;
+            match result {
+                EncoderResult::InputEmpty => return None,
+                EncoderResult::Unmappable(c) => return Some((c, read)),
+                EncoderResult::OutputFull => {}
+            }
+        }
+    };
+    let base =
+        base.url().map(Url::parse).transpose().map_err(|e| e.to_string())?;
+    Url::options()
+        .base(base.as_ref())
+        .encoding(Some(&encode))
+        .parse(reference)
+        .map(|url| url.as_str().to_owned())
+        .map_err(|e| e.to_string())
 }
 
 /// Counts over a run, for the summary line.

@@ -249,8 +249,18 @@ impl Walker<'_> {
                 } else {
                     format!("{}#{path}", self.name)
                 };
-                let doc =
-                    html::document(text.as_bytes(), &name, base, self.ctx);
+                // mail-parser has decoded the part from its charset.
+                let charset = part
+                    .content_type()
+                    .and_then(|ct| ct.attribute("charset"))
+                    .unwrap_or("utf-8");
+                let doc = html::document_in(
+                    text.as_bytes(),
+                    html::Charset::Decoded(charset),
+                    &name,
+                    base,
+                    self.ctx,
+                );
                 self.html(part, doc);
             }
             PartType::Multipart(children) => {

@@ -400,9 +400,15 @@ impl<R: BufRead> Documents<R> {
         let retrieval = est.retrieval(&chain);
         let headers =
             response.headers.iter().map(|(n, v, _)| (n.as_str(), v.as_str()));
-        let base = est.headers(&retrieval, headers);
+        let base = est.http_headers(&retrieval, headers);
         let mut doc = match payload {
-            Ok(payload) => html::document(&payload, &target, &base, ctx),
+            Ok(payload) => {
+                let charset = response
+                    .header("content-type")
+                    .and_then(html::encoding::content_type_charset)
+                    .map_or(html::Charset::Unknown, html::Charset::Transport);
+                html::document_in(&payload, charset, &target, &base, ctx)
+            }
             Err(e) => {
                 let mut d = Document::new(target.clone(), base);
                 d.problems.push(Error::new(record.offset, e).to_string());

@@ -31,6 +31,7 @@ pub struct Link {
     reference: String,
     url: Result<String, String>,
     offset: usize,
+    context: Option<&'static str>,
 }
 
 /// What every link of a document shares.
@@ -40,6 +41,7 @@ struct DocInfo {
     base_source: Py<PyString>,
     base_chain: Option<Vec<String>>,
     containers: Vec<String>,
+    encoding: Option<&'static str>,
 }
 
 #[pymethods]
@@ -114,6 +116,20 @@ impl Link {
         self.doc.containers.clone()
     }
 
+    /// The encoding an HTML page was decoded from (`windows-1252`, …);
+    /// `None` for a message's headers.
+    #[getter]
+    fn encoding(&self) -> Option<&'static str> {
+        self.doc.encoding
+    }
+
+    /// `noscript` or `template` for a link a browser running scripts does
+    /// not see; `None` for the document tree.
+    #[getter]
+    fn context(&self) -> Option<&'static str> {
+        self.context
+    }
+
     /// The link as a dict equal to the `urlspec links --output json` line.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
@@ -128,6 +144,8 @@ impl Link {
         d.set_item("offset", self.offset)?;
         d.set_item("base_chain", self.base_chain())?;
         d.set_item("containers", self.containers())?;
+        d.set_item("encoding", self.encoding())?;
+        d.set_item("context", self.context())?;
         Ok(d)
     }
 
@@ -335,6 +353,7 @@ impl Links {
                         reference: l.reference,
                         url: l.url,
                         offset: l.offset,
+                        context: l.within.map(|w| w.name()),
                     }));
                 }
                 state.current = None;
@@ -368,6 +387,7 @@ impl Links {
                 base_chain: urlspec_links::base_chain(&doc.base)
                     .map(<[String]>::to_vec),
                 containers: doc.base.containers().to_vec(),
+                encoding: doc.encoding.map(|e| e.name()),
             };
             state.current = Some((Arc::new(info), doc.links.into_iter()));
         }

@@ -88,6 +88,8 @@ def test_warc_with_redirect_bytes_and_files(tmp_path):
         "offset": x["offset"],
         "base_chain": ["http://h/old", "http://h/new/"],
         "containers": [],
+        "encoding": "windows-1252",
+        "context": None,
     }
     assert first[1]["url"] == "http://h/i.png"
     assert first[2]["url"] == "http://h/new/g h:"  # not strict: kept as written

@@ -338,10 +338,38 @@ impl Establish {
         base
     }
 
+    /// [`Establish::headers`] for the headers of an HTTP response: under
+    /// [`Spec::Whatwg`] none of them is a base, as browsers take none (HTML's
+    /// document base URL is the `<base>`'s, else the document's URL), unless
+    /// every base header is asked for ([`Headers::All`]). A MIME part's
+    /// `Content-Location` is the part's URL to a browser (MHTML), so
+    /// [`Establish::headers`] keeps it.
+    ///
+    /// ```
+    /// use urlspec::base::{Base, Establish};
+    /// use urlspec::Spec;
+    /// let est = Establish::new(Spec::Whatwg);
+    /// let page = est.retrieval(&["http://h/a/page"]);
+    /// let base = est.http_headers(&page, [("Content-Location", "/b/")]);
+    /// assert_eq!(base.url(), Some("http://h/a/page"));
+    /// ```
+    pub fn http_headers<'h, I>(&self, outer: &Base, headers: I) -> Base
+    where
+        I: IntoIterator<Item = (&'h str, &'h str)>,
+    {
+        if self.spec == Spec::Whatwg && self.options.headers != Headers::All {
+            return outer.clone();
+        }
+        self.headers(outer, headers)
+    }
+
     /// The base of a document whose content embeds `href` (HTML `BASE`,
     /// whose "HREF must be an absolute URL"), enclosed by or retrieved as
     /// `outer`.
     pub fn embedded(&self, outer: &Base, href: &str) -> Base {
+        if self.spec == Spec::Whatwg {
+            return frozen(outer, href);
+        }
         let mut notes = Vec::new();
         let href = squeeze(href);
         match self.layer(outer, &href, true, "BASE href", &mut notes) {
@@ -412,6 +440,42 @@ fn squeeze(value: &str) -> Cow<'_, str> {
         )
     } else {
         Cow::Borrowed(value)
+    }
+}
+
+/// HTML's frozen base URL of a `<base href>` (whose document's fallback
+/// base URL is `outer`): the href parsed against `outer`, or `outer` itself
+/// when that fails or gives a `data:` or `javascript:` URL.
+fn frozen(outer: &Base, href: &str) -> Base {
+    let parsed =
+        crate::resolve::resolve(outer.url().unwrap_or(""), href, Spec::Whatwg);
+    let refused = match &parsed {
+        Ok(r) => {
+            ["data:", "javascript:"].iter().any(|s| r.href.starts_with(s))
+        }
+        Err(_) => true,
+    };
+    match parsed {
+        Ok(r) if !refused => Base {
+            url: Some(r.href),
+            source: Source::Embedded,
+            containers: Vec::new(),
+            notes: Vec::new(),
+        },
+        _ => {
+            let mut base = outer.clone();
+            let why = if refused && parsed.is_ok() {
+                "a data: or javascript: URL"
+            } else {
+                "not a URL"
+            };
+            base.notes = Vec::new();
+            base.notes.push(format!(
+                "BASE href {href:?} ignored: {why} (HTML's frozen base URL is \
+                 then the document's)"
+            ));
+            base
+        }
     }
 }
 

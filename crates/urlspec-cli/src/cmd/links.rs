@@ -24,8 +24,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use urlspec::base::{self, Base, Source};
 use urlspec::resolve::Resolver;
 use urlspec::Spec;
+use urlspec_links::html::encoding::Choice;
 use urlspec_links::{
-    html, is_binary, mime, warc, Context, Document, Format, Summary,
+    html, is_binary, mime, warc, Context, Document, Format, Summary, Within,
 };
 
 use super::Status;
@@ -208,6 +209,18 @@ pub struct LinksArgs {
     #[arg(long)]
     pub strict_base: bool,
 
+    /// An HTML page's encoding: sniff (as a browser: byte order mark,
+    /// Content-Type charset, <meta> in the first 1024 bytes, else
+    /// windows-1252), detect (a guess from the bytes when nothing is
+    /// declared), or an encoding label for every page
+    #[arg(long, value_name = "LABEL", default_value = "sniff", value_parser = parse_encoding)]
+    pub encoding: Choice,
+
+    /// Leave out the links inside these parts of a page, which a browser
+    /// running scripts does not see: noscript, template (comma-separated)
+    #[arg(long, value_name = "CONTEXT", value_delimiter = ',', value_parser = parse_within)]
+    pub exclude_context: Vec<Within>,
+
     /// Read the files named in FILE, one per line, or PATH<TAB>URL to give
     /// each its retrieval URL (- for standard input)
     #[arg(long, value_name = "FILE")]
@@ -261,6 +274,19 @@ pub struct LinksArgs {
     /// arguments after it)
     #[command(flatten)]
     pub resolution: ResolveOptions,
+}
+
+/// `--encoding`: `sniff`, `detect` or a label of the Encoding Standard.
+fn parse_encoding(name: &str) -> Result<Choice, String> {
+    Choice::parse(name).ok_or_else(|| {
+        format!("not an encoding label, sniff or detect: {name}")
+    })
+}
+
+/// `--exclude-context`: `noscript` or `template`.
+fn parse_within(name: &str) -> Result<Within, String> {
+    Within::parse(name)
+        .ok_or_else(|| format!("not a context (noscript, template): {name}"))
 }
 
 impl LinksArgs {
@@ -514,6 +540,8 @@ fn context(args: &LinksArgs) -> Result<Context, Error> {
         retrieval: args.retrieval()?,
         given: args.given_base()?,
         options: args.resolution.to_options(),
+        encoding: args.encoding,
+        exclude: args.exclude_context.clone(),
     })
 }
 
@@ -775,7 +803,7 @@ pub struct Printer {
 
 /// The TSV header row.
 pub const TSV_HEADER: &str =
-    "document\telement\tattribute\toffset\treference\turl\tbase\tbase_source\terror\n";
+    "document\telement\tattribute\toffset\treference\turl\tbase\tbase_source\terror\tencoding\tcontext\n";
 
 impl Printer {
     /// A printer in format `how`.
@@ -974,7 +1002,7 @@ pub fn summary_line(s: &Summary, unreadable: usize) -> String {
 }
 
 /// One TSV row: document, element, attribute, offset, reference, url,
-/// base, base_source, error; control characters made visible so that a
+/// base, base_source, error, encoding, context; control characters made visible so that a
 /// field never breaks the row.
 fn tsv_row(
     buf: &mut Vec<u8>,
@@ -997,6 +1025,8 @@ fn tsv_row(
         doc.base.url().unwrap_or(""),
         &info.source,
         error,
+        doc.encoding.map_or("", |e| e.name()),
+        link.within.map_or("", |w| w.name()),
     ];
     for (i, field) in fields.iter().enumerate() {
         if i > 0 {
@@ -1008,7 +1038,9 @@ fn tsv_row(
 }
 
 /// One JSON line: document, element, attribute, reference, url, base,
-/// base_source, error, offset, base_chain, containers.
+/// base_source, error, offset, base_chain, containers, encoding (an HTML
+/// page's), and context (`noscript`, `template`, or null for the document
+/// tree).
 fn json_line(
     buf: &mut Vec<u8>,
     doc: &Document,
@@ -1030,6 +1062,8 @@ fn json_line(
         None => o.null("base_chain"),
     };
     o.strings("containers", doc.base.containers());
+    o.optional("encoding", doc.encoding.map(|e| e.name()))
+        .optional("context", link.within.map(|w| w.name()));
     o.finish();
     buf.push(b'\n');
 }
@@ -1190,12 +1224,12 @@ mod tests {
     }
 
     #[test]
-    fn tsv_rows_have_nine_fields() {
+    fn tsv_rows_have_eleven_fields() {
         let text = sample(Spec::Rfc3986, LinksOutput::Tsv);
         let mut lines = text.lines();
         assert_eq!(lines.next(), Some(TSV_HEADER.trim_end()));
         for line in lines {
-            assert_eq!(line.split('\t').count(), 9, "{line}");
+            assert_eq!(line.split('\t').count(), 11, "{line}");
         }
     }
 

@@ -52,6 +52,17 @@ impl Chromium {
     /// The DOM of `url` after `virtual_ms` of virtual time (what script
     /// adds in that time included).
     pub fn dump_dom(&self, url: &str, virtual_ms: u32) -> String {
+        self.dump_dom_with(url, virtual_ms, &[])
+    }
+
+    /// [`Chromium::dump_dom`] with more command-line switches (a
+    /// `--host-resolver-rules` sending every host to a test server).
+    pub fn dump_dom_with(
+        &self,
+        url: &str,
+        virtual_ms: u32,
+        switches: &[String],
+    ) -> String {
         let profile = Profile::new();
         let mut command = Command::new(&self.path);
         command.args([
@@ -66,6 +77,7 @@ impl Chromium {
             "--disable-dev-shm-usage",
         ]);
         command.arg(format!("--user-data-dir={}", profile.path.display()));
+        command.args(switches);
         command.arg(format!("--virtual-time-budget={virtual_ms}"));
         command.args(["--dump-dom", url]);
         let mut child = command

@@ -1,11 +1,13 @@
 //! Helpers the CLI's integration tests share: running the `urlspec`
 //! binary ([`run`], [`run_in`]), the spec names, a running `urlspec serve`
-//! ([`server`]), a small HTTP client ([`http`]) and headless Chromium
-//! ([`browser`]). Each test file uses some of them.
+//! ([`server`]), a small HTTP client ([`http`]), headless Chromium
+//! ([`browser`]) and a server of fixed pages for it ([`pages`]). Each
+//! test file uses some of them.
 #![allow(dead_code)]
 
 pub mod browser;
 pub mod http;
+pub mod pages;
 pub mod server;
 
 use std::io::Write;

@@ -1,0 +1,532 @@
+//! `urlspec links --spec whatwg` against headless Chromium: the pages of
+//! `testdata/links/browser/` (one per case, listed in `pages.toml`) and,
+//! when `URLSPEC_BROWSER_CRAWL` names one, pages of a crawl written by
+//! `gen_warc` (`.ci/run` writes one) are served from a loopback server at
+//! their real URLs (Chromium sends every host to it), and each link must
+//! be the URL the browser gives.
+//!
+//! The browser's URL of a link comes from the DOM's IDL attribute where
+//! HTML reflects the attribute as a URL (`a.href`, `img.src`, …: parsed
+//! with the document's encoding), collected by a script appended to the
+//! page and written into the DOM (`--dump-dom`); for the sources no IDL
+//! attribute resolves (srcset candidates, `background`, meta refresh, CSS)
+//! it comes from the requests the browser makes, as the server logs them.
+//! `urlspec links` reads the same responses (headers and body) from a WARC
+//! archive. Links inside `<noscript>` and `<template>` contents are left
+//! out: a browser running scripts does not see them.
+//!
+//! Where Chromium departs from the URL Standard (WPT `urltestdata.json`),
+//! the Standard wins: [`DIFFERENCES`] lists each such case with its
+//! reason, and each listed case must still occur.
+
+mod common;
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use common::browser::Chromium;
+use common::pages::{Pages, Response};
+use scraper::{Html, Selector};
+use serde_json::Value;
+
+/// How long each page may run in virtual time: its subresources are
+/// requested and answered well within it.
+const VIRTUAL_MS: u32 = 3_000;
+
+/// The (element, attribute) pairs whose IDL attribute is a URL, as the
+/// collector script reads them.
+const REFLECTED: &[(&str, &str, &str)] = &[
+    ("a", "href", "href"),
+    ("area", "href", "href"),
+    ("link", "href", "href"),
+    ("base", "href", "href"),
+    ("img", "src", "src"),
+    ("script", "src", "src"),
+    ("iframe", "src", "src"),
+    ("frame", "src", "src"),
+    ("embed", "src", "src"),
+    ("source", "src", "src"),
+    ("audio", "src", "src"),
+    ("video", "src", "src"),
+    ("video", "poster", "poster"),
+    ("track", "src", "src"),
+    ("input", "src", "src"),
+    ("input", "formaction", "formAction"),
+    ("button", "formaction", "formAction"),
+    ("form", "action", "action"),
+    ("blockquote", "cite", "cite"),
+    ("q", "cite", "cite"),
+    ("del", "cite", "cite"),
+    ("ins", "cite", "cite"),
+    ("object", "data", "data"),
+];
+
+/// Where Chromium and the URL Standard disagree, and `urlspec` follows
+/// the Standard: (page URL, element@attribute, urlspec's URL, Chromium's,
+/// why). Each must occur in the run.
+const DIFFERENCES: &[(&str, &str, &str, &str, &str)] = &[
+    (
+        "http://example.org/enc/css.html",
+        "request",
+        "-",
+        "http://example.org/enc/imp%C3%A9.css?q=%E9",
+        "Chromium's preload scanner requests an @import of a <style> with \
+         the query in the page's encoding; its style sheet loader then \
+         requests the URL urlspec gives, the query in UTF-8",
+    ),
+    (
+        "http://example.org/tree/unparsable.html",
+        "a@href",
+        "http://example.org/tree/page.html",
+        "page.html",
+        "a <base href> that does not parse: HTML's frozen base URL is then \
+         the document's fallback base URL (the document's URL); Chromium \
+         takes about:blank, against which page.html does not parse, so the \
+         IDL attribute returns the value as written",
+    ),
+    (
+        "http://example.org/dir/sub/whatwg-quirks.html",
+        "a@href",
+        "http://exa mple.org/",
+        "http://exa%20mple.org/",
+        "a space is a forbidden host code point: urltestdata.json has \
+     `http://a b/` and `http://example example.com` as failures, so the \
+     IDL attribute returns the value as written; Chromium percent-encodes \
+     the space in the host",
+    ),
+];
+
+/// The script appended to every page: each reflected attribute's IDL
+/// value, in document order, and the URLs no IDL attribute resolves but a
+/// script can (`ping`, SVG `a`, Open Graph `meta`: `new URL` against the
+/// document's base URL, right for UTF-8 pages, the only ones that use
+/// them here), written into a `<pre>` as JSON.
+fn collector() -> String {
+    let mut table = String::from("{");
+    for (element, attribute, idl) in REFLECTED {
+        table.push_str(&format!("'{element}@{attribute}':'{idl}',"));
+    }
+    table.push('}');
+    format!(
+        "<script>(function(){{var R={table};var out=[],more=[];\
+         var B=document.baseURI,H='http://www.w3.org/1999/xhtml';\
+         function u(v){{try{{return new URL(v,B).href}}catch(e){{return v}}}}\
+         var all=document.getElementsByTagName('*');\
+         for(var i=0;i<all.length;i++){{var e=all[i],n=e.localName;\
+         for(var k=0;k<e.attributes.length;k++){{\
+         var a=e.attributes[k].name,v=e.attributes[k].value;\
+         if(e.namespaceURI!==H){{if(n==='a'&&/href$/.test(a))more.push([n,a,u(v)]);continue}}\
+         var idl=R[n+'@'+a];if(idl)out.push([n,a,e[idl]]);\
+         if(a==='ping')v.split(/[ \\t\\n\\f\\r]+/).forEach(function(t){{if(t)more.push([n,a,u(t)])}});\
+         if(n==='meta'&&a==='content'&&/^og:/.test(e.getAttribute('property')||''))more.push([n,a,u(v)]);\
+         }}}}\
+         var p=document.createElement('pre');p.id='urlspec-links';\
+         p.textContent=JSON.stringify({{charset:document.characterSet,\
+         links:out,more:more}});document.documentElement.appendChild(p);}})();\
+         </script>\n"
+    )
+}
+
+/// A page of the comparison.
+struct Page {
+    /// A page of `testdata/links/browser/`, not of a crawl.
+    own: bool,
+    url: String,
+    content_type: String,
+    body: Vec<u8>,
+}
+
+fn testdata() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/links/browser")
+}
+
+/// The pages of `pages.toml`, the collector appended to each.
+fn corpus() -> Vec<Page> {
+    let dir = testdata();
+    let manifest = std::fs::read_to_string(dir.join("pages.toml")).unwrap();
+    let manifest: toml::Value = toml::from_str(&manifest).unwrap();
+    let collector = collector();
+    manifest["page"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|page| {
+            let file = page["file"].as_str().unwrap();
+            let mut body = std::fs::read(dir.join(file)).unwrap();
+            if body.starts_with(b"\xFF\xFE") {
+                // A UTF-16LE page: the script in its encoding.
+                body.extend(
+                    collector.encode_utf16().flat_map(u16::to_le_bytes),
+                );
+            } else {
+                body.extend_from_slice(collector.as_bytes());
+            }
+            Page {
+                own: true,
+                url: page["url"].as_str().unwrap().to_owned(),
+                content_type: page["content_type"].as_str().unwrap().into(),
+                body,
+            }
+        })
+        .collect()
+}
+
+/// How many pages of a generated crawl are compared.
+const CRAWL_PAGES: usize = 25;
+
+/// The first [`CRAWL_PAGES`] `http:` HTML pages of the crawl that
+/// `URLSPEC_BROWSER_CRAWL` names (written by `urlspec-links`'s example
+/// `gen_warc`, which `.ci/run` runs), the collector appended to each; none
+/// when it is not set.
+fn crawl_pages() -> Vec<Page> {
+    use std::io::Read;
+    let Some(path) = std::env::var_os("URLSPEC_BROWSER_CRAWL") else {
+        return Vec::new();
+    };
+    let mut warc = Vec::new();
+    flate2::read::MultiGzDecoder::new(std::fs::File::open(&path).unwrap())
+        .read_to_end(&mut warc)
+        .unwrap();
+    let collector = collector();
+    let mut pages = Vec::new();
+    let mut rest = &warc[..];
+    while pages.len() < CRAWL_PAGES {
+        let Some(end) = find(rest, b"\r\n\r\n") else { break };
+        let head = String::from_utf8_lossy(&rest[..end]).into_owned();
+        let field = |name: &str| {
+            head.lines().find_map(|l| {
+                let (n, v) = l.split_once(':')?;
+                n.eq_ignore_ascii_case(name).then(|| v.trim().to_owned())
+            })
+        };
+        let length: usize = field("Content-Length").unwrap().parse().unwrap();
+        let block = &rest[end + 4..end + 4 + length];
+        rest = &rest[end + 4 + length..];
+        rest = rest.strip_prefix(b"\r\n\r\n").unwrap_or(rest);
+        let target = field("WARC-Target-URI").unwrap_or_default();
+        if field("WARC-Type").as_deref() != Some("response")
+            || !target.starts_with("http://")
+        {
+            continue;
+        }
+        let Some(split) = find(block, b"\r\n\r\n") else { continue };
+        let http = String::from_utf8_lossy(&block[..split]).into_owned();
+        let header = |name: &str| {
+            http.lines().skip(1).find_map(|l| {
+                let (n, v) = l.split_once(':')?;
+                n.eq_ignore_ascii_case(name).then(|| v.trim().to_owned())
+            })
+        };
+        let content_type = header("Content-Type").unwrap_or_default();
+        if !http.starts_with("HTTP/1.1 200")
+            || !content_type.starts_with("text/html")
+        {
+            continue;
+        }
+        let mut body = block[split + 4..].to_vec();
+        if header("Content-Encoding").as_deref() == Some("gzip") {
+            let mut plain = Vec::new();
+            flate2::read::GzDecoder::new(&body[..])
+                .read_to_end(&mut plain)
+                .unwrap();
+            body = plain;
+        }
+        body.extend_from_slice(collector.as_bytes());
+        pages.push(Page { own: false, url: target, content_type, body });
+    }
+    assert!(!pages.is_empty(), "no http: HTML page in {path:?}");
+    pages
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+/// The pages as an uncompressed WARC: one response record each, with the
+/// headers and body the server sends.
+fn warc(pages: &[Page]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (i, page) in pages.iter().enumerate() {
+        let mut http = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: {}\r\nContent-Length: {}\r\n\r\n",
+            page.content_type,
+            page.body.len()
+        )
+        .into_bytes();
+        http.extend_from_slice(&page.body);
+        out.extend_from_slice(
+            format!(
+                "WARC/1.0\r\nWARC-Type: response\r\n\
+                 WARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-{i:012}>\r\n\
+                 WARC-Date: 2026-01-01T00:00:00Z\r\nWARC-Target-URI: {}\r\n\
+                 Content-Type: application/http; msgtype=response\r\n\
+                 Content-Length: {}\r\n\r\n",
+                page.url,
+                http.len()
+            )
+            .as_bytes(),
+        );
+        out.extend_from_slice(&http);
+        out.extend_from_slice(b"\r\n\r\n");
+    }
+    out
+}
+
+/// One link of `urlspec links --output json`.
+#[derive(Debug)]
+struct Link {
+    element: String,
+    attribute: String,
+    /// The URL, or the reference as written when it does not parse (what
+    /// an IDL attribute returns then).
+    value: String,
+    context: Option<String>,
+}
+
+/// `urlspec links --spec whatwg --output json` of the archive, by
+/// document.
+fn urlspec_links(archive: &[u8]) -> BTreeMap<String, Vec<Link>> {
+    let dir = std::env::temp_dir()
+        .join(format!("urlspec-links-browser-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("pages.warc");
+    std::fs::write(&path, archive).unwrap();
+    let out = common::run(
+        &[
+            "links",
+            "--spec",
+            "whatwg",
+            "--output",
+            "json",
+            path.to_str().unwrap(),
+        ],
+        b"",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut docs: BTreeMap<String, Vec<Link>> = BTreeMap::new();
+    for line in String::from_utf8(out.stdout).unwrap().lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        let s = |k: &str| v[k].as_str().map(str::to_owned);
+        docs.entry(s("document").unwrap()).or_default().push(Link {
+            element: s("element").unwrap(),
+            attribute: s("attribute").unwrap(),
+            value: s("url").or_else(|| s("reference")).unwrap(),
+            context: s("context"),
+        });
+    }
+    docs
+}
+
+/// What Chromium made of a page: the reflected attributes' values and the
+/// requests it sent.
+struct Seen {
+    reflected: Vec<(String, String, String)>,
+    /// URLs the script resolved itself (ping, SVG `a`, Open Graph).
+    scripted: Vec<(String, String)>,
+    requests: Vec<String>,
+}
+
+fn load(chromium: &Chromium, server: &Pages, url: &str) -> Seen {
+    let rules = format!("--host-resolver-rules=MAP * {}", server.address);
+    let switches = [
+        rules,
+        // Navigations stay on http: (no attempt at https first), and the
+        // browser asks no time server.
+        "--disable-features=HttpsUpgrades,HttpsFirstBalancedModeAutoEnable,\
+         NetworkTimeServiceQuerying"
+            .into(),
+    ];
+    server.take_requests();
+    let dom = chromium.dump_dom_with(url, VIRTUAL_MS, &switches);
+    let requests = server.take_requests();
+    let html = Html::parse_document(&dom);
+    let pre = Selector::parse("pre#urlspec-links").unwrap();
+    let (mut reflected, mut scripted) = (Vec::new(), Vec::new());
+    // A page that navigates away (meta refresh) leaves no list.
+    if let Some(pre) = html.select(&pre).next() {
+        let text: String = pre.text().collect();
+        let v: Value = serde_json::from_str(&text).unwrap();
+        for link in v["links"].as_array().unwrap() {
+            let s = |i: usize| link[i].as_str().unwrap_or("").to_owned();
+            reflected.push((s(0), s(1), s(2)));
+        }
+        for link in v["more"].as_array().unwrap() {
+            let s = |i: usize| link[i].as_str().unwrap_or("").to_owned();
+            scripted.push((format!("{}@{}", s(0), s(1)), s(2)));
+        }
+    }
+    Seen { reflected, scripted, requests }
+}
+
+/// `url` without its fragment: what a request carries.
+fn without_fragment(url: &str) -> &str {
+    url.split_once('#').map_or(url, |(u, _)| u)
+}
+
+/// The differences between `urlspec`'s links of one page and Chromium's,
+/// as (element@attribute, urlspec's URL, Chromium's) with `-` for none.
+fn compare(
+    links: &[Link],
+    seen: &Seen,
+    page: &Page,
+) -> Vec<(String, String, String)> {
+    let reflected = |e: &str, a: &str| {
+        REFLECTED.iter().any(|(re, ra, _)| *re == e && *ra == a)
+    };
+    let mut ours: Vec<(String, String)> = Vec::new();
+    // Groups of links of which one is requested: the candidates of one
+    // srcset (a run of them in document order; the browser picks one),
+    // or one link of another source.
+    let mut requested: Vec<Vec<(String, String)>> = Vec::new();
+    let mut srcset_run = false;
+    let mut scripted = seen.scripted.clone();
+    for l in links.iter().filter(|l| l.context.is_none()) {
+        let place = format!("{}@{}", l.element, l.attribute);
+        let by_script =
+            scripted.iter().position(|(p, u)| *p == place && *u == l.value);
+        if let Some(k) = by_script {
+            scripted.remove(k);
+        } else if reflected(&l.element, &l.attribute) {
+            ours.push((place, l.value.clone()));
+        } else {
+            let srcset = l.attribute == "srcset";
+            match requested.last_mut() {
+                Some(group) if srcset && srcset_run => {
+                    group.push((place, l.value.clone()));
+                }
+                _ => requested.push(vec![(place, l.value.clone())]),
+            }
+            srcset_run = srcset;
+            continue;
+        }
+        srcset_run = false;
+    }
+    let mut theirs: Vec<(String, String)> = seen
+        .reflected
+        .iter()
+        .map(|(e, a, v)| (format!("{e}@{a}"), v.clone()))
+        .collect();
+    ours.sort();
+    theirs.sort();
+    let mut diffs = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < ours.len() || j < theirs.len() {
+        match (ours.get(i), theirs.get(j)) {
+            (Some(o), Some(t)) if o == t => {
+                i += 1;
+                j += 1;
+            }
+            (Some(o), Some(t)) if o.0 == t.0 => {
+                diffs.push((o.0.clone(), o.1.clone(), t.1.clone()));
+                i += 1;
+                j += 1;
+            }
+            (Some(o), t) if t.is_none_or(|t| o < t) => {
+                diffs.push((o.0.clone(), o.1.clone(), "-".into()));
+                i += 1;
+            }
+            (_, Some(t)) => {
+                diffs.push((t.0.clone(), "-".into(), t.1.clone()));
+                j += 1;
+            }
+            _ => unreachable!(),
+        }
+    }
+    // Every URL of the other sources is requested ...
+    let fetched: Vec<&str> =
+        seen.requests.iter().map(|r| without_fragment(r)).collect();
+    for group in &requested {
+        // The crawl's `<img src srcset="… 2x, … 3x">`: at a device pixel
+        // ratio of 1 the browser takes `src`, its 1x candidate, and asks for
+        // no candidate of the srcset.
+        let optional = !page.own && group[0].0.ends_with("@srcset");
+        if !optional
+            && !group
+                .iter()
+                .any(|(_, url)| fetched.contains(&without_fragment(url)))
+        {
+            for (place, url) in group {
+                diffs.push((
+                    place.clone(),
+                    url.clone(),
+                    "(not requested)".into(),
+                ));
+            }
+        }
+    }
+    // ... and every request but the page's own (and its icon) is a link.
+    let all: Vec<&str> =
+        links.iter().map(|l| without_fragment(&l.value)).collect();
+    for request in &seen.requests {
+        let icon = request.ends_with("/favicon.ico");
+        if request != without_fragment(&page.url)
+            && !icon
+            && !all.contains(&request.as_str())
+        {
+            diffs.push(("request".into(), "-".into(), request.clone()));
+        }
+    }
+    // ... and every URL the script resolved is a link.
+    for (place, url) in scripted {
+        diffs.push((place, "-".into(), url));
+    }
+    diffs
+}
+
+#[test]
+fn links_are_the_urls_chromium_gives() {
+    let Some(chromium) = Chromium::find() else { return };
+    let mut pages = corpus();
+    pages.extend(crawl_pages());
+    let docs = urlspec_links(&warc(&pages));
+    let server = Pages::start(
+        pages
+            .iter()
+            .map(|p| {
+                let response = Response {
+                    content_type: p.content_type.clone(),
+                    body: p.body.clone(),
+                };
+                (p.url.clone(), response)
+            })
+            .collect::<HashMap<_, _>>(),
+    );
+    let mut unexplained = Vec::new();
+    let mut expected: Vec<_> = DIFFERENCES.to_vec();
+    for page in &pages {
+        let links = docs.get(&page.url).map_or(&[][..], Vec::as_slice);
+        assert!(!links.is_empty(), "{}: urlspec found no link", page.url);
+        let seen = load(&chromium, &server, &page.url);
+        assert!(
+            !seen.reflected.is_empty() || seen.requests.len() > 1,
+            "{}: Chromium showed no link",
+            page.url
+        );
+        if std::env::var_os("URLSPEC_BROWSER_LOG").is_some() {
+            eprintln!("{}: requests {:#?}", page.url, seen.requests);
+        }
+        for (place, ours, theirs) in compare(links, &seen, page) {
+            let known = expected.iter().position(|d| {
+                (d.0, d.1, d.2, d.3) == (&page.url, &place, &ours, &theirs)
+            });
+            match known {
+                Some(k) => {
+                    expected.remove(k);
+                }
+                None => unexplained.push(format!(
+                    "{} {place}: urlspec {ours}, Chromium {theirs}",
+                    page.url
+                )),
+            }
+        }
+    }
+    assert!(
+        unexplained.is_empty(),
+        "urlspec and Chromium differ:\n{}",
+        unexplained.join("\n")
+    );
+    assert!(
+        expected.is_empty(),
+        "listed differences that did not occur: {expected:?}"
+    );
+}

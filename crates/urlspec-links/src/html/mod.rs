@@ -1,0 +1,903 @@
+//! Links in HTML: every URL-valued attribute a crawler or archivist needs,
+//! the URLs of style sheets, and the `BASE` element (RFC 1808 §10, RFC 2396
+//! App. D: "a BASE element in HEAD supplies the base through its HREF
+//! attribute").
+//!
+//! The page is decoded as a browser decodes it ([`encoding`]) and
+//! tokenised by `lol_html`, which reports where each attribute value
+//! starts in the input; values are entity-decoded as HTML requires before
+//! any URL processing. The base is the first HTML `<base href>` of the
+//! document tree, wherever it stands (as browsers do; the seeds put it in
+//! `HEAD`): not one inside `<template>` contents, nor one in SVG or MathML
+//! (another namespace). `<noscript>` is read as the HTML parser reads it
+//! with scripting disabled, as a crawler runs no scripts: its links are
+//! reported (and marked, [`Within::Noscript`]), and a `<base>` in it counts.
+
+pub mod css;
+pub mod encoding;
+pub mod entities;
+
+use std::borrow::Cow;
+use std::cell::{Cell, RefCell};
+use std::ops::Range;
+use std::rc::Rc;
+
+use encoding_rs::{Encoding, UTF_8};
+use lol_html::html_content::Element;
+use lol_html::{
+    element, text, AsciiCompatibleEncoding, HtmlRewriter, Settings,
+};
+use urlspec::base::Base;
+use urlspec::resolve::{Options, PairResolver};
+
+use crate::{Context, Document, Within};
+
+/// The HTML namespace, as `lol_html` names an element's.
+const HTML_NS: &str = "http://www.w3.org/1999/xhtml";
+/// The SVG namespace.
+const SVG_NS: &str = "http://www.w3.org/2000/svg";
+
+/// How deep `<noscript>` inside `<noscript>` is read.
+const MAX_NOSCRIPT_DEPTH: usize = 4;
+
+/// How an attribute holds URLs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Holds {
+    /// The whole value is one reference.
+    Url,
+    /// An image candidate list (`srcset`): each candidate's URL.
+    Srcset,
+    /// Space-separated URLs (`ping`).
+    Urls,
+    /// `meta`'s `content`: the URL after `url=` of `http-equiv=refresh`, or
+    /// the whole value of an Open Graph `property`.
+    Meta,
+}
+
+/// Every (element, attribute) of the HTML namespace that holds a URL.
+const URL_ATTRIBUTES: &[(&str, &str, Holds)] = &[
+    ("a", "href", Holds::Url),
+    ("a", "ping", Holds::Urls),
+    ("area", "href", Holds::Url),
+    ("area", "ping", Holds::Urls),
+    ("link", "href", Holds::Url),
+    ("base", "href", Holds::Url),
+    ("img", "src", Holds::Url),
+    ("script", "src", Holds::Url),
+    ("iframe", "src", Holds::Url),
+    ("frame", "src", Holds::Url),
+    ("embed", "src", Holds::Url),
+    ("source", "src", Holds::Url),
+    ("audio", "src", Holds::Url),
+    ("video", "src", Holds::Url),
+    ("track", "src", Holds::Url),
+    ("input", "src", Holds::Url),
+    ("img", "srcset", Holds::Srcset),
+    ("source", "srcset", Holds::Srcset),
+    ("form", "action", Holds::Url),
+    ("button", "formaction", Holds::Url),
+    ("input", "formaction", Holds::Url),
+    ("blockquote", "cite", Holds::Url),
+    ("q", "cite", Holds::Url),
+    ("del", "cite", Holds::Url),
+    ("ins", "cite", Holds::Url),
+    ("object", "data", Holds::Url),
+    ("video", "poster", Holds::Url),
+    ("body", "background", Holds::Url),
+    ("table", "background", Holds::Url),
+    ("td", "background", Holds::Url),
+    ("meta", "content", Holds::Meta),
+];
+
+/// Every (element, attribute) of the SVG namespace that holds a URL.
+/// (Both tables stay under 32 entries: `collect` keeps a bit for each.)
+const SVG_ATTRIBUTES: &[(&str, &str)] = &[
+    ("a", "href"),
+    ("a", "xlink:href"),
+    ("image", "href"),
+    ("image", "xlink:href"),
+    ("use", "href"),
+    ("use", "xlink:href"),
+    ("script", "href"),
+    ("script", "xlink:href"),
+];
+
+const _: () =
+    assert!(URL_ATTRIBUTES.len() <= 32 && SVG_ATTRIBUTES.len() <= 31);
+
+/// The Open Graph properties whose `content` is a URL.
+const OPEN_GRAPH: &[&str] = &["og:url", "og:image", "og:video", "og:audio"];
+
+/// The CSS selector list matching every element of [`URL_ATTRIBUTES`] and
+/// [`SVG_ATTRIBUTES`].
+const SELECTOR: &str = "a, area, link, base, img, script, iframe, frame, embed, source, \
+                        audio, video, track, input, form, button, blockquote, q, del, ins, \
+                        object, body, table, td, meta, image, use";
+
+/// [`SELECTOR`] and any element with a `style` attribute.
+const SELECTOR_STYLE: &str = "a, area, link, base, img, script, iframe, frame, embed, source, \
+                        audio, video, track, input, form, button, blockquote, q, del, ins, \
+                        object, body, table, td, meta, image, use, [style]";
+
+/// The charset a page arrived with, from its container.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Charset<'a> {
+    /// Nothing said: the page's bytes are sniffed.
+    #[default]
+    Unknown,
+    /// The `charset` of the HTTP `Content-Type` (a WARC response).
+    Transport(&'a str),
+    /// The bytes are UTF-8 already, decoded from this charset (a MIME
+    /// part, which `mail-parser` decodes).
+    Decoded(&'a str),
+}
+
+/// A reference as found, before a base is known.
+struct Raw {
+    element: Cow<'static, str>,
+    attribute: &'static str,
+    reference: String,
+    offset: usize,
+    within: Option<Within>,
+    /// A `style` attribute's URL or an `@import`: its query is UTF-8
+    /// whatever the page's encoding (measured in Chromium:
+    /// tests/links_browser.rs).
+    utf8_query: bool,
+}
+
+/// What one pass of the tokenizer found.
+#[derive(Default)]
+struct Found {
+    links: Vec<Raw>,
+    /// Each `<base href>` of the document tree: its offset and value.
+    bases: Vec<(usize, String)>,
+    /// The raw text of each `<noscript>` and `<style>`, to read after.
+    noscripts: Vec<(Range<usize>, Option<Within>)>,
+    styles: Vec<(Range<usize>, Option<Within>)>,
+    /// Whether the raw text element open last is a `<style>`.
+    last_style: bool,
+}
+
+/// The handlers a page needs beyond the links': found by a look at its
+/// bytes for `style`, `<noscript` and `<template` (any case).
+struct Needs {
+    style: bool,
+    noscript: bool,
+    template: bool,
+}
+
+impl Needs {
+    fn of(bytes: &[u8]) -> Needs {
+        // `<style`, or a `style` attribute (after a space, a quote or a
+        // slash, before `=`), found by its rare `y`.
+        let style = memchr::memchr2_iter(b'y', b'Y', bytes).any(|i| {
+            let Some(word) =
+                i.checked_sub(2).and_then(|p| bytes.get(p..i + 3))
+            else {
+                return false;
+            };
+            if !word.eq_ignore_ascii_case(b"style") || i < 3 {
+                return false;
+            }
+            let before = bytes[i - 3];
+            let after =
+                bytes[i + 3..].iter().find(|c| !c.is_ascii_whitespace());
+            before == b'<'
+                || (matches!(before, b'"' | b'\'' | b'/')
+                    || before.is_ascii_whitespace())
+                    && after == Some(&b'=')
+        });
+        let (mut noscript, mut template) = (false, false);
+        for i in memchr::memchr_iter(b'<', bytes) {
+            let name = |n: &[u8]| {
+                bytes
+                    .get(i + 1..i + 1 + n.len())
+                    .is_some_and(|w| w.eq_ignore_ascii_case(n))
+            };
+            noscript |= name(b"noscript");
+            template |= name(b"template");
+            if noscript && template {
+                break;
+            }
+        }
+        Needs { style, noscript, template }
+    }
+
+    /// The raw text elements to follow.
+    fn raw_text_selector(&self) -> &'static str {
+        match (self.style, self.noscript) {
+            (true, true) => "noscript, style",
+            (true, false) => "style",
+            _ => "noscript",
+        }
+    }
+}
+
+/// Reads the links of an HTML document. `outer` is the base the document
+/// gets from outside (its headers, its container, its retrieval URL); an
+/// embedded `<base href>` overrides it. [`document_in`] with a charset
+/// from the page's container.
+pub fn document(
+    html: &[u8],
+    name: &str,
+    outer: &Base,
+    ctx: &Context,
+) -> Document {
+    document_in(html, Charset::Unknown, name, outer, ctx)
+}
+
+/// [`document`] for a page that came with `charset`.
+///
+/// ```
+/// use urlspec::Spec;
+/// use urlspec_links::{html::{self, Charset}, Context};
+/// let ctx = Context::new(Spec::Whatwg);
+/// let base = ctx.establish().retrieval(&["http://h/"]);
+/// let page = b"<a href='caf\xe9.html?q=\xe9'>";
+/// let doc = html::document_in(page, Charset::Unknown, "p", &base, &ctx);
+/// assert_eq!(doc.encoding.unwrap().name(), "windows-1252");
+/// assert_eq!(doc.links[0].url.as_deref(), Ok("http://h/caf%C3%A9.html?q=%E9"));
+/// let doc = html::document_in(page, Charset::Transport("iso-8859-7"), "p", &base, &ctx);
+/// assert_eq!(doc.encoding.unwrap().name(), "ISO-8859-7");
+/// ```
+pub fn document_in(
+    html: &[u8],
+    charset: Charset<'_>,
+    name: &str,
+    outer: &Base,
+    ctx: &Context,
+) -> Document {
+    let (encoding, decoded) = match charset {
+        Charset::Decoded(label) => (
+            Encoding::for_label(label.trim().as_bytes()).unwrap_or(UTF_8),
+            true,
+        ),
+        Charset::Transport(label) => {
+            (encoding::sniff(html, Some(label), ctx.encoding).0, false)
+        }
+        Charset::Unknown => {
+            (encoding::sniff(html, None, ctx.encoding).0, false)
+        }
+    };
+    let bom = if decoded {
+        0
+    } else {
+        Encoding::for_bom(html).map_or(0, |(_, len)| len)
+    };
+    // lol_html reads ASCII-compatible encodings itself; the others (UTF-16,
+    // ISO-2022-JP, replacement) are decoded first, and their offsets are
+    // then those of the UTF-8 text.
+    let tokenized = if decoded { UTF_8 } else { encoding };
+    let (bytes, tokenized) =
+        if AsciiCompatibleEncoding::new(tokenized).is_some() {
+            (Cow::Borrowed(&html[bom..]), tokenized)
+        } else {
+            let (text, _) = encoding.decode_without_bom_handling(&html[bom..]);
+            (Cow::Owned(text.into_owned().into_bytes()), UTF_8)
+        };
+    let mut found = Found::default();
+    let mut problems = Vec::new();
+    scan(&bytes, tokenized, bom, None, 0, &mut found, &mut problems);
+    // The first base of the document tree, in document order.
+    let base_href =
+        found.bases.iter().min_by_key(|(at, _)| *at).map(|(_, h)| h);
+    let base = match base_href {
+        Some(href) => ctx.establish().embedded(outer, href),
+        None => outer.clone(),
+    };
+    let mut doc = Document::new(name, base);
+    doc.encoding = Some(encoding);
+    // Noscript and style contents were read after their pass: document
+    // order again (stable: an element's attributes keep their order).
+    found.links.sort_by_key(|raw| raw.offset);
+    found
+        .links
+        .retain(|raw| raw.within.is_none_or(|w| !ctx.exclude.contains(&w)));
+    // One resolver for the page: the base is prepared once while it
+    // repeats.
+    let mut resolver = PairResolver::new(ctx.spec, Options::default());
+    for raw in found.links {
+        // A `<base href>` is itself resolved against the base it falls back
+        // to (HTML's "fallback base URL"), not against itself.
+        let against = if raw.element == "base" { outer } else { &doc.base };
+        let url = crate::resolve_encoded_with(
+            &mut resolver,
+            against,
+            &raw.reference,
+            if raw.utf8_query { None } else { doc.query_encoding() },
+        );
+        doc.push_resolved(
+            &raw.element,
+            raw.attribute,
+            raw.reference,
+            raw.offset,
+            url,
+            raw.within,
+        );
+    }
+    doc.problems.extend(problems);
+    doc
+}
+
+/// One pass of `lol_html` over `bytes` (at `shift` in the document),
+/// everything in it `within` that context.
+fn scan(
+    bytes: &[u8],
+    encoding: &'static Encoding,
+    shift: usize,
+    within: Option<Within>,
+    depth: usize,
+    found: &mut Found,
+    problems: &mut Vec<String>,
+) {
+    let cell = RefCell::new(std::mem::take(found));
+    let templates = Rc::new(Cell::new(0usize));
+    let context = |templates: &Rc<Cell<usize>>| {
+        if templates.get() > 0 {
+            Some(Within::Template)
+        } else {
+            within
+        }
+    };
+    {
+        let t = templates.clone();
+        let template = element!("template", move |el| {
+            if el.namespace_uri() == HTML_NS {
+                t.set(t.get() + 1);
+                let t = t.clone();
+                let end: lol_html::EndTagHandler<'static> =
+                    Box::new(move |_| {
+                        t.set(t.get().saturating_sub(1));
+                        Ok(())
+                    });
+                let _ = el.on_end_tag(end);
+            }
+            Ok(())
+        });
+        let needs = Needs::of(bytes);
+        let selector = if needs.style { SELECTOR_STYLE } else { SELECTOR };
+        let links = element!(selector, |el| {
+            let within = context(&templates);
+            collect(el, shift, within, &mut cell.borrow_mut());
+            Ok(())
+        });
+        // Raw text (<noscript>, <style>): its range, filled in by its text
+        // chunks; it cannot nest, so a chunk belongs to the last one.
+        let raw_text = element!(needs.raw_text_selector(), |el| {
+            let start = shift + el.source_location().bytes().end;
+            let styles = el.tag_name() == "style";
+            let within = context(&templates);
+            let mut found = cell.borrow_mut();
+            let list =
+                if styles { &mut found.styles } else { &mut found.noscripts };
+            list.push((start..start, within));
+            found.last_style = styles;
+            Ok(())
+        });
+        let chunks = text!(needs.raw_text_selector(), |chunk| {
+            let end = shift + chunk.source_location().bytes().end;
+            let mut found = cell.borrow_mut();
+            let list = if found.last_style {
+                &mut found.styles
+            } else {
+                &mut found.noscripts
+            };
+            if let Some((range, _)) = list.last_mut() {
+                range.end = range.end.max(end);
+            }
+            Ok(())
+        });
+        let mut settings = Settings::new();
+        if let Some(ascii) = AsciiCompatibleEncoding::new(encoding) {
+            settings = settings.with_encoding(ascii);
+        }
+        // Handlers cost lol_html time on every tag: only those the page
+        // needs.
+        if needs.template {
+            settings = settings.append_element_content_handler(template);
+        }
+        settings = settings.append_element_content_handler(links);
+        if needs.style || needs.noscript {
+            settings = settings
+                .append_element_content_handler(raw_text)
+                .append_element_content_handler(chunks);
+        }
+        let mut rewriter = HtmlRewriter::new(settings, |_: &[u8]| {});
+        if let Err(e) = rewriter.write(bytes).and_then(|()| rewriter.end()) {
+            problems.push(format!("HTML reading stopped: {e}"));
+        }
+    }
+    *found = cell.into_inner();
+    // Style sheets: the text decoded as the page is.
+    let styles = std::mem::take(&mut found.styles);
+    for (range, within) in styles {
+        let Some(raw) = bytes.get(range.start - shift..range.end - shift)
+        else {
+            continue;
+        };
+        let (css, _) = encoding.decode_without_bom_handling(raw);
+        let exact = css.len() == raw.len();
+        for (kind, at, url) in css::urls(&css) {
+            found.links.push(Raw {
+                element: Cow::Borrowed("style"),
+                attribute: kind.name(),
+                reference: url,
+                offset: range.start + if exact { at } else { 0 },
+                within,
+                // Measured in Chromium: a <style>'s url() in the page's
+                // encoding, its @import in UTF-8.
+                utf8_query: kind == css::Kind::Import,
+            });
+        }
+    }
+    // Noscript contents, as the parser without scripting reads them.
+    let noscripts = std::mem::take(&mut found.noscripts);
+    if depth < MAX_NOSCRIPT_DEPTH {
+        for (range, within) in noscripts {
+            let Some(raw) = bytes.get(range.start - shift..range.end - shift)
+            else {
+                continue;
+            };
+            let inner = within.or(Some(Within::Noscript));
+            scan(
+                raw,
+                encoding,
+                range.start,
+                inner,
+                depth + 1,
+                found,
+                problems,
+            );
+        }
+    }
+}
+
+fn collect(
+    el: &Element<'_, '_>,
+    shift: usize,
+    within: Option<Within>,
+    found: &mut Found,
+) {
+    let tag = el.tag_name();
+    let namespace = el.namespace_uri();
+    let tag_offset = shift + el.source_location().bytes().start;
+    // The tokenizer keeps the first of repeated attributes: one bit per
+    // entry of the tables (HTML's from 0, SVG's from 32, style 63) says
+    // it was seen, which keeps a tag of many attributes linear.
+    let mut seen = 0u64;
+    // The table entries of this element, found once: bit k for HTML's
+    // entry k, 32 + k for SVG's.
+    let mut candidates = 0u64;
+    if namespace == HTML_NS {
+        for (k, (e, _, _)) in URL_ATTRIBUTES.iter().enumerate() {
+            if *e == tag {
+                candidates |= 1 << k;
+            }
+        }
+    } else if namespace == SVG_NS {
+        for (k, (e, _)) in SVG_ATTRIBUTES.iter().enumerate() {
+            if *e == tag {
+                candidates |= 1 << (32 + k);
+            }
+        }
+    }
+    for attr in el.attributes() {
+        let name = attr.name();
+        let mut bits = candidates;
+        let mut entry = None;
+        if name == "style" {
+            entry = Some((63, ("", "style", None)));
+        }
+        while entry.is_none() && bits != 0 {
+            let bit = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            entry = if bit < 32 {
+                let (e, a, h) = URL_ATTRIBUTES[bit];
+                (a == name).then_some((bit, (e, a, Some(h))))
+            } else {
+                let (e, a) = SVG_ATTRIBUTES[bit - 32];
+                (a == name).then_some((bit, (e, a, Some(Holds::Url))))
+            };
+        }
+        let Some((bit, entry)) = entry else { continue };
+        if seen & (1 << bit) != 0 {
+            continue;
+        }
+        seen |= 1 << bit;
+        let (element, attribute, holds) = entry;
+        let raw = attr.value();
+        let start = attr
+            .value_source_location()
+            .map_or(tag_offset, |l| shift + l.bytes().start);
+        let value = entities::decode_attribute(&raw);
+        // Offsets inside the value are exact when decoding changed nothing.
+        let exact = value.len() == raw.len();
+        let at = |i: usize| if exact { start + i } else { start };
+        let mut push = |element: Cow<'static, str>,
+                        reference: &str,
+                        offset: usize,
+                        utf8_query: bool| {
+            found.links.push(Raw {
+                element,
+                attribute,
+                reference: reference.into(),
+                offset,
+                within,
+                utf8_query,
+            });
+        };
+        match holds {
+            None => {
+                // A style attribute, of any element.
+                for (_, i, url) in css::urls(&value) {
+                    push(Cow::Owned(tag.clone()), &url, at(i), true);
+                }
+            }
+            Some(Holds::Url) => {
+                if element == "base" && within != Some(Within::Template) {
+                    found.bases.push((start, value.to_string()));
+                }
+                push(Cow::Borrowed(element), &value, start, false);
+            }
+            Some(Holds::Srcset) => {
+                for (i, url) in srcset(&value) {
+                    push(Cow::Borrowed(element), url, at(i), false);
+                }
+            }
+            Some(Holds::Urls) => {
+                for (i, url) in split_ascii_whitespace(&value) {
+                    push(Cow::Borrowed(element), url, at(i), false);
+                }
+            }
+            Some(Holds::Meta) => {
+                let refresh = el
+                    .get_attribute("http-equiv")
+                    .is_some_and(|v| v.trim().eq_ignore_ascii_case("refresh"));
+                let graph = el.get_attribute("property").is_some_and(|p| {
+                    OPEN_GRAPH.iter().any(|g| p.trim().eq_ignore_ascii_case(g))
+                });
+                if refresh {
+                    if let Some((i, url)) = refresh_url(&value) {
+                        push(Cow::Borrowed(element), url, at(i), false);
+                    }
+                } else if graph {
+                    push(Cow::Borrowed(element), &value, start, false);
+                }
+            }
+        }
+    }
+}
+
+/// The space-separated tokens of `value`, with their offsets.
+fn split_ascii_whitespace(value: &str) -> impl Iterator<Item = (usize, &str)> {
+    value
+        .split(|c: char| c.is_ascii_whitespace())
+        .filter(|t| !t.is_empty())
+        .map(move |t| (t.as_ptr() as usize - value.as_ptr() as usize, t))
+}
+
+/// The URLs of an image candidate list, with their offsets, as the HTML
+/// standard's "parse a srcset attribute" splits it: a URL is a run of
+/// non-whitespace; trailing commas end a candidate; descriptors run to the
+/// next comma outside parentheses.
+///
+/// ```
+/// use urlspec_links::html::srcset;
+/// let got: Vec<_> = srcset("a.png 1x, b.png 2x,c.png").collect();
+/// assert_eq!(got, [(0, "a.png"), (10, "b.png"), (19, "c.png")]);
+/// assert_eq!(srcset("data:x,y 1x").next(), Some((0, "data:x,y")));
+/// ```
+pub fn srcset(value: &str) -> impl Iterator<Item = (usize, &str)> {
+    let b = value.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < b.len() && (b[i].is_ascii_whitespace() || b[i] == b',') {
+            i += 1;
+        }
+        if i >= b.len() {
+            return None;
+        }
+        let start = i;
+        while i < b.len() && !b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        let mut end = i;
+        if b[end - 1] == b',' {
+            while end > start && b[end - 1] == b',' {
+                end -= 1;
+            }
+        } else {
+            // Descriptors, up to a comma outside parentheses.
+            let mut depth = 0usize;
+            while i < b.len() {
+                match b[i] {
+                    b'(' => depth += 1,
+                    b')' => depth = depth.saturating_sub(1),
+                    b',' if depth == 0 => break,
+                    _ => {}
+                }
+                i += 1;
+            }
+        }
+        Some((start, &value[start..end]))
+    })
+}
+
+/// The URL of a `meta http-equiv=refresh` content value (`5; url=x`), with
+/// its offset, following the HTML standard's shared declarative refresh
+/// steps.
+///
+/// ```
+/// use urlspec_links::html::refresh_url;
+/// assert_eq!(refresh_url("5; URL='next.html'"), Some((8, "next.html")));
+/// assert_eq!(refresh_url("0;url=/x"), Some((6, "/x")));
+/// assert_eq!(refresh_url("30"), None);
+/// ```
+pub fn refresh_url(content: &str) -> Option<(usize, &str)> {
+    let b = content.as_bytes();
+    let mut i = 0;
+    let skip_ws = |i: &mut usize| {
+        while *i < b.len() && b[*i].is_ascii_whitespace() {
+            *i += 1;
+        }
+    };
+    skip_ws(&mut i);
+    while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'.') {
+        i += 1;
+    }
+    skip_ws(&mut i);
+    if i < b.len() && (b[i] == b';' || b[i] == b',') {
+        i += 1;
+    }
+    skip_ws(&mut i);
+    if i >= b.len() {
+        return None;
+    }
+    if b.len() - i >= 3 && b[i..i + 3].eq_ignore_ascii_case(b"url") {
+        let mut j = i + 3;
+        skip_ws(&mut j);
+        if j < b.len() && b[j] == b'=' {
+            i = j + 1;
+            skip_ws(&mut i);
+        }
+    }
+    let (start, end) = match b.get(i) {
+        Some(&q @ (b'"' | b'\'')) => {
+            let end = b[i + 1..]
+                .iter()
+                .position(|&c| c == q)
+                .map_or(b.len(), |k| i + 1 + k);
+            (i + 1, end)
+        }
+        _ => (i, b.len()),
+    };
+    let url = content[start..end].trim_end();
+    (!url.is_empty()).then_some((start, url))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use urlspec::Spec;
+
+    #[test]
+    fn every_attribute_and_offsets() {
+        let page = r#"<html><head><base href="http://h/d/"></head><body background="bg.png">
+<a href="a?x=1&amp;y=2">A</a><img src="i.png" srcset="s1.png 1x, s2.png 2x">
+<form action="f"><button formaction="b">x</button><input type=image src="in.png"></form>
+<q cite="c"></q><object data="o"></object><video poster="p" src="v"></video>
+<meta http-equiv="Refresh" content="3; url=r.html"><meta name="x" content="not-a-url">
+</body></html>"#;
+        let ctx = Context::new(Spec::Rfc3986);
+        let doc = document(page.as_bytes(), "t", &Base::none(), &ctx);
+        let got: Vec<(&str, &str, &str)> = doc
+            .links
+            .iter()
+            .map(|l| {
+                (
+                    l.element.as_str(),
+                    l.attribute.as_str(),
+                    l.url.as_deref().unwrap_or("?"),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("base", "href", "http://h/d/"),
+                ("body", "background", "http://h/d/bg.png"),
+                ("a", "href", "http://h/d/a?x=1&y=2"),
+                ("img", "src", "http://h/d/i.png"),
+                ("img", "srcset", "http://h/d/s1.png"),
+                ("img", "srcset", "http://h/d/s2.png"),
+                ("form", "action", "http://h/d/f"),
+                ("button", "formaction", "http://h/d/b"),
+                ("input", "src", "http://h/d/in.png"),
+                ("q", "cite", "http://h/d/c"),
+                ("object", "data", "http://h/d/o"),
+                // An element's links in the order of its attributes.
+                ("video", "poster", "http://h/d/p"),
+                ("video", "src", "http://h/d/v"),
+                ("meta", "content", "http://h/d/r.html"),
+            ]
+        );
+        // Each offset points at the reference in the page.
+        for l in &doc.links {
+            if !l.reference.contains('&') {
+                assert_eq!(
+                    &page[l.offset..l.offset + l.reference.len()],
+                    l.reference
+                );
+            }
+        }
+    }
+
+    /// One link as a test shows it: element@attribute, url or error, context.
+    type Shown = (String, String, Option<&'static str>);
+
+    /// (element@attribute, url or error, context) of each link.
+    fn links_of(
+        page: &[u8],
+        spec: Spec,
+        ctx: Option<Context>,
+    ) -> (Document, Vec<Shown>) {
+        let ctx = ctx.unwrap_or_else(|| Context::new(spec));
+        let base = ctx.establish().retrieval(&["http://h/d/p.html"]);
+        let doc = document(page, "t", &base, &ctx);
+        let got = doc
+            .links
+            .iter()
+            .map(|l| {
+                let url =
+                    l.url.clone().unwrap_or_else(|e| format!("error: {e}"));
+                (
+                    format!("{}@{}", l.element, l.attribute),
+                    url,
+                    l.within.map(Within::name),
+                )
+            })
+            .collect();
+        (doc, got)
+    }
+
+    #[test]
+    fn the_base_comes_from_the_document_tree() {
+        for page in [
+            &b"<template><base href='http://evil/'></template><a href=g>"[..],
+            b"<svg><base href='http://evil/'/></svg><a href=g>",
+            b"<math><base href='http://evil/'/></math><a href=g>",
+        ] {
+            let (doc, got) = links_of(page, Spec::Rfc3986, None);
+            assert_eq!(doc.base.url(), Some("http://h/d/p.html"), "{page:?}");
+            let a = got.iter().find(|l| l.0 == "a@href").unwrap();
+            assert_eq!(a.1, "http://h/d/g");
+        }
+        // A base in noscript counts: the parser without scripting puts it
+        // in the tree.
+        let (doc, got) = links_of(
+            b"<noscript><base href='http://ns/'><img src=i></noscript><a href=g>",
+            Spec::Rfc3986,
+            None,
+        );
+        assert_eq!(doc.base.url(), Some("http://ns/"));
+        assert_eq!(
+            got,
+            [
+                ("base@href".into(), "http://ns/".into(), Some("noscript")),
+                ("img@src".into(), "http://ns/i".into(), Some("noscript")),
+                ("a@href".into(), "http://ns/g".into(), None),
+            ]
+        );
+        // The first in document order, even after the links.
+        let (doc, _) = links_of(
+            b"<a href=g><base href='/x/'><base href='/y/'>",
+            Spec::Rfc3986,
+            None,
+        );
+        assert_eq!(doc.base.url(), Some("http://h/x/"));
+    }
+
+    #[test]
+    fn whatwg_frozen_base_url() {
+        for href in ["javascript:alert(1)", "data:text/html,x", "http://[x/"] {
+            let page = format!("<base href='{href}'><a href=g>");
+            let (doc, got) = links_of(page.as_bytes(), Spec::Whatwg, None);
+            assert_eq!(doc.base.url(), Some("http://h/d/p.html"), "{href}");
+            assert_eq!(got[1].1, "http://h/d/g", "{href}");
+        }
+        // Other specs take the javascript: URL as the base.
+        let (doc, _) = links_of(
+            b"<base href='javascript:x'><a href=g>",
+            Spec::Rfc3986,
+            None,
+        );
+        assert_eq!(doc.base.url(), Some("javascript:x"));
+    }
+
+    #[test]
+    fn contexts_and_their_exclusion() {
+        let page = b"<template><a href=t><template><img src=tt></template></template>\
+<noscript><a href=n></noscript><a href=d>";
+        let (_, got) = links_of(page, Spec::Rfc3986, None);
+        let contexts: Vec<_> =
+            got.iter().map(|l| (l.1.as_str(), l.2)).collect();
+        assert_eq!(
+            contexts,
+            [
+                ("http://h/d/t", Some("template")),
+                ("http://h/d/tt", Some("template")),
+                ("http://h/d/n", Some("noscript")),
+                ("http://h/d/d", None),
+            ]
+        );
+        let mut ctx = Context::new(Spec::Rfc3986);
+        ctx.exclude = vec![Within::Noscript, Within::Template];
+        let (_, got) = links_of(page, Spec::Rfc3986, Some(ctx));
+        assert_eq!(got, [("a@href".into(), "http://h/d/d".into(), None)]);
+    }
+
+    #[test]
+    fn css_svg_ping_and_open_graph() {
+        let page = br#"<meta property="og:image" content="/og.png"><meta name="og:url" content="no">
+<style>@import "s.css"; p { background: url(b.png) } /* url(c.png) */</style>
+<p style="background: url('p.png')"><a href=a ping="/p1 p2">a</a>
+<svg><a xlink:href="sa"/><image href="si"/><use href="su#i"/><script href="ss"/></svg>"#;
+        let (_, got) = links_of(page, Spec::Rfc3986, None);
+        let got: Vec<_> =
+            got.iter().map(|l| (l.0.as_str(), l.1.as_str())).collect();
+        assert_eq!(
+            got,
+            [
+                ("meta@content", "http://h/og.png"),
+                ("style@@import", "http://h/d/s.css"),
+                ("style@url()", "http://h/d/b.png"),
+                ("p@style", "http://h/d/p.png"),
+                ("a@href", "http://h/d/a"),
+                ("a@ping", "http://h/p1"),
+                ("a@ping", "http://h/d/p2"),
+                ("a@xlink:href", "http://h/d/sa"),
+                ("image@href", "http://h/d/si"),
+                ("use@href", "http://h/d/su#i"),
+                ("script@href", "http://h/d/ss"),
+            ]
+        );
+    }
+
+    #[test]
+    fn style_handlers_only_where_style_is() {
+        for (page, style) in [
+            (&b"<link rel=stylesheet href=s.css>"[..], false),
+            (b"<p>a style guide</p>", false),
+            (b"<STYLE>", true),
+            (b"<p style='x'>", true),
+            (b"<p\nSTYLE = x>", true),
+            (b"<p/style=x>", true),
+        ] {
+            assert_eq!(Needs::of(page).style, style, "{page:?}");
+        }
+        let needs = Needs::of(b"<p><NoScript><TEMPLATE>");
+        assert!(needs.noscript && needs.template);
+    }
+
+    #[test]
+    fn a_repeated_attribute_counts_once() {
+        // The first, as the tokenizer keeps it; 200,000 of them read in
+        // linear time.
+        let page = format!("<a href=first {}>", "href=again ".repeat(200_000));
+        let (_, got) = links_of(page.as_bytes(), Spec::Rfc3986, None);
+        assert_eq!(got, [("a@href".into(), "http://h/d/first".into(), None)]);
+    }
+
+    #[test]
+    fn no_base_leaves_relative_links_unresolved() {
+        let ctx = Context::new(Spec::Rfc1808);
+        let doc = document(
+            b"<a href='g'>g</a><a href='http://x/'>x</a>",
+            "t",
+            &Base::none(),
+            &ctx,
+        );
+        assert!(doc.links[0].url.is_err());
+        assert_eq!(doc.links[1].url.as_deref(), Ok("http://x/"));
+    }
+}
