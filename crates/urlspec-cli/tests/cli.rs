@@ -1,9 +1,12 @@
 //! End-to-end tests of the `urlspec` binary: arguments, standard input,
 //! output formats and exit statuses.
 
+mod common;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
+use common::{code, stderr, stdout};
 use serde_json::Value;
 
 /// Runs `urlspec` with `args`, feeding `stdin` (closed at once when
@@ -23,18 +26,6 @@ fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
     let out = child.wait_with_output().unwrap();
     writer.join().unwrap().unwrap();
     out
-}
-
-fn code(out: &Output) -> i32 {
-    out.status.code().expect("exited normally")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8(out.stderr.clone()).expect("stderr is UTF-8")
 }
 
 /// The JSON objects of a JSON Lines output.

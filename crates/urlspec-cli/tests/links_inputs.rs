@@ -9,21 +9,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use common::run;
+use common::{code, run, stderr, stdout};
 use flate2::write::GzEncoder;
 use flate2::Compression;
-
-fn code(out: &Output) -> i32 {
-    out.status.code().expect("exited normally")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8(out.stderr.clone()).expect("stderr is UTF-8")
-}
 
 /// A fresh directory under the test target's scratch space.
 fn scratch(name: &str) -> PathBuf {

@@ -64,3 +64,18 @@ pub fn run_in<S: AsRef<std::ffi::OsStr>>(
 pub fn run(args: &[&str], stdin: &[u8]) -> Output {
     run_in(None, args, stdin)
 }
+
+/// The exit code of a finished `urlspec`.
+pub fn code(out: &Output) -> i32 {
+    out.status.code().expect("exited normally")
+}
+
+/// Its standard output, which must be UTF-8.
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).expect("stdout is UTF-8")
+}
+
+/// Its standard error, which must be UTF-8.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8(out.stderr.clone()).expect("stderr is UTF-8")
+}
