@@ -51,7 +51,7 @@ impl Format {
     /// Guesses the format from the first bytes of the input (decompressed:
     /// a gzip input is looked at inside). A message is recognised by an
     /// mbox `From ` line followed by a header field, or by a known message
-    /// header field ([`MESSAGE_FIELDS`], `Content-*`, `X-*`) on its first
+    /// header field (`MESSAGE_FIELDS`, `Content-*`, `X-*`) on its first
     /// line; anything else is HTML.
     ///
     /// ```

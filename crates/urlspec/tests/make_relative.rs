@@ -46,8 +46,22 @@ fn exhaustive(base: &str, target: &str, spec: Spec) -> Vec<String> {
     if let Some(rest) = target.strip_prefix(&base[..base_end]) {
         out.push(rest.to_owned());
     }
-    let segs: Vec<&str> = t.path().split('/').collect();
+    // Climbs to the path as written, and to the path without the `/.` a
+    // serializer puts before one that starts with `//` (make_relative's
+    // own rule, which `resolve` must then confirm).
+    let unguarded =
+        t.path().strip_prefix("/.").filter(|p| p.starts_with("//"));
     let depth = base.matches('/').count() + 2;
+    for path in [Some(t.path()), unguarded].into_iter().flatten() {
+        climbs(path, after, depth, &mut out);
+    }
+    out
+}
+
+/// Every climb of `ups` directories followed by a tail of `path`'s
+/// segments and `after`, with and without `./`, and the dot forms.
+fn climbs(path: &str, after: &str, depth: usize, out: &mut Vec<String>) {
+    let segs: Vec<&str> = path.split('/').collect();
     for ups in 0..=depth {
         for j in 0..=segs.len() {
             let rest = segs[j..].join("/");
@@ -63,7 +77,6 @@ fn exhaustive(base: &str, target: &str, spec: Spec) -> Vec<String> {
             }
         }
     }
-    out
 }
 
 /// The documented order among candidates of one length: empty, `#`, `?`,
