@@ -371,7 +371,11 @@ fn where_it_goes(column: Column, row: &Row, i: usize) -> Option<String> {
         let p = port.filter(|p| !p.is_empty())?;
         let value = if p.bytes().all(|b| b.is_ascii_digit()) {
             let digits = p.trim_start_matches('0');
-            if digits.is_empty() { "0" } else { digits }
+            if digits.is_empty() {
+                "0"
+            } else {
+                digits
+            }
         } else {
             p
         };
