@@ -1,9 +1,11 @@
 //! The properties the fuzz targets check, shared with the replay test so
 //! that every committed crash input stays fixed.
 
+mod containers;
 mod entries;
 mod scheme;
 
+pub use containers::warc;
 pub use entries::{base, check_input, diff, helpers, server, whatwg_map};
 pub use scheme::{assert_inside, scheme, SCHEMES};
 
@@ -36,7 +38,8 @@ pub fn whatwg(base: &str, input: &str) {
             Ok(url) => {
                 let again = Url::parse(url.as_str());
                 assert_eq!(again.as_ref(), Ok(&url), "reparse of {url}");
-                let _ = (url.host(), url.origin(), url.port_or_known_default());
+                let _ =
+                    (url.host(), url.origin(), url.port_or_known_default());
                 if let Some(base) = base {
                     let joined = base.join(url.as_str());
                     assert_eq!(joined.as_ref(), Ok(&url), "against the base");
@@ -61,21 +64,45 @@ pub fn parse(input: &str) {
             let _ = v.to_string();
         }
         if let Some(s) = r.server() {
-            let _ = (s.user(), s.password(), s.host(), s.port(), s.port_number(), s.is_valid());
+            let _ = (
+                s.user(),
+                s.password(),
+                s.host(),
+                s.port(),
+                s.port_number(),
+                s.is_valid(),
+            );
         }
         let _ = (r.kind(), r.is_generic(), r.has_hierarchical_path());
     }
     // The AVX2 splitter (where the CPU has it) and the scalar one give the
     // same components and the same validity.
     for spec in Spec::IETF_AND_WHATWG {
-        if let Some([vector, scalar]) = urlspec::reference::both_splitters(input, spec) {
+        if let Some([vector, scalar]) =
+            urlspec::reference::both_splitters(input, spec)
+        {
             let parts = |r: Reference<'_>| {
-                [r.scheme(), r.net_loc(), Some(r.path()), r.params(), r.query(), r.fragment()]
-                    .map(|p| p.map(str::to_owned))
+                [
+                    r.scheme(),
+                    r.net_loc(),
+                    Some(r.path()),
+                    r.params(),
+                    r.query(),
+                    r.fragment(),
+                ]
+                .map(|p| p.map(str::to_owned))
             };
             assert_eq!(parts(vector), parts(scalar), "{spec}: splitters");
-            assert_eq!(vector.is_valid(), scalar.is_valid(), "{spec}: validity");
-            assert_eq!(vector.violations(), scalar.violations(), "{spec}: violations");
+            assert_eq!(
+                vector.is_valid(),
+                scalar.is_valid(),
+                "{spec}: validity"
+            );
+            assert_eq!(
+                vector.violations(),
+                scalar.violations(),
+                "{spec}: violations"
+            );
         }
     }
 }
@@ -94,19 +121,36 @@ pub fn resolve(base: &str, reference: &str) {
         // code (forced by an option set to the spec's own default) agree.
         let same = spec.rules().same_scheme_is_relative;
         let general = Options::default().same_scheme_is_relative(same);
-        let slow = Resolver::with_options(base, spec, general).resolve(reference);
-        assert_eq!(resolve::resolve(base, reference, spec), slow, "{spec}: fast path");
-        assert_eq!(resolver.resolve(reference), slow, "{spec}: Resolver fast path");
+        let slow =
+            Resolver::with_options(base, spec, general).resolve(reference);
+        assert_eq!(
+            resolve::resolve(base, reference, spec),
+            slow,
+            "{spec}: fast path"
+        );
+        assert_eq!(
+            resolver.resolve(reference),
+            slow,
+            "{spec}: Resolver fast path"
+        );
         let Ok(out) = resolver.resolve(reference) else { continue };
         let parsed = Reference::parse_with(&out.href, spec);
-        assert!(parsed.has_scheme() || out.outcome.taken_as_absolute, "{spec}: {out:?}");
+        assert!(
+            parsed.has_scheme() || out.outcome.taken_as_absolute,
+            "{spec}: {out:?}"
+        );
         if spec == Spec::Rfc3986 {
-            let again = resolver.resolve(&out.href).expect("an absolute result resolves");
-            let third = resolver.resolve(&again.href).expect("an absolute result resolves");
+            let again = resolver
+                .resolve(&out.href)
+                .expect("an absolute result resolves");
+            let third = resolver
+                .resolve(&again.href)
+                .expect("an absolute result resolves");
             assert_eq!(third.href, again.href, "not stable under {spec}");
         }
         if let Some(rel) = make_relative(base, &out.href, spec) {
-            let back = resolver.resolve(&rel).expect("make_relative answers resolve");
+            let back =
+                resolver.resolve(&rel).expect("make_relative answers resolve");
             assert_eq!(back.href, out.href, "{spec}: {rel:?}");
         }
     }
@@ -126,7 +170,9 @@ pub fn escape(data: &str) {
     }
     let lenient = escape::unescape_lenient(data);
     match escape::unescape(data) {
-        Ok(bytes) => assert!(lenient.invalid.is_empty() && lenient.bytes == bytes),
+        Ok(bytes) => {
+            assert!(lenient.invalid.is_empty() && lenient.bytes == bytes)
+        }
         Err(e) => assert_eq!(lenient.invalid.first(), Some(&e.position)),
     }
     let form = escape::escape_form(data);
@@ -151,7 +197,8 @@ pub fn normalize(input: &str) {
     let options = Options::default();
     for spec in Spec::IETF {
         let Ok(once) = normalize(input, spec, &options) else { continue };
-        let twice = normalize(&once, spec, &options).expect("a normal form is comparable");
+        let twice = normalize(&once, spec, &options)
+            .expect("a normal form is comparable");
         assert_eq!(once, twice, "{spec}: not idempotent");
         assert!(equivalent(input, &once, spec, &options).unwrap(), "{spec}");
     }

@@ -9,8 +9,21 @@ fn replay_regressions() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("regressions");
     let mut replayed = 0;
     let targets = [
-        "parse", "resolve", "escape", "links", "normalize", "extract", "whatwg", "scheme", "check",
-        "diff", "base", "server", "whatwg_map", "helpers",
+        "parse",
+        "resolve",
+        "escape",
+        "links",
+        "normalize",
+        "extract",
+        "whatwg",
+        "scheme",
+        "check",
+        "diff",
+        "base",
+        "server",
+        "whatwg_map",
+        "helpers",
+        "warc",
     ];
     for target in targets {
         let Ok(dir) = std::fs::read_dir(root.join(target)) else { continue };
@@ -39,6 +52,7 @@ fn replay_regressions() {
                 "whatwg_map" => urlspec_fuzz::whatwg_map(base, input),
                 "helpers" => urlspec_fuzz::helpers(&text),
                 "links" => urlspec_fuzz::links(&data),
+                "warc" => urlspec_fuzz::warc(&data),
                 _ => unreachable!("{target}"),
             }
             replayed += 1;
@@ -54,6 +68,11 @@ fn seeds_pass() {
     urlspec_fuzz::resolve("http://a/b/c/d;p?q", "../../../g");
     urlspec_fuzz::escape("a b%c/d");
     urlspec_fuzz::links(b"<base href=http://x/><a href=g>");
+    urlspec_fuzz::warc(
+        b"WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://a/b\r\n\
+          Content-Type: application/http;msgtype=response\r\nContent-Length: 62\r\n\r\n\
+          HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<a href=c>x</a>\r\n\r\n\r\nWARC/1.0",
+    );
     urlspec_fuzz::normalize("HTTP://a/%7e/./b/../c?%41#f");
     urlspec_fuzz::extract("see <URL:http://a/b-\n c> and http://x/y.");
     urlspec_fuzz::whatwg("file:///C:/a", "..\\..\\b?\u{e9}#\t");
@@ -89,7 +108,9 @@ fn entry_points_seeds_pass() {
     urlspec_fuzz::server("a@b@c:x:y");
     urlspec_fuzz::whatwg_map("http://a/b", "..\\c?d#e");
     urlspec_fuzz::whatwg_map("x", "http://u:p@[::1]:8/");
-    for path in ["/a/b/c/./../../g", "mid/content=5/../6", "a//..", "%zz%41%e9/.."] {
+    for path in
+        ["/a/b/c/./../../g", "mid/content=5/../6", "a//..", "%zz%41%e9/.."]
+    {
         urlspec_fuzz::helpers(path);
     }
 }

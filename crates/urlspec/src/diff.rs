@@ -366,11 +366,21 @@ fn where_it_goes(column: Column, row: &Row, i: usize) -> Option<String> {
     let default_port = |scheme: Option<&str>| {
         scheme.and_then(crate::scheme::default_port).map(|(p, _)| p)
     };
+    // A port is a number: `:08080` and `:8080` go to the same place.
     let port_of = |port: Option<&str>, scheme: Option<&str>| {
-        port.filter(|p| {
-            !p.is_empty() && p.parse::<u16>().ok() != default_port(scheme)
-        })
-        .map(String::from)
+        let p = port.filter(|p| !p.is_empty())?;
+        let value = if p.bytes().all(|b| b.is_ascii_digit()) {
+            let digits = p.trim_start_matches('0');
+            if digits.is_empty() {
+                "0"
+            } else {
+                digits
+            }
+        } else {
+            p
+        };
+        (value.parse::<u16>().ok() != default_port(scheme))
+            .then(|| String::from(value))
     };
     if column == Column::Result {
         let href = row.cells[0].as_deref()?;
@@ -847,6 +857,18 @@ mod tests {
         let host =
             c.differences.iter().find(|d| d.column == Column::Host).unwrap();
         assert_eq!(host.groups.len(), 2);
+    }
+
+    #[test]
+    fn ports_compare_by_value() {
+        // Leading zeros do not change where a request goes, whether or not
+        // the port is the scheme's default.
+        for input in ["http://h:08080/", "https://h:00443/", "http://h:080/"] {
+            let c = compare(input, &Spec::IETF_AND_WHATWG);
+            assert!(!c.is_security_relevant(), "{input}: {c:?}");
+        }
+        let c = compare("http://h:8080/", &Spec::IETF_AND_WHATWG);
+        assert!(c.agrees(), "{c:?}");
     }
 
     #[test]

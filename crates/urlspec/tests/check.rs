@@ -330,6 +330,13 @@ fn url010_scheme_or_userinfo_differs() {
     // Negative: every spec agrees.
     let f = check("http://u@h:81/p", Spec::Rfc3986);
     assert!(f.iter().all(|f| f.code != "URL010"), "{f:?}");
+    // A port is compared by its value: the URL Standard drops leading zeros
+    // (`8080`), the RFCs keep them as written (`08080`), the request goes
+    // to the same port; the same for a written default port.
+    for input in ["http://h:08080/", "https://h:00443/", "http://h:080/"] {
+        let f = check(input, Spec::Rfc3986);
+        assert!(f.iter().all(|f| f.code != "URL010"), "{input}: {f:?}");
+    }
 }
 
 #[test]

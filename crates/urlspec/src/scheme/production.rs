@@ -1,6 +1,7 @@
 //! RFC 1630's productions for each scheme, checked: the [`Strict`]
 //! collector the views report their [`SchemeViolation`]s through.
 
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{Login, Parts, SchemeViolation};
