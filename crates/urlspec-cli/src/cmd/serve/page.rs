@@ -19,7 +19,8 @@ use urlspec::whatwg;
 use urlspec::{Reference, Spec};
 
 use super::api::{self, ApiError};
-use crate::cli::{DiffArgs, SPECS};
+use crate::args::SPECS;
+use crate::cmd::diff::DiffArgs;
 use crate::cmd::{diff, parse};
 use crate::output;
 
