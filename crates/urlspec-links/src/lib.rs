@@ -337,7 +337,8 @@ pub fn resolve_with(
 /// `None`, and under every other spec, which keep the characters as
 /// they are.
 ///
-/// ```
+#[cfg_attr(feature = "whatwg", doc = "```")]
+#[cfg_attr(not(feature = "whatwg"), doc = "```ignore")]
 /// use urlspec::Spec;
 /// use urlspec_links::{resolve_encoded, Context};
 /// let base = Context::new(Spec::Whatwg).establish().retrieval(&["http://h/"]);
