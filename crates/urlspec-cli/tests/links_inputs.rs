@@ -268,6 +268,37 @@ fn base_overrides_every_layer_and_resolution_options_apply() {
 }
 
 #[test]
+fn base_keeps_the_query_in_the_page_encoding() {
+    // A windows-1252 page (an attribute's query in the page's encoding, a
+    // style attribute's in UTF-8) and a Shift_JIS one (日 is 0x93 0xFA).
+    let pages: [(&[u8], [&str; 2]); 2] = [
+        (
+            b"<meta charset=windows-1252><a href=\"caf\xe9.html?q=\xe9\">a</a>\
+              <p style=\"background: url(s?q=\xe9)\">",
+            ["http://h/d/caf%C3%A9.html?q=%E9", "http://h/d/s?q=%C3%A9"],
+        ),
+        (
+            b"<meta charset=shift_jis><a href=\"\x93\xfa?q=\x93\xfa\">a</a>\
+              <p style=\"background: url(s?q=\x93\xfa)\">",
+            ["http://h/d/%E6%97%A5?q=%93%FA", "http://h/d/s?q=%E6%97%A5"],
+        ),
+    ];
+    for (page, expected) in pages {
+        let url = run(
+            &["links", "-o", "json", "-s", "whatwg", "--url", "http://h/d/p"],
+            page,
+        );
+        let base = run(
+            &["links", "-o", "json", "-s", "whatwg", "--base", "http://h/d/p"],
+            page,
+        );
+        assert_eq!(code(&base), 0, "{}", stderr(&base));
+        assert_eq!(urls(&url), expected);
+        assert_eq!(urls(&base), expected);
+    }
+}
+
+#[test]
 fn the_summary_names_what_would_read_an_unread_base_header() {
     // RFC 1808 reads Base, not Content-Location.
     let msg = "Content-Location: http://h/d/\r\nContent-Type: text/html\r\n\r\n<a href=\"g\">g</a>";

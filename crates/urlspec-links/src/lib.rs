@@ -80,7 +80,8 @@ impl Context {
 
     /// `doc` with the given base and the resolution options applied: its
     /// links resolved again when either is set (the readers resolve each
-    /// link as they find it, against the layers and with the defaults).
+    /// link as they find it, against the layers and with the defaults),
+    /// each query in the encoding its first resolution used.
     ///
     /// ```
     /// use urlspec::Spec;
@@ -100,7 +101,12 @@ impl Context {
         }
         let mut resolver = PairResolver::new(self.spec, self.options);
         for link in &mut doc.links {
-            link.url = resolve_with(&mut resolver, &doc.base, &link.reference);
+            link.url = resolve_encoded_with(
+                &mut resolver,
+                &doc.base,
+                &link.reference,
+                link.query_encoding,
+            );
         }
         doc
     }
@@ -157,6 +163,10 @@ pub struct Link {
     /// Where in the page the link stands when a browser running scripts
     /// does not see it; `None` for the document tree.
     pub within: Option<Within>,
+    /// The encoding its query is written in under [`Spec::Whatwg`] (the
+    /// page's for most HTML attributes, see [`Document::query_encoding`]);
+    /// `None`: UTF-8.
+    pub query_encoding: Option<&'static Encoding>,
 }
 
 /// A part of an HTML page a crawler reads and a browser running scripts
@@ -259,34 +269,20 @@ impl Document {
             other => other.insert(PairResolver::new(spec, Options::default())),
         };
         let url = resolve_with(resolver, &self.base, reference);
-        self.push_resolved(
-            element,
-            attribute,
-            reference.into(),
+        self.push_resolved(Link {
+            element: element.into(),
+            attribute: attribute.into(),
+            reference: reference.into(),
             offset,
             url,
-            None,
-        );
+            within: None,
+            query_encoding: None,
+        });
     }
 
     /// Records a link resolved by the caller.
-    pub fn push_resolved(
-        &mut self,
-        element: &str,
-        attribute: &str,
-        reference: String,
-        offset: usize,
-        url: Result<String, String>,
-        within: Option<Within>,
-    ) {
-        self.links.push(Link {
-            element: element.into(),
-            attribute: attribute.into(),
-            reference,
-            offset,
-            url,
-            within,
-        });
+    pub fn push_resolved(&mut self, link: Link) {
+        self.links.push(link);
     }
 }
 

@@ -30,7 +30,7 @@ use lol_html::{
 use urlspec::base::Base;
 use urlspec::resolve::{Options, PairResolver};
 
-use crate::{Context, Document, Within};
+use crate::{Context, Document, Link, Within};
 
 /// The HTML namespace, as `lol_html` names an element's.
 const HTML_NS: &str = "http://www.w3.org/1999/xhtml";
@@ -301,20 +301,23 @@ pub fn document_in(
         // A `<base href>` is itself resolved against the base it falls back
         // to (HTML's "fallback base URL"), not against itself.
         let against = if raw.element == "base" { outer } else { &doc.base };
+        let query_encoding =
+            if raw.utf8_query { None } else { doc.query_encoding() };
         let url = crate::resolve_encoded_with(
             &mut resolver,
             against,
             &raw.reference,
-            if raw.utf8_query { None } else { doc.query_encoding() },
+            query_encoding,
         );
-        doc.push_resolved(
-            &raw.element,
-            raw.attribute,
-            raw.reference,
-            raw.offset,
+        doc.push_resolved(Link {
+            element: raw.element.into_owned(),
+            attribute: raw.attribute.into(),
+            reference: raw.reference,
+            offset: raw.offset,
             url,
-            raw.within,
-        );
+            within: raw.within,
+            query_encoding,
+        });
     }
     doc.problems.extend(problems);
     doc
