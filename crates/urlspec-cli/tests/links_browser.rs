@@ -75,6 +75,27 @@ const DIFFERENCES: &[(&str, &str, &str, &str, &str)] = &[
          requests the URL urlspec gives, the query in UTF-8",
     ),
     (
+        "http://example.org/enc/late-body.html",
+        "encoding",
+        "windows-1251",
+        "windows-1252",
+        LATE_META,
+    ),
+    (
+        "http://example.org/enc/late-body.html",
+        "a@href",
+        "http://example.org/enc/%D0%B9%D1%82.html?q=%E9%F2",
+        "http://example.org/enc/%C3%A9%C3%B2.html?q=%E9%F2",
+        LATE_META,
+    ),
+    (
+        "http://example.org/enc/late-body.html",
+        "a@href",
+        "http://example.org/enc/b%D0%B9.html?q=%E9",
+        "http://example.org/enc/b%C3%A9.html?q=%E9",
+        LATE_META,
+    ),
+    (
         "http://example.org/tree/unparsable.html",
         "a@href",
         "http://example.org/tree/page.html",
@@ -95,6 +116,17 @@ const DIFFERENCES: &[(&str, &str, &str, &str, &str)] = &[
      the space in the host",
     ),
 ];
+
+/// Why a `<meta charset>` in the body, past the first 1024 bytes, is read
+/// as the Standard says and not as Chromium does.
+const LATE_META: &str = "a <meta charset> met by the tree builder while the \
+    encoding is tentative changes it wherever it stands (HTML 13.2.6.4.4: \
+    \"in body\" processes meta by the \"in head\" rules, which change the \
+    encoding, 13.2.3.4), and the page is read again in it; past the \
+    first 1024 bytes, Chromium's HTMLMetaCharsetParser stops looking at \
+    the first tag not allowed in a head, so a meta in the body leaves it \
+    windows-1252 (late-head.html, a meta past 1024 bytes in the head, \
+    agrees)";
 
 /// The script appended to every page: each reflected attribute's IDL
 /// value, in document order, and the URLs no IDL attribute resolves but a
@@ -281,6 +313,8 @@ struct Link {
     /// an IDL attribute returns then).
     value: String,
     context: Option<String>,
+    /// The page's encoding.
+    encoding: Option<String>,
 }
 
 /// `urlspec links --spec whatwg --output json` of the archive, by
@@ -312,6 +346,7 @@ fn urlspec_links(archive: &[u8]) -> BTreeMap<String, Vec<Link>> {
             attribute: s("attribute").unwrap(),
             value: s("url").or_else(|| s("reference")).unwrap(),
             context: s("context"),
+            encoding: s("encoding"),
         });
     }
     docs
@@ -320,6 +355,8 @@ fn urlspec_links(archive: &[u8]) -> BTreeMap<String, Vec<Link>> {
 /// What Chromium made of a page: the reflected attributes' values and the
 /// requests it sent.
 struct Seen {
+    /// The document's encoding (`document.characterSet`).
+    charset: Option<String>,
     reflected: Vec<(String, String, String)>,
     /// URLs the script resolved itself (ping, SVG `a`, Open Graph).
     scripted: Vec<(String, String)>,
@@ -342,10 +379,12 @@ fn load(chromium: &Chromium, server: &Pages, url: &str) -> Seen {
     let html = Html::parse_document(&dom);
     let pre = Selector::parse("pre#urlspec-links").unwrap();
     let (mut reflected, mut scripted) = (Vec::new(), Vec::new());
+    let mut charset = None;
     // A page that navigates away (meta refresh) leaves no list.
     if let Some(pre) = html.select(&pre).next() {
         let text: String = pre.text().collect();
         let v: Value = serde_json::from_str(&text).unwrap();
+        charset = v["charset"].as_str().map(str::to_owned);
         for link in v["links"].as_array().unwrap() {
             let s = |i: usize| link[i].as_str().unwrap_or("").to_owned();
             reflected.push((s(0), s(1), s(2)));
@@ -355,7 +394,7 @@ fn load(chromium: &Chromium, server: &Pages, url: &str) -> Seen {
             scripted.push((format!("{}@{}", s(0), s(1)), s(2)));
         }
     }
-    Seen { reflected, scripted, requests }
+    Seen { charset, reflected, scripted, requests }
 }
 
 /// `url` without its fragment: what a request carries.
@@ -409,6 +448,13 @@ fn compare(
     ours.sort();
     theirs.sort();
     let mut diffs = Vec::new();
+    // The page's encoding, when the browser's list was written.
+    let ours_encoding = links.first().and_then(|l| l.encoding.clone());
+    if let (Some(o), Some(t)) = (&ours_encoding, &seen.charset) {
+        if !o.eq_ignore_ascii_case(t) {
+            diffs.push(("encoding".into(), o.clone(), t.clone()));
+        }
+    }
     let (mut i, mut j) = (0, 0);
     while i < ours.len() || j < theirs.len() {
         match (ours.get(i), theirs.get(j)) {
