@@ -2,8 +2,10 @@
 //! `testdata/links/browser/` (one per case, listed in `pages.toml`) and,
 //! when `URLSPEC_BROWSER_CRAWL` names one, pages of a crawl written by
 //! `gen_warc` (`.ci/run` writes one) are served from a loopback server at
-//! their real URLs (Chromium sends every host to it), and each link must
-//! be the URL the browser gives.
+//! their real URLs (Chromium sends every host to it; `https:` pages over
+//! TLS with a certificate made for the run, which Chromium is told to
+//! accept), and each link must be the URL the browser gives, and each
+//! page's encoding its `document.characterSet`.
 //!
 //! The browser's URL of a link comes from the DOM's IDL attribute where
 //! HTML reflects the attribute as a URL (`a.href`, `img.src`, …: parsed
@@ -206,10 +208,10 @@ fn corpus() -> Vec<Page> {
 /// How many pages of a generated crawl are compared.
 const CRAWL_PAGES: usize = 25;
 
-/// The first [`CRAWL_PAGES`] `http:` HTML pages of the crawl that
-/// `URLSPEC_BROWSER_CRAWL` names (written by `urlspec-links`'s example
-/// `gen_warc`, which `.ci/run` runs), the collector appended to each; none
-/// when it is not set.
+/// The first [`CRAWL_PAGES`] HTML pages (`http:` and `https:`, the latter
+/// served over TLS) of the crawl that `URLSPEC_BROWSER_CRAWL` names
+/// (written by `urlspec-links`'s example `gen_warc`, which `.ci/run`
+/// runs), the collector appended to each; none when it is not set.
 fn crawl_pages() -> Vec<Page> {
     use std::io::Read;
     let Some(path) = std::env::var_os("URLSPEC_BROWSER_CRAWL") else {
@@ -237,7 +239,8 @@ fn crawl_pages() -> Vec<Page> {
         rest = rest.strip_prefix(b"\r\n\r\n").unwrap_or(rest);
         let target = field("WARC-Target-URI").unwrap_or_default();
         if field("WARC-Type").as_deref() != Some("response")
-            || !target.starts_with("http://")
+            || !(target.starts_with("http://")
+                || target.starts_with("https://"))
         {
             continue;
         }
@@ -266,7 +269,7 @@ fn crawl_pages() -> Vec<Page> {
         body.extend_from_slice(collector.as_bytes());
         pages.push(Page { own: false, url: target, content_type, body });
     }
-    assert!(!pages.is_empty(), "no http: HTML page in {path:?}");
+    assert!(!pages.is_empty(), "no HTML page in {path:?}");
     pages
 }
 
@@ -364,7 +367,14 @@ struct Seen {
 }
 
 fn load(chromium: &Chromium, server: &Pages, url: &str) -> Seen {
-    let rules = format!("--host-resolver-rules=MAP * {}", server.address);
+    // The hosts Chromium's own services call (its account list, the new
+    // tab page's) resolve to nothing: over TLS they would reach the
+    // server and be logged as the page's requests.
+    let rules = format!(
+        "--host-resolver-rules=MAP accounts.google.com ~NOTFOUND, \
+         MAP www.google.com ~NOTFOUND, MAP * {}",
+        server.address
+    );
     let switches = [
         rules,
         // Navigations stay on http: (no attempt at https first), and the
@@ -372,6 +382,8 @@ fn load(chromium: &Chromium, server: &Pages, url: &str) -> Seen {
         "--disable-features=HttpsUpgrades,HttpsFirstBalancedModeAutoEnable,\
          NetworkTimeServiceQuerying"
             .into(),
+        // The server's certificate is made for the run.
+        "--ignore-certificate-errors".into(),
     ];
     server.take_requests();
     let dom = chromium.dump_dom_with(url, VIRTUAL_MS, &switches);
@@ -500,14 +512,27 @@ fn compare(
             }
         }
     }
-    // ... and every request but the page's own (and its icon) is a link.
+    // ... and every request but the page's own (and its icon) is a link,
+    // or, from an https: page, an http: image link upgraded to https: (the
+    // Mixed Content spec's upgradeable content, not URL parsing).
     let all: Vec<&str> =
         links.iter().map(|l| without_fragment(&l.value)).collect();
+    let upgraded = |request: &str| {
+        page.url.starts_with("https:")
+            && request.strip_prefix("https:").is_some_and(|rest| {
+                links.iter().any(|l| {
+                    l.element == "img"
+                        && without_fragment(&l.value).strip_prefix("http:")
+                            == Some(rest)
+                })
+            })
+    };
     for request in &seen.requests {
         let icon = request.ends_with("/favicon.ico");
         if request != without_fragment(&page.url)
             && !icon
             && !all.contains(&request.as_str())
+            && !upgraded(request)
         {
             diffs.push(("request".into(), "-".into(), request.clone()));
         }
