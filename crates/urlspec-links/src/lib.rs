@@ -26,6 +26,7 @@
 //! ```
 
 mod error;
+pub mod headers;
 pub mod html;
 pub mod mime;
 mod sniff;
@@ -474,68 +475,4 @@ impl Summary {
             }
         }
     }
-}
-
-/// The URI references written between angle brackets in a header value,
-/// with the offset of each: the `<URI-Reference>` of every link-value of
-/// an HTTP `Link` header (RFC 8288 §3) and the URLs of the mail list
-/// headers (`List-Help`, `List-Post`, …; RFC 2369 §2). Quoted strings
-/// (a `title="<x>"` parameter) and RFC 2369's comments are passed over;
-/// whitespace inside the brackets is removed (RFC 2369 §2 allows folding
-/// there). The crates that read `Link` headers give neither positions nor
-/// the references as written, so this is done here.
-///
-/// ```
-/// use urlspec_links::angle_urls;
-/// let link = r#"</style.css>; rel=preload; title="<no>", <https://h/n>; rel="next""#;
-/// assert_eq!(angle_urls(link), [(1, "/style.css".to_string()), (42, "https://h/n".to_string())]);
-/// let list = "<mailto:list-request@h?subject=help> (List Instructions),\r\n <ftp://h/l.txt>";
-/// assert_eq!(angle_urls(list)[1], (61, "ftp://h/l.txt".to_string()));
-/// ```
-pub fn angle_urls(value: &str) -> Vec<(usize, String)> {
-    let bytes = value.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'"' => {
-                // A quoted string, with its backslash escapes.
-                i += 1;
-                while i < bytes.len() && bytes[i] != b'"' {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
-                i += 1;
-            }
-            b'(' => {
-                // A comment (RFC 5322 §3.2.2), which may nest.
-                let mut depth = 0usize;
-                while i < bytes.len() {
-                    match bytes[i] {
-                        b'(' => depth += 1,
-                        b')' => depth -= 1,
-                        b'\\' => i += 1,
-                        _ => {}
-                    }
-                    i += 1;
-                    if depth == 0 {
-                        break;
-                    }
-                }
-            }
-            b'<' => {
-                let start = i + 1;
-                let Some(len) = value[start..].find('>') else { break };
-                let url: String = value[start..start + len]
-                    .chars()
-                    .filter(|c| !c.is_ascii_whitespace())
-                    .collect();
-                if !url.is_empty() {
-                    out.push((start, url));
-                }
-                i = start + len + 1;
-            }
-            _ => i += 1,
-        }
-    }
-    out
 }
