@@ -20,6 +20,7 @@ use std::io::{self, BufRead, BufReader, Read};
 
 use flate2::read::{MultiGzDecoder, ZlibDecoder};
 
+use crate::headers::{self, Form};
 use crate::{html, Context, Document, Error, Reason, Summary};
 
 mod framing;
@@ -566,7 +567,7 @@ fn header_links(doc: &mut Document, response: &Response, ctx: &Context) {
     for (name, value, at) in &response.headers {
         match name.as_str() {
             "link" => {
-                for (k, url) in crate::angle_urls(value) {
+                for (k, url) in headers::urls(value, Form::Link) {
                     header.push(ctx.spec, "header", "Link", &url, at + k);
                 }
             }
