@@ -243,6 +243,20 @@ impl<'b> JsonObject<'b> {
         push_json_key(self.buf, key);
     }
 
+    /// Adds members rendered before (`"key":value,…`, as an object's
+    /// inside), the same for many objects.
+    pub fn members(&mut self, rendered: &[u8]) -> &mut Self {
+        if rendered.is_empty() {
+            return self;
+        }
+        if !self.empty {
+            self.buf.push(b',');
+        }
+        self.empty = false;
+        self.buf.extend_from_slice(rendered);
+        self
+    }
+
     /// Adds a string member.
     pub fn string(&mut self, key: &'static str, value: &str) -> &mut Self {
         self.key(key);
@@ -475,6 +489,11 @@ pub fn pad(text: &str, width: usize) -> String {
 
 /// The width of `text` on a terminal, as [`visible`] shows it.
 pub fn text_width(text: &str) -> usize {
+    // ASCII other than NUL is one column a byte (a control is shown as
+    // one character).
+    if text.bytes().all(|b| b.is_ascii() && b != 0) {
+        return text.len();
+    }
     text.chars().map(display_width).sum()
 }
 

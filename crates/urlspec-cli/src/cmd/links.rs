@@ -963,12 +963,13 @@ impl Printer {
             }
             LinksOutput::Tsv | LinksOutput::Json => {
                 let info = BaseInfo::of(&doc.base);
+                let json = (self.how == LinksOutput::Json)
+                    .then(|| JsonShared::of(doc, &info));
                 for link in &doc.links {
                     self.line.clear();
-                    if self.how == LinksOutput::Tsv {
-                        tsv_row(&mut self.line, doc, &info, link);
-                    } else {
-                        json_line(&mut self.line, doc, &info, link);
+                    match &json {
+                        Some(json) => json_line(&mut self.line, json, link),
+                        None => tsv_row(&mut self.line, doc, &info, link),
                     }
                     out.write_all(&self.line)?;
                 }
@@ -1053,6 +1054,17 @@ impl Printer {
     }
 }
 
+/// Writes `n` spaces.
+fn spaces(out: &mut impl Write, mut n: usize) -> io::Result<()> {
+    const SPACES: &[u8; 64] = &[b' '; 64];
+    while n > 0 {
+        let k = n.min(SPACES.len());
+        out.write_all(&SPACES[..k])?;
+        n -= k;
+    }
+    Ok(())
+}
+
 /// The head of a text block: the name, the base, the notes (and the
 /// problems, as far as they are known); after a blank line unless it is
 /// the `first`.
@@ -1114,11 +1126,20 @@ fn text_links(
         (place, reference)
     });
     for link in links {
-        let place = format!("{}@{}", link.element, link.attribute);
-        let place = output::pad(&place, place_width);
+        // ELEMENT@ATTRIBUTE  REFERENCE  ->, padded in place.
+        out.write_all(b"   ")?;
+        out.write_all(link.element.as_bytes())?;
+        out.write_all(b"@")?;
+        out.write_all(link.attribute.as_bytes())?;
+        let place = output::text_width(&link.element)
+            + 1
+            + output::text_width(&link.attribute);
+        spaces(out, place_width.saturating_sub(place) + 2)?;
         let reference = output::visible(&link.reference);
-        let reference = output::pad(&reference, reference_width);
-        write!(out, "   {place}  {reference}  ->  ")?;
+        out.write_all(reference.as_bytes())?;
+        let shown = output::text_width(&reference);
+        spaces(out, reference_width.saturating_sub(shown))?;
+        out.write_all(b"  ->  ")?;
         match &link.url {
             Ok(url) => writeln!(out, "{}", output::visible(url))?,
             Err(reason) => writeln!(out, "error: {reason}")?,
@@ -1208,32 +1229,64 @@ fn tsv_row(
     buf.push(b'\n');
 }
 
+/// The members of a document's JSON lines that are the same for each of
+/// its links, rendered once: `document`; `base` and `base_source`;
+/// `base_chain`, `containers` and `encoding`.
+struct JsonShared {
+    document: Vec<u8>,
+    base: Vec<u8>,
+    tail: Vec<u8>,
+}
+
+impl JsonShared {
+    fn of(doc: &Document, info: &BaseInfo) -> JsonShared {
+        let render = |each: &dyn Fn(&mut JsonObject<'_>)| {
+            let mut buf = Vec::new();
+            let mut o = JsonObject::new(&mut buf);
+            each(&mut o);
+            o.finish();
+            // The members, without the braces.
+            buf[1..buf.len() - 1].to_vec()
+        };
+        JsonShared {
+            document: render(&|o| {
+                o.string("document", &doc.name);
+            }),
+            base: render(&|o| {
+                o.optional("base", doc.base.url())
+                    .string("base_source", &info.source);
+            }),
+            tail: render(&|o| {
+                match &info.chain {
+                    Some(chain) => o.strings("base_chain", *chain),
+                    None => o.null("base_chain"),
+                };
+                o.strings("containers", doc.base.containers());
+                o.optional("encoding", doc.encoding.map(|e| e.name()));
+            }),
+        }
+    }
+}
+
 /// One JSON line: document, element, attribute, reference, url, base,
 /// base_source, error, offset, base_chain, containers, encoding (an HTML
 /// page's), and context (`noscript`, `template`, or null for the document
 /// tree).
 fn json_line(
     buf: &mut Vec<u8>,
-    doc: &Document,
-    info: &BaseInfo,
+    shared: &JsonShared,
     link: &urlspec_links::Link,
 ) {
     let mut o = JsonObject::new(buf);
-    o.string("document", &doc.name)
+    o.members(&shared.document)
         .string("element", &link.element)
         .string("attribute", &link.attribute)
         .string("reference", &link.reference)
         .optional("url", link.url.as_deref().ok())
-        .optional("base", doc.base.url())
-        .string("base_source", &info.source)
+        .members(&shared.base)
         .optional("error", link.url.as_ref().err().map(String::as_str))
-        .number("offset", link.offset);
-    match &info.chain {
-        Some(chain) => o.strings("base_chain", *chain),
-        None => o.null("base_chain"),
-    };
-    o.strings("containers", doc.base.containers());
-    o.optional("encoding", doc.encoding.map(|e| e.name()))
+        .number("offset", link.offset)
+        .members(&shared.tail)
         .optional("context", link.within.map(|w| w.name()));
     o.finish();
     buf.push(b'\n');
