@@ -224,6 +224,9 @@ pub struct Document {
     /// The encoding its text was decoded from (an HTML page's); `None`
     /// for a message's headers.
     pub encoding: Option<&'static Encoding>,
+    /// The offsets of references left out as longer than
+    /// [`html::stream::MAX_REFERENCE`].
+    pub too_long: Vec<usize>,
 }
 
 /// A header that sets a base under other options than those chosen.
@@ -247,6 +250,7 @@ impl Document {
             resolver: None,
             unread_base_header: None,
             encoding: None,
+            too_long: Vec::new(),
         }
     }
 
@@ -455,18 +459,35 @@ pub struct Summary {
     /// Documents with unresolved links and a base header the chosen spec
     /// does not read, by that header (see [`Document::unread_base_header`]).
     pub unread_base_headers: BTreeMap<String, (usize, Option<Spec>)>,
+    /// References left out as too long ([`Document::too_long`]).
+    pub too_long: usize,
 }
 
 impl Summary {
     /// Adds a document to the counts.
     pub fn add(&mut self, doc: &Document) {
+        let unresolved = self.add_links(&doc.links);
+        self.add_document(doc, unresolved > 0);
+    }
+
+    /// Adds a batch of a document's links to the counts (a streamed
+    /// document's): the number of them unresolved.
+    pub fn add_links(&mut self, links: &[Link]) -> usize {
+        let unresolved = links.iter().filter(|l| l.url.is_err()).count();
+        self.links += links.len();
+        self.unresolved += unresolved;
+        unresolved
+    }
+
+    /// Adds a document whose links are counted already, `unresolved`
+    /// telling whether any of them was.
+    pub fn add_document(&mut self, doc: &Document, unresolved: bool) {
         self.documents += 1;
-        self.links += doc.links.len();
-        self.unresolved += doc.links.iter().filter(|l| l.url.is_err()).count();
+        self.too_long += doc.too_long.len();
         *self.by_base_source.entry(doc.base.source().layer()).or_default() +=
             1;
         if let Some(h) = &doc.unread_base_header {
-            if doc.links.iter().any(|l| l.url.is_err()) {
+            if unresolved {
                 let entry = self
                     .unread_base_headers
                     .entry(h.name.clone())

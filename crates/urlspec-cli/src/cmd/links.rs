@@ -428,11 +428,15 @@ impl Filter {
             && self.unique.is_none())
     }
 
-    /// Drops the links of `doc` that the filters refuse.
-    pub fn apply(&mut self, doc: &mut Document) {
+    /// Begins a document: `--unique` forgets the URLs of the last one.
+    pub fn begin(&mut self) {
         if self.unique == Some(Unique::Document) {
             self.seen.clear();
         }
+    }
+
+    /// Drops the links of `doc` that the filters refuse.
+    pub fn apply(&mut self, doc: &mut Document) {
         let listed = |list: &[String], value: &str| {
             list.is_empty()
                 || list.iter().any(|v| v.eq_ignore_ascii_case(value))
@@ -561,6 +565,7 @@ pub fn read_bytes(
         reader: Box::new(io::Cursor::new(data)),
         size: None,
         url: None,
+        path: None,
     };
     read(input, args.format, &context(args)?, printer, out, false)
 }
@@ -620,6 +625,21 @@ fn read(
             interactive,
         );
     }
+    if format == Format::Html {
+        // A long page in a regular file is read in place.
+        let in_place = input.path.as_deref().filter(|_| {
+            !gzip && input.size > Some(html::stream::IN_MEMORY as u64)
+        });
+        return read_html(
+            rest,
+            gzip,
+            &input.name,
+            in_place,
+            ctx,
+            printer,
+            out,
+        );
+    }
     let mut data = Vec::new();
     if gzip {
         MultiGzDecoder::new(rest).read_to_end(&mut data)
@@ -634,12 +654,7 @@ fn read(
             write_result = printer.document(out, doc);
         }
     };
-    if format == Format::Html {
-        let base = ctx.retrieval_base();
-        sink(ctx.finish(html::document(&data, &input.name, &base, ctx)));
-    } else if let Err(problem) =
-        mime::documents(&data, &input.name, ctx, &mut sink)
-    {
+    if let Err(problem) = mime::documents(&data, &input.name, ctx, &mut sink) {
         printer.unreadable += 1;
         let _ = writeln!(
             io::stderr().lock(),
@@ -649,6 +664,52 @@ fn read(
         );
     }
     write_result.map_err(Error::Write)
+}
+
+/// Reads an HTML page and prints its links as they are found
+/// ([`html::stream`]): a long regular file (`in_place`) from its path, a
+/// long stream spooled.
+fn read_html(
+    mut rest: impl Read,
+    gzip: bool,
+    name: &str,
+    in_place: Option<&str>,
+    ctx: &Context,
+    printer: &mut Printer,
+    out: &mut impl RecordWrite,
+) -> Result<(), Error> {
+    let base = ctx.retrieval_base();
+    let mut write_result = Ok(());
+    let mut batch = |doc: &mut Document| {
+        if write_result.is_ok() {
+            let taken =
+                std::mem::replace(doc, Document::new("", Base::none()));
+            *doc = ctx.finish(taken);
+            write_result = printer.links(out, doc);
+        }
+    };
+    let charset = html::Charset::Unknown;
+    let doc = match in_place {
+        Some(path) => std::fs::File::open(path).and_then(|file| {
+            html::stream::document_of_file(
+                &file, charset, name, &base, ctx, &mut batch,
+            )
+        }),
+        None if gzip => html::stream::document(
+            &mut MultiGzDecoder::new(rest),
+            charset,
+            name,
+            &base,
+            ctx,
+            &mut batch,
+        ),
+        None => html::stream::document(
+            &mut rest, charset, name, &base, ctx, &mut batch,
+        ),
+    }
+    .map_err(Error::Read)?;
+    write_result.map_err(Error::Write)?;
+    printer.end(out, &mut ctx.finish(doc)).map_err(Error::Write)
 }
 
 /// Reads the first [`HEAD`] bytes (fewer at the end of the input), for
@@ -799,7 +860,25 @@ pub struct Printer {
     first: bool,
     /// One line, reused for every link.
     line: Vec<u8>,
+    /// The document being printed, between its first links and its end.
+    open: Option<Open>,
 }
+
+/// What is kept of a document while its links are printed.
+#[derive(Default)]
+struct Open {
+    /// Whether any of its links was unresolved.
+    unresolved: bool,
+    /// Text output: the widths of the columns, once the first block is
+    /// written (else the document is written whole at its end).
+    widths: Option<(usize, usize)>,
+    /// Text output: the links not written yet.
+    pending: Vec<urlspec_links::Link>,
+}
+
+/// The links of a document whose text columns are aligned together; a
+/// longer document (read in batches) is aligned on its first block.
+const TEXT_BLOCK: usize = 4096;
 
 /// The TSV header row.
 pub const TSV_HEADER: &str =
@@ -816,6 +895,7 @@ impl Printer {
             unreadable: 0,
             first: true,
             line: Vec::with_capacity(1024),
+            open: None,
         }
     }
 
@@ -840,16 +920,107 @@ impl Printer {
         out: &mut impl RecordWrite,
         mut doc: Document,
     ) -> io::Result<()> {
+        self.end(out, &mut doc)
+    }
+
+    /// Counts and prints a batch of the links of a document being read
+    /// (the links are taken out of `doc`); [`Printer::end`] ends it.
+    pub fn links(
+        &mut self,
+        out: &mut impl Write,
+        doc: &mut Document,
+    ) -> io::Result<()> {
+        let open = match &mut self.open {
+            Some(open) => open,
+            none => {
+                if let Some(filter) = &mut self.filter {
+                    filter.begin();
+                }
+                none.insert(Open::default())
+            }
+        };
         if let Some(filter) = &mut self.filter {
-            filter.apply(&mut doc);
+            filter.apply(doc);
         }
-        let doc = &doc;
-        self.summary.add(doc);
+        open.unresolved |= self.summary.add_links(&doc.links) > 0;
+        match self.how {
+            LinksOutput::Text => {
+                open.pending.append(&mut doc.links);
+                // Columns are aligned over a block of links: the whole
+                // document unless it is longer.
+                if open.pending.len() >= TEXT_BLOCK {
+                    if open.widths.is_none() {
+                        let first = self.first;
+                        self.first = false;
+                        text_head(out, doc, first)?;
+                    }
+                    let Some(open) = &mut self.open else {
+                        return Ok(());
+                    };
+                    text_links(out, &open.pending, &mut open.widths)?;
+                    open.pending.clear();
+                }
+            }
+            LinksOutput::Tsv | LinksOutput::Json => {
+                let info = BaseInfo::of(&doc.base);
+                let json = (self.how == LinksOutput::Json)
+                    .then(|| JsonShared::of(doc, &info));
+                for link in &doc.links {
+                    self.line.clear();
+                    match &json {
+                        Some(json) => json_line(&mut self.line, json, link),
+                        None => tsv_row(&mut self.line, doc, &info, link),
+                    }
+                    out.write_all(&self.line)?;
+                }
+                doc.links.clear();
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends the document [`Printer::links`] began: its last links, its
+    /// notes and problems, its counts.
+    pub fn end(
+        &mut self,
+        out: &mut impl RecordWrite,
+        doc: &mut Document,
+    ) -> io::Result<()> {
+        self.links(out, doc)?;
+        let doc = &*doc;
+        let open = self.open.take().unwrap_or_default();
+        self.summary.add_document(doc, open.unresolved);
         if !doc.problems.is_empty() {
             self.unreadable += 1;
         }
+        for &at in &doc.too_long {
+            let _ = writeln!(
+                io::stderr().lock(),
+                "urlspec: {}: reference at byte {at} longer than {} bytes: \
+                 skipped",
+                doc.name,
+                html::stream::MAX_REFERENCE
+            );
+        }
         match self.how {
-            LinksOutput::Text => self.text(out, doc)?,
+            LinksOutput::Text => {
+                let mut open = open;
+                let streamed = open.widths.is_some();
+                if !streamed {
+                    text_head(out, doc, self.first)?;
+                    self.first = false;
+                }
+                if !streamed && open.pending.is_empty() {
+                    writeln!(out, "   (no links)")?;
+                }
+                text_links(out, &open.pending, &mut open.widths)?;
+                if streamed {
+                    // The problems of a long document come after its links.
+                    for note in &doc.problems {
+                        writeln!(out, "   note: {}", output::visible(note))?;
+                    }
+                }
+            }
             LinksOutput::Tsv | LinksOutput::Json => {
                 for problem in &doc.problems {
                     let _ = writeln!(
@@ -858,85 +1029,9 @@ impl Printer {
                         doc.name
                     );
                 }
-                let info = BaseInfo::of(&doc.base);
-                for link in &doc.links {
-                    self.line.clear();
-                    if self.how == LinksOutput::Tsv {
-                        tsv_row(&mut self.line, doc, &info, link);
-                    } else {
-                        json_line(&mut self.line, doc, &info, link);
-                    }
-                    out.write_all(&self.line)?;
-                }
             }
         }
         out.end_record()
-    }
-
-    /// One text block: the name, the base, the notes, the links.
-    fn text(
-        &mut self,
-        out: &mut impl Write,
-        doc: &Document,
-    ) -> io::Result<()> {
-        if !self.first {
-            out.write_all(b"\n")?;
-        }
-        self.first = false;
-        let base = &doc.base;
-        writeln!(out, "== {}", output::visible(&doc.name))?;
-        write!(
-            out,
-            "   base: {}  [{}",
-            base.url().unwrap_or("(none)"),
-            base.source()
-        )?;
-        if !base.containers().is_empty() {
-            write!(out, "; via {}", base.containers().join(" > "))?;
-        }
-        writeln!(out, "]")?;
-        if let Source::Retrieval { chain } = base.source() {
-            if chain.len() > 1 {
-                writeln!(out, "   redirects: {}", chain.join(" -> "))?;
-            }
-        }
-        for note in base.notes().iter().chain(&doc.problems) {
-            writeln!(out, "   note: {}", output::visible(note))?;
-        }
-        if doc.links.is_empty() {
-            writeln!(out, "   (no links)")?;
-        }
-        // Columns aligned within the document, up to a width.
-        let place_width = doc
-            .links
-            .iter()
-            .map(|l| {
-                output::text_width(&l.element)
-                    + 1
-                    + output::text_width(&l.attribute)
-            })
-            .max()
-            .unwrap_or(0)
-            .min(MAX_PLACE_WIDTH);
-        let reference_width = doc
-            .links
-            .iter()
-            .map(|l| output::text_width(&output::visible(&l.reference)))
-            .max()
-            .unwrap_or(0)
-            .min(MAX_REFERENCE_WIDTH);
-        for link in &doc.links {
-            let place = format!("{}@{}", link.element, link.attribute);
-            let place = output::pad(&place, place_width);
-            let reference = output::visible(&link.reference);
-            let reference = output::pad(&reference, reference_width);
-            write!(out, "   {place}  {reference}  ->  ")?;
-            match &link.url {
-                Ok(url) => writeln!(out, "{}", output::visible(url))?,
-                Err(reason) => writeln!(out, "error: {reason}")?,
-            }
-        }
-        Ok(())
     }
 
     /// Writes the summary after text output, to `out`.
@@ -957,6 +1052,100 @@ impl Printer {
             let _ = writeln!(io::stderr().lock(), "{line}");
         }
     }
+}
+
+/// Writes `n` spaces.
+fn spaces(out: &mut impl Write, mut n: usize) -> io::Result<()> {
+    const SPACES: &[u8; 64] = &[b' '; 64];
+    while n > 0 {
+        let k = n.min(SPACES.len());
+        out.write_all(&SPACES[..k])?;
+        n -= k;
+    }
+    Ok(())
+}
+
+/// The head of a text block: the name, the base, the notes (and the
+/// problems, as far as they are known); after a blank line unless it is
+/// the `first`.
+fn text_head(
+    out: &mut impl Write,
+    doc: &Document,
+    first: bool,
+) -> io::Result<()> {
+    if !first {
+        out.write_all(b"\n")?;
+    }
+    let base = &doc.base;
+    writeln!(out, "== {}", output::visible(&doc.name))?;
+    write!(
+        out,
+        "   base: {}  [{}",
+        base.url().unwrap_or("(none)"),
+        base.source()
+    )?;
+    if !base.containers().is_empty() {
+        write!(out, "; via {}", base.containers().join(" > "))?;
+    }
+    writeln!(out, "]")?;
+    if let Source::Retrieval { chain } = base.source() {
+        if chain.len() > 1 {
+            writeln!(out, "   redirects: {}", chain.join(" -> "))?;
+        }
+    }
+    for note in base.notes().iter().chain(&doc.problems) {
+        writeln!(out, "   note: {}", output::visible(note))?;
+    }
+    Ok(())
+}
+
+/// Text lines for `links`, in columns of `widths`, found on these links
+/// when there are none yet (the first block of the document).
+fn text_links(
+    out: &mut impl Write,
+    links: &[urlspec_links::Link],
+    widths: &mut Option<(usize, usize)>,
+) -> io::Result<()> {
+    let (place_width, reference_width) = *widths.get_or_insert_with(|| {
+        let place = links
+            .iter()
+            .map(|l| {
+                output::text_width(&l.element)
+                    + 1
+                    + output::text_width(&l.attribute)
+            })
+            .max()
+            .unwrap_or(0)
+            .min(MAX_PLACE_WIDTH);
+        let reference = links
+            .iter()
+            .map(|l| output::text_width(&output::visible(&l.reference)))
+            .max()
+            .unwrap_or(0)
+            .min(MAX_REFERENCE_WIDTH);
+        (place, reference)
+    });
+    for link in links {
+        // ELEMENT@ATTRIBUTE  REFERENCE  ->, padded in place.
+        out.write_all(b"   ")?;
+        out.write_all(link.element.as_bytes())?;
+        out.write_all(b"@")?;
+        out.write_all(link.attribute.as_bytes())?;
+        let place = output::text_width(&link.element)
+            + 1
+            + output::text_width(&link.attribute);
+        spaces(out, place_width.saturating_sub(place) + 2)?;
+        let reference = output::visible(&link.reference);
+        out.write_all(reference.as_bytes())?;
+        let shown = output::text_width(&reference);
+        spaces(out, reference_width.saturating_sub(shown))?;
+        out.write_all(b"  ->  ")?;
+        match &link.url {
+            Ok(url) => writeln!(out, "{}", output::visible(url))?,
+            Err(reason) => writeln!(out, "error: {reason}")?,
+        }
+    }
+    Ok(())
 }
 
 /// `N documents, M links, U unresolved; bases: embedded X, header Y,
@@ -985,6 +1174,9 @@ pub fn summary_line(s: &Summary, unreadable: usize) -> String {
     }
     if unreadable > 0 {
         let _ = write!(line, "; unreadable {unreadable}");
+    }
+    if s.too_long > 0 {
+        let _ = write!(line, "; references too long {}", s.too_long);
     }
     for (name, (n, spec)) in &s.unread_base_headers {
         let reader = match spec {
@@ -1037,32 +1229,64 @@ fn tsv_row(
     buf.push(b'\n');
 }
 
+/// The members of a document's JSON lines that are the same for each of
+/// its links, rendered once: `document`; `base` and `base_source`;
+/// `base_chain`, `containers` and `encoding`.
+struct JsonShared {
+    document: Vec<u8>,
+    base: Vec<u8>,
+    tail: Vec<u8>,
+}
+
+impl JsonShared {
+    fn of(doc: &Document, info: &BaseInfo) -> JsonShared {
+        let render = |each: &dyn Fn(&mut JsonObject<'_>)| {
+            let mut buf = Vec::new();
+            let mut o = JsonObject::new(&mut buf);
+            each(&mut o);
+            o.finish();
+            // The members, without the braces.
+            buf[1..buf.len() - 1].to_vec()
+        };
+        JsonShared {
+            document: render(&|o| {
+                o.string("document", &doc.name);
+            }),
+            base: render(&|o| {
+                o.optional("base", doc.base.url())
+                    .string("base_source", &info.source);
+            }),
+            tail: render(&|o| {
+                match &info.chain {
+                    Some(chain) => o.strings("base_chain", *chain),
+                    None => o.null("base_chain"),
+                };
+                o.strings("containers", doc.base.containers());
+                o.optional("encoding", doc.encoding.map(|e| e.name()));
+            }),
+        }
+    }
+}
+
 /// One JSON line: document, element, attribute, reference, url, base,
 /// base_source, error, offset, base_chain, containers, encoding (an HTML
 /// page's), and context (`noscript`, `template`, or null for the document
 /// tree).
 fn json_line(
     buf: &mut Vec<u8>,
-    doc: &Document,
-    info: &BaseInfo,
+    shared: &JsonShared,
     link: &urlspec_links::Link,
 ) {
     let mut o = JsonObject::new(buf);
-    o.string("document", &doc.name)
+    o.members(&shared.document)
         .string("element", &link.element)
         .string("attribute", &link.attribute)
         .string("reference", &link.reference)
         .optional("url", link.url.as_deref().ok())
-        .optional("base", doc.base.url())
-        .string("base_source", &info.source)
+        .members(&shared.base)
         .optional("error", link.url.as_ref().err().map(String::as_str))
-        .number("offset", link.offset);
-    match &info.chain {
-        Some(chain) => o.strings("base_chain", *chain),
-        None => o.null("base_chain"),
-    };
-    o.strings("containers", doc.base.containers());
-    o.optional("encoding", doc.encoding.map(|e| e.name()))
+        .number("offset", link.offset)
+        .members(&shared.tail)
         .optional("context", link.within.map(|w| w.name()));
     o.finish();
     buf.push(b'\n');
@@ -1174,7 +1398,9 @@ mod tests {
         let mut per_doc = links_args(&["--unique"]).filter();
         let mut all = links_args(&["--unique=all"]).filter();
         let (mut a, mut b) = (doc(()), doc(()));
+        per_doc.begin();
         per_doc.apply(&mut a);
+        per_doc.begin();
         per_doc.apply(&mut b);
         assert_eq!((a.links.len(), b.links.len()), (3, 3));
         let (mut a, mut b) = (doc(()), doc(()));

@@ -125,6 +125,20 @@ impl<'b> JsonObject<'b> {
         push_json_key(self.buf, key);
     }
 
+    /// Adds members rendered before (`"key":value,…`, as an object's
+    /// inside), the same for many objects.
+    pub fn members(&mut self, rendered: &[u8]) -> &mut Self {
+        if rendered.is_empty() {
+            return self;
+        }
+        if !self.empty {
+            self.buf.push(b',');
+        }
+        self.empty = false;
+        self.buf.extend_from_slice(rendered);
+        self
+    }
+
     /// Adds a string member.
     pub fn string(&mut self, key: &'static str, value: &str) -> &mut Self {
         self.key(key);

@@ -127,6 +127,11 @@ pub fn pad(text: &str, width: usize) -> String {
 
 /// The width of `text` on a terminal, as [`visible`] shows it.
 pub fn text_width(text: &str) -> usize {
+    // ASCII other than NUL is one column a byte (a control is shown as
+    // one character).
+    if text.bytes().all(|b| b.is_ascii() && b != 0) {
+        return text.len();
+    }
     text.chars().map(display_width).sum()
 }
 

@@ -25,6 +25,8 @@ mod hostile;
 mod links_browser;
 #[path = "links_inputs.rs"]
 mod links_inputs;
+#[path = "links_memory.rs"]
+mod links_memory;
 #[path = "serve.rs"]
 mod serve;
 #[path = "streams.rs"]

@@ -16,16 +16,20 @@
 pub mod css;
 pub mod encoding;
 pub mod entities;
+pub mod stream;
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom};
 use std::ops::Range;
 use std::rc::Rc;
 
 use encoding_rs::{Encoding, UTF_8};
 use lol_html::html_content::Element;
 use lol_html::{
-    element, text, AsciiCompatibleEncoding, HtmlRewriter, Settings,
+    element, text, AsciiCompatibleEncoding, HtmlRewriter, MemorySettings,
+    Settings,
 };
 use urlspec::base::Base;
 use urlspec::resolve::{Options, PairResolver};
@@ -148,17 +152,34 @@ struct Raw {
 /// What one pass of the tokenizer found.
 #[derive(Default)]
 struct Found {
+    /// The references, in document order.
     links: Vec<Raw>,
-    /// Each `<base href>` of the document tree: its offset and value.
+    /// Each `<base href>` of the document tree, in document order: its
+    /// offset and value.
     bases: Vec<(usize, String)>,
-    /// The raw text of each `<noscript>` and `<style>`, to read after.
-    noscripts: Vec<(Range<usize>, Option<Within>)>,
-    styles: Vec<(Range<usize>, Option<Within>)>,
-    /// Whether the raw text element open last is a `<style>`.
-    last_style: bool,
+    /// The offsets of the references longer than
+    /// [`stream::MAX_REFERENCE`], left out.
+    too_long: Vec<usize>,
     /// The first `<meta>` that declares an encoding: its offset and
     /// encoding.
     declared: Option<(usize, &'static Encoding)>,
+}
+
+impl Found {
+    /// Keeps `raw`, unless it is too long to be a reference.
+    fn push(&mut self, raw: Raw) {
+        keep(&mut self.links, &mut self.too_long, raw);
+    }
+}
+
+/// Adds `raw` to `links`, or its offset to `too_long` when it is longer
+/// than [`stream::MAX_REFERENCE`].
+fn keep(links: &mut Vec<Raw>, too_long: &mut Vec<usize>, raw: Raw) {
+    if raw.reference.len() > stream::MAX_REFERENCE {
+        too_long.push(raw.offset);
+    } else {
+        links.push(raw);
+    }
 }
 
 /// The handlers a page needs beyond the links': found by a look at its
@@ -251,78 +272,39 @@ pub fn document_in(
     outer: &Base,
     ctx: &Context,
 ) -> Document {
-    let (mut encoding, decoded, tentative) = match charset {
-        Charset::Decoded(label) => (
-            Encoding::for_label(label.trim().as_bytes()).unwrap_or(UTF_8),
-            true,
-            false,
-        ),
-        Charset::Transport(label) => {
-            let (e, source) = encoding::sniff(html, Some(label), ctx.encoding);
-            (e, false, source.is_tentative())
-        }
-        Charset::Unknown => {
-            let (e, source) = encoding::sniff(html, None, ctx.encoding);
-            (e, false, source.is_tentative())
-        }
-    };
+    let (mut encoding, decoded, tentative) = page_encoding(html, charset, ctx);
     let (mut found, mut problems) = tokenize(html, encoding, decoded);
     // A tentative encoding gives way to the first <meta> the tree builder
     // meets that declares another, wherever it stands: the page is read
     // again in that one (HTML's "change the encoding").
-    let declared = found.declared.filter(|_| tentative);
-    if let Some(new) =
-        declared.and_then(|(_, d)| encoding::change(encoding, d))
-    {
+    if let Some(new) = changed(&found, encoding, tentative) {
         encoding = new;
         (found, problems) = tokenize(html, encoding, decoded);
     }
-    // The first base of the document tree, in document order.
-    let base_href =
-        found.bases.iter().min_by_key(|(at, _)| *at).map(|(_, h)| h);
-    let base = match base_href {
-        Some(href) => ctx.establish().embedded(outer, href),
-        None => outer.clone(),
-    };
-    let mut doc = Document::new(name, base);
-    doc.encoding = Some(encoding);
-    // Noscript and style contents were read after their pass: document
-    // order again (stable: an element's attributes keep their order).
-    found.links.sort_by_key(|raw| raw.offset);
-    found
-        .links
-        .retain(|raw| raw.within.is_none_or(|w| !ctx.exclude.contains(&w)));
-    // One resolver for the page: the base is prepared once while it
-    // repeats.
-    let mut resolver = PairResolver::new(ctx.spec, Options::default());
+    let mut doc = based(&found, name, outer, ctx, encoding);
+    let mut links = Links::new(ctx, outer);
     for raw in found.links {
-        // A `<base href>` is itself resolved against the base it falls back
-        // to (HTML's "fallback base URL"), not against itself.
-        let against = if raw.element == "base" { outer } else { &doc.base };
-        let query_encoding =
-            if raw.utf8_query { None } else { doc.query_encoding() };
-        let url = crate::resolve_encoded_with(
-            &mut resolver,
-            against,
-            &raw.reference,
-            query_encoding,
-        );
-        doc.push_resolved(Link {
-            element: raw.element.into_owned(),
-            attribute: raw.attribute.into(),
-            reference: raw.reference,
-            offset: raw.offset,
-            url,
-            within: raw.within,
-            query_encoding,
-        });
+        links.push(&mut doc, raw);
     }
+    doc.too_long = found.too_long;
     doc.problems.extend(problems);
     doc
 }
 
+/// The encoding a page read as `encoding` changes to (HTML's "change the
+/// encoding"): the one its first declaring `<meta>` names, when
+/// `encoding` was `tentative` and that one differs.
+fn changed(
+    found: &Found,
+    encoding: &'static Encoding,
+    tentative: bool,
+) -> Option<&'static Encoding> {
+    let (_, declared) = found.declared.filter(|_| tentative)?;
+    encoding::change(encoding, declared)
+}
+
 /// What the tokenizer finds in `html` read as `encoding` (`decoded`: the
-/// bytes are UTF-8 already).
+/// bytes are UTF-8 already), and the problems it meets.
 fn tokenize(
     html: &[u8],
     encoding: &'static Encoding,
@@ -344,24 +326,162 @@ fn tokenize(
             let (text, _) = encoding.decode_without_bom_handling(&html[bom..]);
             (Cow::Owned(text.into_owned().into_bytes()), UTF_8)
         };
-    let mut found = Found::default();
     let mut problems = Vec::new();
-    scan(&bytes, tokenized, bom, None, 0, &mut found, &mut problems);
+    let source = Source::Bytes(&bytes);
+    let found =
+        page_pass(&source, tokenized, bom, &mut problems, &mut |_| Flow::Go);
     (found, problems)
 }
 
-/// One pass of `lol_html` over `bytes` (at `shift` in the document),
-/// everything in it `within` that context.
+/// A pass over a whole page in `source`, which starts at `shift`.
+fn page_pass(
+    source: &Source<'_>,
+    tokenized: &'static Encoding,
+    shift: usize,
+    problems: &mut Vec<String>,
+    emit: &mut dyn FnMut(&mut Found) -> Flow,
+) -> Found {
+    let mut found = Found::default();
+    scan(source, tokenized, shift, None, 0, &mut found, problems, emit);
+    found
+}
+
+/// The document `name`, in `encoding`, with the base `found` gives: the
+/// first `<base href>` of the document tree, else `outer`.
+fn based(
+    found: &Found,
+    name: &str,
+    outer: &Base,
+    ctx: &Context,
+    encoding: &'static Encoding,
+) -> Document {
+    let base = match found.bases.first() {
+        Some((_, href)) => ctx.establish().embedded(outer, href),
+        None => outer.clone(),
+    };
+    let mut doc = Document::new(name, base);
+    doc.encoding = Some(encoding);
+    doc
+}
+
+/// The encoding of a page that came with `charset`, sniffed from its
+/// first bytes (`head`), whether its bytes are UTF-8 already, and whether
+/// the encoding is tentative (a `<meta>` may change it).
+fn page_encoding(
+    head: &[u8],
+    charset: Charset<'_>,
+    ctx: &Context,
+) -> (&'static Encoding, bool, bool) {
+    let transport = match charset {
+        Charset::Decoded(label) => {
+            let e = Encoding::for_label(label.trim().as_bytes());
+            return (e.unwrap_or(UTF_8), true, false);
+        }
+        Charset::Transport(label) => Some(label),
+        Charset::Unknown => None,
+    };
+    let (e, source) = encoding::sniff(head, transport, ctx.encoding);
+    (e, false, source.is_tentative())
+}
+
+/// Resolves the references a pass finds into a document's links, with one
+/// resolver for the page (the base is prepared once while it repeats).
+struct Links<'c> {
+    ctx: &'c Context,
+    outer: &'c Base,
+    resolver: PairResolver,
+}
+
+impl<'c> Links<'c> {
+    fn new(ctx: &'c Context, outer: &'c Base) -> Links<'c> {
+        let resolver = PairResolver::new(ctx.spec, Options::default());
+        Links { ctx, outer, resolver }
+    }
+
+    /// Resolves `raw` and adds it to `doc`, unless its context is
+    /// excluded.
+    fn push(&mut self, doc: &mut Document, raw: Raw) {
+        if raw.within.is_some_and(|w| self.ctx.exclude.contains(&w)) {
+            return;
+        }
+        // A `<base href>` is itself resolved against the base it falls back
+        // to (HTML's "fallback base URL"), not against itself.
+        let against =
+            if raw.element == "base" { self.outer } else { &doc.base };
+        let query_encoding =
+            if raw.utf8_query { None } else { doc.query_encoding() };
+        let url = crate::resolve_encoded_with(
+            &mut self.resolver,
+            against,
+            &raw.reference,
+            query_encoding,
+        );
+        doc.push_resolved(Link {
+            element: raw.element.into_owned(),
+            attribute: raw.attribute.into(),
+            reference: raw.reference,
+            offset: raw.offset,
+            url,
+            within: raw.within,
+            query_encoding,
+        });
+    }
+}
+
+/// Where a pass reads the page: from memory, or from a file, read in
+/// chunks and at the ranges of raw text elements.
+enum Source<'a> {
+    Bytes(&'a [u8]),
+    File(&'a File),
+}
+
+/// Whether a pass goes on after the links found so far.
+#[derive(PartialEq, Eq)]
+enum Flow {
+    Go,
+    Stop,
+}
+
+impl Source<'_> {
+    /// The bytes at `range` of the source.
+    fn range(&self, range: Range<usize>) -> io::Result<Cow<'_, [u8]>> {
+        match self {
+            Source::Bytes(b) => b
+                .get(range)
+                .map(Cow::Borrowed)
+                .ok_or_else(|| io::ErrorKind::UnexpectedEof.into()),
+            Source::File(f) => {
+                let mut f: &File = f;
+                let mut buf = vec![0; range.len()];
+                f.seek(SeekFrom::Start(range.start as u64))?;
+                f.read_exact(&mut buf)?;
+                Ok(Cow::Owned(buf))
+            }
+        }
+    }
+}
+
+/// One pass of `lol_html` over `source` (at `shift` in the document),
+/// everything in it `within` that context. Links reach `found` in document
+/// order: the contents of a `<style>` or `<noscript>` are read when the
+/// next element starts (raw text holds no element). `emit` is handed
+/// them after each chunk of a file.
+#[allow(clippy::too_many_arguments)]
 fn scan(
-    bytes: &[u8],
+    source: &Source<'_>,
     encoding: &'static Encoding,
     shift: usize,
     within: Option<Within>,
     depth: usize,
     found: &mut Found,
     problems: &mut Vec<String>,
+    emit: &mut dyn FnMut(&mut Found) -> Flow,
 ) {
-    let cell = RefCell::new(std::mem::take(found));
+    let state = RefCell::new(Pass {
+        found: std::mem::take(found),
+        problems: Vec::new(),
+        pending: None,
+    });
     let templates = Rc::new(Cell::new(0usize));
     let context = |templates: &Rc<Cell<usize>>| {
         if templates.get() > 0 {
@@ -369,6 +489,9 @@ fn scan(
         } else {
             within
         }
+    };
+    let flush = |pass: &mut Pass| {
+        pass.flush(source, encoding, shift, depth);
     };
     {
         let t = templates.clone();
@@ -385,42 +508,51 @@ fn scan(
             }
             Ok(())
         });
-        let needs = Needs::of(bytes);
+        let needs = match source {
+            Source::Bytes(bytes) => Needs::of(bytes),
+            // A file is not looked at beforehand.
+            Source::File(_) => {
+                Needs { style: true, noscript: true, template: true }
+            }
+        };
         let selector = if needs.style { SELECTOR_STYLE } else { SELECTOR };
         let links = element!(selector, |el| {
             let within = context(&templates);
-            collect(el, shift, within, &mut cell.borrow_mut());
+            let mut pass = state.borrow_mut();
+            flush(&mut pass);
+            collect(el, shift, within, &mut pass.found);
             Ok(())
         });
         // Raw text (<noscript>, <style>): its range, filled in by its text
         // chunks; it cannot nest, so a chunk belongs to the last one.
         let raw_text = element!(needs.raw_text_selector(), |el| {
             let start = shift + el.source_location().bytes().end;
-            let styles = el.tag_name() == "style";
+            let style = el.tag_name() == "style";
             let within = context(&templates);
-            let mut found = cell.borrow_mut();
-            let list =
-                if styles { &mut found.styles } else { &mut found.noscripts };
-            list.push((start..start, within));
-            found.last_style = styles;
+            let mut pass = state.borrow_mut();
+            flush(&mut pass);
+            pass.pending =
+                Some(RawText { range: start..start, within, style });
             Ok(())
         });
         let chunks = text!(needs.raw_text_selector(), |chunk| {
             let end = shift + chunk.source_location().bytes().end;
-            let mut found = cell.borrow_mut();
-            let list = if found.last_style {
-                &mut found.styles
-            } else {
-                &mut found.noscripts
-            };
-            if let Some((range, _)) = list.last_mut() {
-                range.end = range.end.max(end);
+            if let Some(raw) = &mut state.borrow_mut().pending {
+                raw.range.end = raw.range.end.max(end);
             }
             Ok(())
         });
         let mut settings = Settings::new();
         if let Some(ascii) = AsciiCompatibleEncoding::new(encoding) {
             settings = settings.with_encoding(ascii);
+        }
+        if let Source::File(_) = source {
+            // A tag that would take more stops the reading, instead of
+            // being buffered whole.
+            settings = settings.with_memory_settings(
+                MemorySettings::new()
+                    .with_max_allowed_memory_usage(stream::MAX_PARSER_MEMORY),
+            );
         }
         // Handlers cost lol_html time on every tag: only those the page
         // needs.
@@ -434,50 +566,110 @@ fn scan(
                 .append_element_content_handler(chunks);
         }
         let mut rewriter = HtmlRewriter::new(settings, |_: &[u8]| {});
-        if let Err(e) = rewriter.write(bytes).and_then(|()| rewriter.end()) {
-            problems.push(format!("HTML reading stopped: {e}"));
-        }
-    }
-    *found = cell.into_inner();
-    // Style sheets: the text decoded as the page is.
-    let styles = std::mem::take(&mut found.styles);
-    for (range, within) in styles {
-        let Some(raw) = bytes.get(range.start - shift..range.end - shift)
-        else {
-            continue;
+        let stopped =
+            |e: &dyn std::fmt::Display| format!("HTML reading stopped: {e}");
+        let written = match source {
+            Source::Bytes(bytes) => {
+                rewriter.write(bytes).map_err(|e| stopped(&e))
+            }
+            Source::File(file) => stream::chunks(file, shift, |chunk| {
+                rewriter.write(chunk).map_err(|e| stopped(&e))?;
+                let mut pass = state.borrow_mut();
+                Ok(emit(&mut pass.found))
+            }),
         };
-        let (css, _) = encoding.decode_without_bom_handling(raw);
-        let exact = css.len() == raw.len();
-        for (kind, at, url) in css::urls(&css) {
-            found.links.push(Raw {
-                element: Cow::Borrowed("style"),
-                attribute: kind.name(),
-                reference: url,
-                offset: range.start + if exact { at } else { 0 },
-                within,
-                // Measured in Chromium: a <style>'s url() in the page's
-                // encoding, its @import in UTF-8.
-                utf8_query: kind == css::Kind::Import,
-            });
+        let ended =
+            written.and_then(|()| rewriter.end().map_err(|e| stopped(&e)));
+        if let Err(problem) = ended {
+            state.borrow_mut().problems.push(problem);
         }
     }
-    // Noscript contents, as the parser without scripting reads them.
-    let noscripts = std::mem::take(&mut found.noscripts);
-    if depth < MAX_NOSCRIPT_DEPTH {
-        for (range, within) in noscripts {
-            let Some(raw) = bytes.get(range.start - shift..range.end - shift)
-            else {
-                continue;
-            };
+    let mut pass = state.into_inner();
+    flush(&mut pass);
+    emit(&mut pass.found);
+    *found = pass.found;
+    problems.append(&mut pass.problems);
+}
+
+/// The state of a pass that its handlers share.
+struct Pass {
+    found: Found,
+    problems: Vec<String>,
+    /// The raw text element read last, until the next element.
+    pending: Option<RawText>,
+}
+
+/// A `<style>` or `<noscript>` and the range of its text.
+struct RawText {
+    range: Range<usize>,
+    within: Option<Within>,
+    style: bool,
+}
+
+impl Pass {
+    /// Reads the links of the pending raw text element: a style sheet's,
+    /// decoded as the page is, or those of `<noscript>` contents as the
+    /// parser without scripting reads them.
+    fn flush(
+        &mut self,
+        source: &Source<'_>,
+        encoding: &'static Encoding,
+        shift: usize,
+        depth: usize,
+    ) {
+        let Some(RawText { range, within, style }) = self.pending.take()
+        else {
+            return;
+        };
+        if !style && depth >= MAX_NOSCRIPT_DEPTH {
+            return;
+        }
+        if matches!(source, Source::File(_))
+            && range.len() > stream::MAX_RAW_TEXT
+        {
+            let name = if style { "style" } else { "noscript" };
+            self.problems.push(format!(
+                "<{name}> at byte {}: its {} bytes are more than {} read \
+                 for links",
+                range.start,
+                range.len(),
+                stream::MAX_RAW_TEXT
+            ));
+            return;
+        }
+        let raw = match source.range(range.start - shift..range.end - shift) {
+            Ok(raw) => raw,
+            Err(e) => {
+                self.problems.push(format!("HTML reading stopped: {e}"));
+                return;
+            }
+        };
+        if style {
+            let (css, _) = encoding.decode_without_bom_handling(&raw);
+            let exact = css.len() == raw.len();
+            for (kind, at, url) in css::urls(&css) {
+                self.found.push(Raw {
+                    element: Cow::Borrowed("style"),
+                    attribute: kind.name(),
+                    reference: url,
+                    offset: range.start + if exact { at } else { 0 },
+                    within,
+                    // Measured in Chromium: a <style>'s url() in the page's
+                    // encoding, its @import in UTF-8.
+                    utf8_query: kind == css::Kind::Import,
+                });
+            }
+        } else {
             let inner = within.or(Some(Within::Noscript));
             scan(
-                raw,
+                &Source::Bytes(&raw),
                 encoding,
                 range.start,
                 inner,
                 depth + 1,
-                found,
-                problems,
+                &mut self.found,
+                &mut self.problems,
+                &mut |_| Flow::Go,
             );
         }
     }
@@ -564,14 +756,15 @@ fn collect(
                         reference: &str,
                         offset: usize,
                         utf8_query: bool| {
-            found.links.push(Raw {
+            let raw = Raw {
                 element,
                 attribute,
                 reference: reference.into(),
                 offset,
                 within,
                 utf8_query,
-            });
+            };
+            keep(&mut found.links, &mut found.too_long, raw);
         };
         match holds {
             None => {

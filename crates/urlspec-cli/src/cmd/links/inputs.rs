@@ -23,6 +23,9 @@ pub struct Input {
     pub size: Option<u64>,
     /// The retrieval URL of a `PATH<TAB>URL` line.
     pub url: Option<String>,
+    /// The path of a regular file, which a long page is read from twice
+    /// (else it is spooled).
+    pub path: Option<String>,
 }
 
 /// The inputs of a run, in order; an `Err` is an input that cannot be
@@ -49,6 +52,7 @@ impl<'a> Inputs<'a> {
                         reader: Box::new(SAMPLE),
                         size: None,
                         url: None,
+                        path: None,
                     }
                 } else {
                     stdin()
@@ -186,6 +190,7 @@ fn stdin() -> Input {
         reader: Box::new(io::stdin()),
         size: None,
         url: None,
+        path: None,
     }
 }
 
@@ -193,5 +198,11 @@ fn open_file(path: &str, url: Option<String>) -> Result<Input, String> {
     let file = File::open(path).map_err(|e| format!("{path}: {e}"))?;
     // A size to show progress against: a regular file's.
     let size = file.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
-    Ok(Input { name: path.to_string(), reader: Box::new(file), size, url })
+    Ok(Input {
+        name: path.to_string(),
+        reader: Box::new(file),
+        size,
+        url,
+        path: size.map(|_| path.to_string()),
+    })
 }
