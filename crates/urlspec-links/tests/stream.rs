@@ -96,6 +96,8 @@ fn every_source_of_links_streamed() {
     assert!(links.iter().all(|l| l.within.is_none()));
 }
 
+// Its queries are encoded as WHATWG encodes them.
+#[cfg(feature = "whatwg")]
 #[test]
 fn encodings_streamed() {
     let ctx = Context::new(Spec::Whatwg);
@@ -167,4 +169,19 @@ fn a_file_is_read_in_place() {
     .unwrap();
     assert_eq!(doc.links[1].url.as_deref(), Ok("http://f/g"));
     assert_eq!(doc.links[1].offset, page.len() - 2);
+}
+
+#[test]
+fn a_late_meta_changes_the_encoding_streamed() {
+    // windows-1251 declared after the base and past the in-memory size:
+    // the first pass goes on to find it, and the page is read again in it
+    // (HTML's "change the encoding"), as in memory.
+    let ctx = Context::new(Spec::Rfc3986);
+    let mut page = b"<base href='http://b/d/'><a href='\xe9'>".to_vec();
+    page.extend_from_slice(filler().as_bytes());
+    page.extend_from_slice(b"<meta charset=windows-1251><a href=z>");
+    let links = same_as_in_memory(&page, &ctx);
+    let (doc, _, _) = streamed(&page, &ctx);
+    assert_eq!(doc.encoding, Some(encoding_rs::WINDOWS_1251));
+    assert_eq!(links[1].reference, "\u{439}");
 }
