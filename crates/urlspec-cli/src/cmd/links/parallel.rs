@@ -42,6 +42,9 @@ use super::{
 };
 use crate::output::{self, Error, RecordWrite};
 
+/// The room a task's output starts with.
+const OUT_CAPACITY: usize = 64 << 10;
+
 /// How much may be in flight between the reader and the writer.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
@@ -549,7 +552,14 @@ impl Write for Spool<'_> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match self.pieces.last_mut() {
             Some(Piece::Out(out)) => out.extend_from_slice(buf),
-            _ => self.pieces.push(Piece::Out(buf.to_vec())),
+            _ => {
+                // Room for a page's output at once: growing from a line
+                // copied it over and over (a fifth of the threads' extra
+                // instructions, BENCHMARKS.md).
+                let mut out = Vec::with_capacity(OUT_CAPACITY.max(buf.len()));
+                out.extend_from_slice(buf);
+                self.pieces.push(Piece::Out(out));
+            }
         }
         self.held += buf.len();
         self.spill()?;
