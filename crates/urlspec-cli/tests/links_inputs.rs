@@ -5,27 +5,14 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use common::{code, run, stderr, stdout};
-use flate2::write::GzEncoder;
-use flate2::Compression;
+use common::{code, gzip, run, stderr, stdout};
 
-/// A fresh directory under the test target's scratch space.
+/// A fresh scratch directory of this file's tests.
 fn scratch(name: &str) -> PathBuf {
-    let dir =
-        Path::new(env!("CARGO_TARGET_TMPDIR")).join("links_inputs").join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn gzip(data: &[u8]) -> Vec<u8> {
-    let mut e = GzEncoder::new(Vec::new(), Compression::default());
-    e.write_all(data).unwrap();
-    e.finish().unwrap()
+    common::scratch("links_inputs", name)
 }
 
 /// The `url` field of each JSON line.

@@ -12,28 +12,14 @@
 mod common;
 
 use std::fmt::Write as _;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Output;
 
-use common::{code, run};
-use flate2::write::GzEncoder;
-use flate2::Compression;
+use common::{code, gzip, run};
 
-/// A fresh directory under the test target's scratch space.
+/// A fresh scratch directory of this file's tests.
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("links_threads")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn gzip(data: &[u8]) -> Vec<u8> {
-    let mut e = GzEncoder::new(Vec::new(), Compression::fast());
-    e.write_all(data).unwrap();
-    e.finish().unwrap()
+    common::scratch("links_threads", name)
 }
 
 /// A WARC record of `kind` for `target` holding `block`.
