@@ -14,6 +14,12 @@
 //! Records are read one at a time, so memory stays bounded by the largest
 //! record, whatever the size of the archive; a damaged record is reported
 //! with its byte offset and reading resumes after it.
+//!
+//! The reading comes in two halves. What depends on the records before
+//! (the framing, gzip members included, each record's type and HTTP head,
+//! the redirects) is done in order by [`Documents::next_page`]; what
+//! depends on the record alone (its payload's codings, the HTML, the
+//! links' resolution) is [`Page::document`], which can run on any thread.
 
 use std::collections::HashMap;
 use std::io::{self, BufRead, BufReader, Read};
@@ -317,8 +323,45 @@ impl<R: BufRead> Documents<R> {
         &self.ctx
     }
 
-    /// The next HTML document, `Ok(None)` at the end of the archive.
-    fn read_next(&mut self) -> Result<Option<Document>, Error> {
+    /// The next record that holds an HTML page, not read yet, or why a
+    /// record could not be read: the sequential half of the reading (the
+    /// framing, the record's type, its HTTP head and the redirects that
+    /// led to it), leaving the page's parse to [`Page::document`], which
+    /// may run on another thread. The items come in the order of
+    /// [`Documents`]'s, and end as they do.
+    ///
+    /// ```
+    /// use urlspec::Spec;
+    /// use urlspec_links::{warc::Documents, Context};
+    ///
+    /// let html = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<a href=x>";
+    /// let archive = format!(
+    ///     "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://h/d/\r\n\
+    ///      Content-Length: {}\r\n\r\n{html}\r\n\r\n",
+    ///     html.len()
+    /// );
+    /// let ctx = Context::new(Spec::Rfc3986);
+    /// let mut docs = Documents::new(archive.as_bytes(), ctx.clone());
+    /// let page = docs.next_page().unwrap().unwrap();
+    /// assert_eq!((page.offset(), page.len()), (0, html.len()));
+    /// let page = std::thread::spawn(move || page.document(&ctx)).join().unwrap();
+    /// assert_eq!(page.links[0].url.as_deref(), Ok("http://h/d/x"));
+    /// assert!(docs.next_page().is_none());
+    /// ```
+    pub fn next_page(&mut self) -> Option<Result<Page, Error>> {
+        match self.read_page() {
+            Ok(page) => page.map(Ok),
+            Err(e) => {
+                if matches!(e.reason, Reason::Io(_) | Reason::NotWarc) {
+                    self.state = State::Done;
+                }
+                Some(Err(e))
+            }
+        }
+    }
+
+    /// The next page, `Ok(None)` at the end of the archive.
+    fn read_page(&mut self) -> Result<Option<Page>, Error> {
         loop {
             match std::mem::replace(&mut self.state, State::Done) {
                 State::Start(input) => {
@@ -331,7 +374,7 @@ impl<R: BufRead> Documents<R> {
             let State::Reading(records) = &mut self.state else {
                 return Ok(None);
             };
-            let record = match records.next_record() {
+            let mut record = match records.next_record() {
                 None => {
                     self.state = State::Done;
                     return Ok(None);
@@ -342,15 +385,16 @@ impl<R: BufRead> Documents<R> {
                 }
                 Some(Ok(record)) => record,
             };
-            match self.record(&record) {
-                Ok(doc) => return Ok(Some(doc)),
+            match self.page(&mut record) {
+                Ok(page) => return Ok(Some(page)),
                 Err(reason) => self.skip(&record, reason),
             }
         }
     }
 
-    /// The document of one record, or why the record is skipped.
-    fn record(&mut self, record: &Record) -> Result<Document, Skip> {
+    /// The page of one record (its block taken), or why the record is
+    /// skipped. A redirect is remembered for the pages after it.
+    fn page(&mut self, record: &mut Record) -> Result<Page, Skip> {
         let ctx = &self.ctx;
         let kind = record.field("WARC-Type").ok_or(Skip::MalformedHeader)?;
         if !(kind == "response" || kind == "resource") {
@@ -360,7 +404,6 @@ impl<R: BufRead> Documents<R> {
             .field("WARC-Target-URI")
             .map(target_uri)
             .ok_or(Skip::NoTargetUri)?;
-        let est = ctx.establish();
         if kind == "resource" {
             // The block is the resource itself, typed by the record.
             let html = match record.field("Content-Type") {
@@ -370,9 +413,12 @@ impl<R: BufRead> Documents<R> {
             if !html {
                 return Err(Skip::NotHtml);
             }
-            let base = est.retrieval(&[target.as_str()]);
-            let doc = html::document(&record.block, &target, &base, ctx);
-            return Ok(ctx.finish(doc));
+            return Ok(Page {
+                offset: record.offset,
+                target,
+                block: std::mem::take(&mut record.block),
+                http: None,
+            });
         }
         let response = Response::parse(&record.block).ok_or(Skip::NotHttp)?;
         if (300..400).contains(&response.status) {
@@ -387,32 +433,94 @@ impl<R: BufRead> Documents<R> {
             }
             return Err(Skip::Redirect);
         }
-        let payload = response.body(&record.block);
-        let html = match (response.header("content-type"), &payload) {
-            (Some(ct), _) => is_html_type(ct),
-            // No Content-Type: sniffed, as browsers do (MIME Sniffing §7.1).
-            (None, Ok(body)) => crate::sniff_html(body),
-            (None, Err(_)) => false,
+        // No Content-Type: the payload is sniffed, as browsers do (MIME
+        // Sniffing §7.1), and so decoded here, once.
+        let payload = match response.header("content-type") {
+            Some(ct) if is_html_type(ct) => None,
+            Some(_) => return Err(Skip::NotHtml),
+            None => match response.body(&record.block) {
+                Ok(body) if crate::sniff_html(&body) => Some(Ok(body)),
+                _ => return Err(Skip::NotHtml),
+            },
         };
-        if !html {
-            return Err(Skip::NotHtml);
-        }
         let chain = chain_to(&target, &self.redirected_from);
+        Ok(Page {
+            offset: record.offset,
+            target,
+            block: std::mem::take(&mut record.block),
+            http: Some(Http { response, chain, payload }),
+        })
+    }
+}
+
+/// A record that holds an HTML page, as [`Documents::next_page`] hands it
+/// over: everything the page's reading needs, owned, so that it can be
+/// sent to another thread and read there with [`Page::document`].
+pub struct Page {
+    offset: u64,
+    target: String,
+    /// The record's block: the HTTP response, or the resource itself.
+    block: Vec<u8>,
+    /// A `response` record's HTTP head and redirect chain; `None` for a
+    /// `resource` record.
+    http: Option<Http>,
+}
+
+/// What the sequential reading found of a `response` record.
+struct Http {
+    response: Response,
+    /// The URLs that led to the target, oldest first, the target last.
+    chain: Vec<String>,
+    /// The payload, when it was decoded to be sniffed.
+    payload: Option<Result<Vec<u8>, Reason>>,
+}
+
+impl Page {
+    /// The byte offset of the record (of its gzip member in a compressed
+    /// archive).
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// The size of the record's block, in bytes: what the page holds in
+    /// memory until it is read.
+    pub fn len(&self) -> usize {
+        self.block.len()
+    }
+
+    /// Whether the record's block is empty.
+    pub fn is_empty(&self) -> bool {
+        self.block.is_empty()
+    }
+
+    /// Reads the page under `ctx` (the context of the archive it came
+    /// from): its payload decoded, its links found and resolved, the links
+    /// of its `Link` and `Refresh` headers first. See
+    /// [`Documents::next_page`].
+    pub fn document(self, ctx: &Context) -> Document {
+        let est = ctx.establish();
+        let Some(http) = self.http else {
+            let base = est.retrieval(&[self.target.as_str()]);
+            let doc = html::document(&self.block, &self.target, &base, ctx);
+            return ctx.finish(doc);
+        };
+        let Http { response, chain, payload } = http;
         let retrieval = est.retrieval(&chain);
         let headers =
             response.headers.iter().map(|(n, v, _)| (n.as_str(), v.as_str()));
         let base = est.http_headers(&retrieval, headers);
+        let payload = payload.unwrap_or_else(|| response.body(&self.block));
         let mut doc = match payload {
             Ok(payload) => {
                 let charset = response
                     .header("content-type")
                     .and_then(html::encoding::content_type_charset)
                     .map_or(html::Charset::Unknown, html::Charset::Transport);
-                html::document_in(&payload, charset, &target, &base, ctx)
+                html::document_in(&payload, charset, &self.target, &base, ctx)
             }
             Err(e) => {
-                let mut d = Document::new(target.clone(), base);
-                d.problems.push(Error::new(record.offset, e).to_string());
+                let mut d = Document::new(self.target.clone(), base);
+                d.problems.push(Error::new(self.offset, e).to_string());
                 d
             }
         };
@@ -420,7 +528,7 @@ impl<R: BufRead> Documents<R> {
             response.headers.iter().map(|(n, v, _)| (n.as_str(), v.as_str())),
         );
         header_links(&mut doc, &response, ctx);
-        Ok(ctx.finish(doc))
+        ctx.finish(doc)
     }
 }
 
@@ -440,15 +548,8 @@ impl<R: BufRead> Iterator for Documents<R> {
     type Item = Result<Document, Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        match self.read_next() {
-            Ok(doc) => doc.map(Ok),
-            Err(e) => {
-                if matches!(e.reason, Reason::Io(_) | Reason::NotWarc) {
-                    self.state = State::Done;
-                }
-                Some(Err(e))
-            }
-        }
+        let page = self.next_page()?;
+        Some(page.map(|page| page.document(&self.ctx)))
     }
 }
 

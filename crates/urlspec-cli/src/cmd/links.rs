@@ -9,13 +9,18 @@
 //! soon as it is found, and ends with the [`Summary`]. A WARC archive is
 //! streamed record by record, so memory stays bounded by the largest
 //! record; HTML and MIME inputs are read whole, as their parsers need.
+//! With `--threads` above 1 the same reading hands the records and inputs
+//! to worker threads instead ([`parallel`]), and the output is the same.
 
 mod inputs;
+mod parallel;
 
 use std::cell::Cell;
 use std::collections::HashSet;
 use std::fmt::Write as _;
+use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
+use std::num::NonZeroUsize;
 use std::rc::Rc;
 
 use clap::{Args, ValueEnum};
@@ -25,6 +30,7 @@ use urlspec::base::{self, Base, Source};
 use urlspec::resolve::Resolver;
 use urlspec::Spec;
 use urlspec_links::html::encoding::Choice;
+use urlspec_links::html::stream::{spool, Spooled};
 use urlspec_links::{
     html, is_binary, mime, warc, Context, Document, Format, Summary, Within,
 };
@@ -101,6 +107,9 @@ record at a time, so memory stays bounded whatever its size; a damaged
 record (a corrupt gzip member, a bad header, a cut block) is reported with
 its byte offset and reading resumes at the next one. When standard error is
 a terminal, a progress bar shows how far a WARC file has been read.
+-j N (--threads; default: the available cores) reads the records of an
+archive, and separate inputs, on N threads at once; the output comes in
+input order, byte for byte what -j 1 (everything on one thread) prints.
 
 Output (--output):
   text  one block per document: `== NAME`, the base with its layer and the
@@ -260,6 +269,14 @@ pub struct LinksArgs {
     /// its byte offset and reason
     #[arg(short, long)]
     pub verbose: bool,
+
+    /// How many threads read the documents: WARC records and separate
+    /// inputs are inflated, parsed, resolved and formatted in parallel,
+    /// and printed in input order, the same output as with one thread.
+    /// Default: the available cores; 1 reads everything on the main
+    /// thread
+    #[arg(short = 'j', long, value_name = "N")]
+    pub threads: Option<NonZeroUsize>,
 
     /// Files or directories to read (- for standard input; a directory is
     /// walked); with none, standard input, or the built-in sample when
@@ -466,61 +483,26 @@ impl Filter {
     }
 }
 
-/// Reads every input of `args` and prints its links.
+/// Reads every input of `args` and prints its links: on the main thread
+/// with `--threads 1`, else with [`parallel`]'s workers.
 pub fn run(args: &LinksArgs) -> Result<Status, Error> {
     let ctx = context(args)?;
     let mut out = Output::stdout();
-    let interactive = io::stdout().is_terminal();
     let mut printer = Printer::new(args.output).with_filter(args.filter());
     printer.verbose = args.verbose;
     printer.start(&mut out).map_err(Error::Write)?;
-    let mut failed = false;
-    for next in inputs::Inputs::new(args) {
-        let input = match next {
-            Ok(input) => input,
-            Err(problem) => {
-                failed = true;
-                let _ = writeln!(io::stderr().lock(), "urlspec: {problem}");
-                continue;
-            }
-        };
-        let name = input.name.clone();
-        let ctx = match &input.url {
-            Some(url) => {
-                Context { retrieval: vec![url.clone()], ..ctx.clone() }
-            }
-            None => ctx.clone(),
-        };
-        let read = output::isolate(|| {
-            read(input, args.format, &ctx, &mut printer, &mut out, interactive)
-        });
-        match read {
-            Ok(Ok(())) => {}
-            Ok(Err(Error::Read(err))) => {
-                failed = true;
-                let _ =
-                    writeln!(io::stderr().lock(), "urlspec: {name}: {err}");
-            }
-            Ok(Err(Error::Usage(message))) => {
-                failed = true;
-                let _ = writeln!(
-                    io::stderr().lock(),
-                    "urlspec: {name}: {message}"
-                );
-            }
-            Ok(Err(err)) => return Err(err),
-            // The input's links up to the failure are printed; the next
-            // input is read.
-            Err(bad) => {
-                printer.unreadable += 1;
-                let _ = writeln!(
-                    io::stderr().lock(),
-                    "urlspec: {name}: {}: {bad}",
-                    bad.kind()
-                );
-            }
-        }
-    }
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
+        NonZeroUsize::get,
+    );
+    let failed = if threads > 1 {
+        parallel::run(args, &ctx, threads, &mut printer, &mut out)?
+    } else {
+        let mut stage =
+            Serial { printer: &mut printer, out: &mut out, failed: false };
+        read_all(args, &ctx, &mut stage)?;
+        stage.failed
+    };
     printer.finish(&mut out).map_err(Error::Write)?;
     out.finish().map_err(Error::Write)?;
     // After TSV or JSON the summary goes to standard error, and only once
@@ -532,6 +514,189 @@ pub fn run(args: &LinksArgs) -> Result<Status, Error> {
     } else {
         Status::from_valid(s.unresolved == 0 && printer.unreadable == 0)
     })
+}
+
+/// Where the reading of the inputs hands what it finds, in input order:
+/// [`Serial`] prints each document at once, [`parallel`]'s stage sends it
+/// to a worker. The reading itself ([`read_all`]: the inputs, their
+/// formats, a WARC archive's framing, its records' types and redirects)
+/// is the same for both, so is what it reports.
+trait Stage {
+    /// A new input, named `name`, begins.
+    fn input(&mut self, name: &str);
+    /// An archive record that holds a page, from an archive read under
+    /// `ctx` (the progress bar shows how far it has been read).
+    fn page(
+        &mut self,
+        page: warc::Page,
+        ctx: &Context,
+        bar: Option<&ProgressBar>,
+    ) -> io::Result<()>;
+    /// An HTML or MIME input, read whole.
+    fn data(
+        &mut self,
+        format: Format,
+        data: Vec<u8>,
+        name: &str,
+        ctx: &Context,
+    ) -> io::Result<()>;
+    /// An HTML page past [`html::stream::IN_MEMORY`], in `file` (the
+    /// input's own, or a temporary one), read in place in its turn.
+    fn long_html(
+        &mut self,
+        file: File,
+        name: &str,
+        ctx: &Context,
+    ) -> Result<(), Error>;
+    /// A line for standard error.
+    fn warn(&mut self, line: String);
+    /// An input, record or document that could not be read.
+    fn unreadable(&mut self);
+    /// Counts to add to the summary (an archive's skipped records).
+    fn add(&mut self, summary: Summary);
+    /// An input that could not be read or named (exit status 1).
+    fn failed(&mut self);
+    /// Whether `-v` lists each skipped record.
+    fn verbose(&self) -> bool;
+    /// Whether standard output is a terminal (the progress bar then
+    /// steps aside while documents are printed).
+    fn interactive(&self) -> bool;
+}
+
+/// `--threads 1`: each document printed as soon as it is read.
+struct Serial<'a, W> {
+    printer: &'a mut Printer,
+    out: &'a mut W,
+    failed: bool,
+}
+
+impl<W: RecordWrite> Stage for Serial<'_, W> {
+    fn input(&mut self, _: &str) {}
+
+    fn page(
+        &mut self,
+        page: warc::Page,
+        ctx: &Context,
+        bar: Option<&ProgressBar>,
+    ) -> io::Result<()> {
+        let interactive = self.interactive();
+        let write = || self.printer.document(self.out, page.document(ctx));
+        match bar {
+            // The bar and the output share the terminal.
+            Some(bar) if interactive => bar.suspend(write),
+            _ => write(),
+        }
+    }
+
+    fn data(
+        &mut self,
+        format: Format,
+        data: Vec<u8>,
+        name: &str,
+        ctx: &Context,
+    ) -> io::Result<()> {
+        print_data(format, &data, name, ctx, self.printer, self.out)
+    }
+
+    fn long_html(
+        &mut self,
+        file: File,
+        name: &str,
+        ctx: &Context,
+    ) -> Result<(), Error> {
+        read_html(&file, name, ctx, self.printer, self.out)
+    }
+
+    fn warn(&mut self, line: String) {
+        self.out.warn(&line);
+    }
+
+    fn unreadable(&mut self) {
+        self.printer.unreadable += 1;
+    }
+
+    fn add(&mut self, summary: Summary) {
+        merge(&mut self.printer.summary, summary);
+    }
+
+    fn failed(&mut self) {
+        self.failed = true;
+    }
+
+    fn verbose(&self) -> bool {
+        self.printer.verbose
+    }
+
+    fn interactive(&self) -> bool {
+        self.out.interactive()
+    }
+}
+
+/// Adds the counts of `more` to `summary`.
+fn merge(summary: &mut Summary, more: Summary) {
+    summary.documents += more.documents;
+    summary.links += more.links;
+    summary.unresolved += more.unresolved;
+    summary.skipped_records += more.skipped_records;
+    summary.too_long += more.too_long;
+    for (layer, n) in more.by_base_source {
+        *summary.by_base_source.entry(layer).or_default() += n;
+    }
+    for (reason, n) in more.skipped_by_reason {
+        *summary.skipped_by_reason.entry(reason).or_default() += n;
+    }
+    for (name, (n, spec)) in more.unread_base_headers {
+        summary.unread_base_headers.entry(name).or_insert((0, spec)).0 += n;
+    }
+}
+
+/// Reads every input of `args` in order into `stage`. `Err` only when
+/// the output is gone.
+fn read_all(
+    args: &LinksArgs,
+    ctx: &Context,
+    stage: &mut impl Stage,
+) -> Result<(), Error> {
+    for next in inputs::Inputs::new(args) {
+        let input = match next {
+            Ok(input) => input,
+            Err(problem) => {
+                stage.input("");
+                stage.failed();
+                stage.warn(format!("urlspec: {problem}"));
+                continue;
+            }
+        };
+        let name = input.name.clone();
+        stage.input(&name);
+        let ctx = match &input.url {
+            Some(url) => {
+                Context { retrieval: vec![url.clone()], ..ctx.clone() }
+            }
+            None => ctx.clone(),
+        };
+        let read =
+            output::isolate(|| read(input, args.format, &ctx, &mut *stage));
+        match read {
+            Ok(Ok(())) => {}
+            Ok(Err(Error::Read(err))) => {
+                stage.failed();
+                stage.warn(format!("urlspec: {name}: {err}"));
+            }
+            Ok(Err(Error::Usage(message))) => {
+                stage.failed();
+                stage.warn(format!("urlspec: {name}: {message}"));
+            }
+            Ok(Err(err)) => return Err(err),
+            // The input's links up to the failure are printed; the next
+            // input is read.
+            Err(bad) => {
+                stage.unreadable();
+                stage.warn(format!("urlspec: {name}: {}: {bad}", bad.kind()));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// How `args` reads documents: the spec, the base options, the retrieval
@@ -567,20 +732,20 @@ pub fn read_bytes(
         url: None,
         path: None,
     };
-    read(input, args.format, &context(args)?, printer, out, false)
+    let ctx = context(args)?;
+    let mut stage = Serial { printer, out, failed: false };
+    read(input, args.format, &ctx, &mut stage)
 }
 
-/// Reads one input in its format and prints its documents. `Err(Read)`
-/// when it could not be read at all, `Err(Usage)` for `--url` with an
-/// archive; an input that is not of its format, or binary, is reported and
-/// counted as unreadable.
+/// Reads one input in its format and hands its documents to `stage`.
+/// `Err(Read)` when it could not be read at all, `Err(Usage)` for `--url`
+/// with an archive; an input that is not of its format, or binary, is
+/// reported and counted as unreadable.
 fn read(
     mut input: Input,
     format: InputFormat,
     ctx: &Context,
-    printer: &mut Printer,
-    out: &mut impl RecordWrite,
-    interactive: bool,
+    stage: &mut impl Stage,
 ) -> Result<(), Error> {
     let head = read_head(&mut input.reader).map_err(Error::Read)?;
     let gzip = head.starts_with(b"\x1f\x8b");
@@ -590,13 +755,12 @@ fn read(
         InputFormat::Auto => {
             let format = Format::detect(&inner);
             if format != Format::Warc && is_binary(&inner) {
-                printer.unreadable += 1;
-                let _ = writeln!(
-                    io::stderr().lock(),
+                stage.unreadable();
+                stage.warn(format!(
                     "urlspec: {}: {}",
                     input.name,
                     urlspec_links::Reason::Binary
-                );
+                ));
                 return Ok(());
             }
             format
@@ -615,30 +779,26 @@ fn read(
                     .into(),
             ));
         }
-        return read_warc(
-            rest,
-            &input.name,
-            input.size,
-            ctx,
-            printer,
-            out,
-            interactive,
-        );
+        return read_warc(rest, &input.name, input.size, ctx, stage);
     }
     if format == Format::Html {
-        // A long page in a regular file is read in place.
+        // A long page in a regular file is read in place, a long stream
+        // spooled to a temporary file; a short one is read whole.
         let in_place = input.path.as_deref().filter(|_| {
             !gzip && input.size > Some(html::stream::IN_MEMORY as u64)
         });
-        return read_html(
-            rest,
-            gzip,
-            &input.name,
-            in_place,
-            ctx,
-            printer,
-            out,
-        );
+        let page = match in_place {
+            Some(path) => std::fs::File::open(path).map(Spooled::File),
+            None if gzip => spool(&mut MultiGzDecoder::new(rest)),
+            None => spool(&mut { rest }),
+        }
+        .map_err(Error::Read)?;
+        return match page {
+            Spooled::Memory(data) => stage
+                .data(format, data, &input.name, ctx)
+                .map_err(Error::Write),
+            Spooled::File(file) => stage.long_html(file, &input.name, ctx),
+        };
     }
     let mut data = Vec::new();
     if gzip {
@@ -648,32 +808,55 @@ fn read(
         rest.read_to_end(&mut data)
     }
     .map_err(Error::Read)?;
+    stage.data(format, data, &input.name, ctx).map_err(Error::Write)
+}
+
+/// Prints the documents of an HTML or MIME input held in memory; a
+/// message that cannot be read is reported and counted as unreadable.
+fn print_data(
+    format: Format,
+    data: &[u8],
+    name: &str,
+    ctx: &Context,
+    printer: &mut Printer,
+    out: &mut impl RecordWrite,
+) -> io::Result<()> {
     let mut write_result = Ok(());
-    let mut sink = |doc: Document| {
+    let read = data_documents(format, data, name, ctx, &mut |doc| {
         if write_result.is_ok() {
             write_result = printer.document(out, doc);
         }
-    };
-    if let Err(problem) = mime::documents(&data, &input.name, ctx, &mut sink) {
+    });
+    if let Err(problem) = read {
         printer.unreadable += 1;
-        let _ = writeln!(
-            io::stderr().lock(),
-            "urlspec: {}: {}",
-            input.name,
-            problem.reason
-        );
+        out.warn(&format!("urlspec: {name}: {}", problem.reason));
     }
-    write_result.map_err(Error::Write)
+    write_result
 }
 
-/// Reads an HTML page and prints its links as they are found
-/// ([`html::stream`]): a long regular file (`in_place`) from its path, a
-/// long stream spooled.
-fn read_html(
-    mut rest: impl Read,
-    gzip: bool,
+/// Hands each document of an HTML or MIME input held in memory to
+/// `sink`; `Err` when a message cannot be read.
+fn data_documents(
+    format: Format,
+    data: &[u8],
     name: &str,
-    in_place: Option<&str>,
+    ctx: &Context,
+    sink: &mut dyn FnMut(Document),
+) -> Result<(), urlspec_links::Error> {
+    if format == Format::Html {
+        let base = ctx.retrieval_base();
+        sink(ctx.finish(html::document(data, name, &base, ctx)));
+        Ok(())
+    } else {
+        mime::documents(data, name, ctx, sink)
+    }
+}
+
+/// Reads a long HTML page from `file` and prints its links as they are
+/// found ([`html::stream`]).
+fn read_html(
+    file: &File,
+    name: &str,
     ctx: &Context,
     printer: &mut Printer,
     out: &mut impl RecordWrite,
@@ -689,24 +872,9 @@ fn read_html(
         }
     };
     let charset = html::Charset::Unknown;
-    let doc = match in_place {
-        Some(path) => std::fs::File::open(path).and_then(|file| {
-            html::stream::document_of_file(
-                &file, charset, name, &base, ctx, &mut batch,
-            )
-        }),
-        None if gzip => html::stream::document(
-            &mut MultiGzDecoder::new(rest),
-            charset,
-            name,
-            &base,
-            ctx,
-            &mut batch,
-        ),
-        None => html::stream::document(
-            &mut rest, charset, name, &base, ctx, &mut batch,
-        ),
-    }
+    let doc = html::stream::document_of_file(
+        file, charset, name, &base, ctx, &mut batch,
+    )
     .map_err(Error::Read)?;
     write_result.map_err(Error::Write)?;
     printer.end(out, &mut ctx.finish(doc)).map_err(Error::Write)
@@ -738,13 +906,11 @@ fn gunzip_head(head: &[u8]) -> Vec<u8> {
 /// Streams a WARC archive, record by record, with a progress bar on a
 /// terminal when its size is known.
 fn read_warc(
-    input: impl Read + 'static,
+    input: impl Read,
     name: &str,
     size: Option<u64>,
     ctx: &Context,
-    printer: &mut Printer,
-    out: &mut impl RecordWrite,
-    interactive: bool,
+    stage: &mut impl Stage,
 ) -> Result<(), Error> {
     let bar = size.filter(|_| io::stderr().is_terminal()).map(|len| {
         let style = ProgressStyle::with_template(
@@ -759,36 +925,32 @@ fn read_warc(
         Counting { inner: input, bar: bar.clone(), stop: stop.clone() };
     let reader = io::BufReader::with_capacity(1 << 16, counted);
     let mut docs = warc::Documents::new(reader, ctx.clone());
-    if printer.verbose {
+    if stage.verbose() {
         docs.log_skipped();
     }
     let mut write_result = Ok(());
-    while let Some(doc) = docs.next() {
+    loop {
+        let page = docs.next_page();
         for skipped in docs.take_skipped() {
             let target = skipped.target.as_deref().unwrap_or("(no target)");
-            let _ = writeln!(
-                io::stderr().lock(),
+            stage.warn(format!(
                 "urlspec: {name}: record at byte {} ({} {}): skipped: {}",
                 skipped.offset,
                 if skipped.kind.is_empty() { "?" } else { &skipped.kind },
                 output::visible(target),
                 skipped.reason.name()
-            );
+            ));
         }
-        let doc = match doc {
-            Ok(doc) => doc,
-            Err(e) => {
-                printer.unreadable += 1;
-                let _ = writeln!(io::stderr().lock(), "urlspec: {name}: {e}");
+        let page = match page {
+            None => break,
+            Some(Ok(page)) => page,
+            Some(Err(e)) => {
+                stage.unreadable();
+                stage.warn(format!("urlspec: {name}: {e}"));
                 continue;
             }
         };
-        let write = || printer.document(out, doc);
-        write_result = match (&bar, interactive) {
-            // The bar and the output share the terminal.
-            (Some(bar), true) => bar.suspend(write),
-            _ => write(),
-        };
+        write_result = stage.page(page, ctx, bar.as_ref());
         if write_result.is_err() {
             // Stop reading: the output is gone.
             stop.set(true);
@@ -798,7 +960,9 @@ fn read_warc(
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    docs.add_skipped(&mut printer.summary);
+    let mut skipped = Summary::default();
+    docs.add_skipped(&mut skipped);
+    stage.add(skipped);
     write_result.map_err(Error::Write)
 }
 
@@ -927,7 +1091,7 @@ impl Printer {
     /// (the links are taken out of `doc`); [`Printer::end`] ends it.
     pub fn links(
         &mut self,
-        out: &mut impl Write,
+        out: &mut impl RecordWrite,
         doc: &mut Document,
     ) -> io::Result<()> {
         let open = match &mut self.open {
@@ -994,13 +1158,12 @@ impl Printer {
             self.unreadable += 1;
         }
         for &at in &doc.too_long {
-            let _ = writeln!(
-                io::stderr().lock(),
+            out.warn(&format!(
                 "urlspec: {}: reference at byte {at} longer than {} bytes: \
                  skipped",
                 doc.name,
                 html::stream::MAX_REFERENCE
-            );
+            ));
         }
         match self.how {
             LinksOutput::Text => {
@@ -1023,11 +1186,7 @@ impl Printer {
             }
             LinksOutput::Tsv | LinksOutput::Json => {
                 for problem in &doc.problems {
-                    let _ = writeln!(
-                        io::stderr().lock(),
-                        "urlspec: {}: {problem}",
-                        doc.name
-                    );
+                    out.warn(&format!("urlspec: {}: {problem}", doc.name));
                 }
             }
         }
@@ -1069,13 +1228,11 @@ fn spaces(out: &mut impl Write, mut n: usize) -> io::Result<()> {
 /// problems, as far as they are known); after a blank line unless it is
 /// the `first`.
 fn text_head(
-    out: &mut impl Write,
+    out: &mut impl RecordWrite,
     doc: &Document,
     first: bool,
 ) -> io::Result<()> {
-    if !first {
-        out.write_all(b"\n")?;
-    }
+    out.begin_block(first)?;
     let base = &doc.base;
     writeln!(out, "== {}", output::visible(&doc.name))?;
     write!(

@@ -116,6 +116,24 @@ pub trait RecordWrite: Write {
     fn interactive(&self) -> bool {
         false
     }
+
+    /// Starts a block of the output (a document of `urlspec links`
+    /// text): a blank line before every block but the `first`. A writer
+    /// that does not know what came before (a worker's) leaves the blank
+    /// line to the one that does.
+    fn begin_block(&mut self, first: bool) -> io::Result<()> {
+        if first {
+            Ok(())
+        } else {
+            self.write_all(b"\n")
+        }
+    }
+
+    /// Writes `line` to standard error, in its place between the records
+    /// (a warning about the record being written).
+    fn warn(&mut self, line: &str) {
+        let _ = writeln!(io::stderr().lock(), "{line}");
+    }
 }
 
 impl RecordWrite for Output {

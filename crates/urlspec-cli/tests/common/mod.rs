@@ -11,7 +11,7 @@ pub mod pages;
 pub mod server;
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 /// Every spec's name, oldest first: the seven documents, then the WHATWG
@@ -86,4 +86,23 @@ pub fn json_lines(out: &Output) -> Vec<serde_json::Value> {
         .lines()
         .map(|l| serde_json::from_str(l).expect("each line is JSON"))
         .collect()
+}
+
+/// A fresh directory `name` under the test target's scratch space, in the
+/// test file's own `group`.
+pub fn scratch(group: &str, name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(group).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `data` as one gzip member.
+pub fn gzip(data: &[u8]) -> Vec<u8> {
+    let mut e = flate2::write::GzEncoder::new(
+        Vec::new(),
+        flate2::Compression::default(),
+    );
+    e.write_all(data).unwrap();
+    e.finish().unwrap()
 }

@@ -5,33 +5,21 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use common::{code, json_lines, run, stderr, stdout};
-use flate2::write::GzEncoder;
-use flate2::Compression;
+use common::{code, gzip, json_lines, run, stderr, stdout};
 
-/// A fresh directory under the test target's scratch space, holding
-/// `files` (name, content).
+/// A fresh directory of this file's tests under the test target's scratch
+/// space, holding `files` (name, content).
 fn scratch(name: &str, files: &[(&str, &[u8])]) -> PathBuf {
-    let dir =
-        Path::new(env!("CARGO_TARGET_TMPDIR")).join("links_inputs").join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch("links_inputs", name);
     for (file, content) in files {
         let file = dir.join(file);
         std::fs::create_dir_all(file.parent().unwrap()).unwrap();
         std::fs::write(file, content).unwrap();
     }
     dir
-}
-
-fn gzip(data: &[u8]) -> Vec<u8> {
-    let mut e = GzEncoder::new(Vec::new(), Compression::default());
-    e.write_all(data).unwrap();
-    e.finish().unwrap()
 }
 
 /// `urlspec links --output json` with `args`, reading `input`.

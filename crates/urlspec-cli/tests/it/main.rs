@@ -27,6 +27,8 @@ mod links_browser;
 mod links_inputs;
 #[path = "links_memory.rs"]
 mod links_memory;
+#[path = "links_threads.rs"]
+mod links_threads;
 #[path = "serve.rs"]
 mod serve;
 #[path = "streams.rs"]

@@ -1,0 +1,843 @@
+//! `urlspec links --threads N`: the documents read on N worker threads,
+//! printed in input order, the output byte for byte that of one thread.
+//!
+//! Three kinds of thread, joined by bounded channels:
+//!
+//! - the reader (one) does what must be done in order: it opens the
+//!   inputs, detects their formats, frames each WARC archive into records
+//!   (inflating a compressed one), reads each record's type and HTTP head
+//!   and follows its redirects ([`warc::Documents::next_page`]), and reads
+//!   HTML and MIME inputs whole. Each page or input becomes a task, its
+//!   warnings and counts ride along. An HTML page past
+//!   [`html::stream::IN_MEMORY`](urlspec_links::html::stream::IN_MEMORY)
+//!   is not read whole: its file goes to the writer, which reads it in
+//!   bounded memory in its turn;
+//! - the workers (N) read each task's documents (the payload decoded, the
+//!   HTML parsed, the links resolved) and format them, into a [`Spool`];
+//! - the writer (the calling thread) puts the finished outputs back in
+//!   order and only copies their bytes to standard output, their warnings
+//!   to standard error, and their counts into the summary.
+//!
+//! Memory stays bounded: the [`Window`] admits at most
+//! [`Limits::items`] tasks, and [`Limits::bytes`] bytes of them, between
+//! the reader and the writer (a task larger than that waits until it is
+//! alone in flight, and so is read in order), and a worker whose output
+//! passes [`Limits::spool`] bytes before its turn waits for its turn, then
+//! hands the output over piece by piece.
+//!
+//! With `--unique=all` the set of URLs printed so far depends on every
+//! document before, so the workers only read the documents and the writer
+//! filters and formats them.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{self, Write};
+use std::mem;
+use std::sync::mpsc::{self, Receiver, SyncSender};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::thread;
+
+use indicatif::ProgressBar;
+use urlspec_links::{warc, Context, Document, Format, Summary};
+
+use super::{
+    data_documents, merge, print_data, read_all, read_html, LinksArgs,
+    Printer, Stage, Unique,
+};
+use crate::output::{self, Error, RecordWrite};
+
+/// The room a task's output starts with.
+const OUT_CAPACITY: usize = 64 << 10;
+
+/// How much may be in flight between the reader and the writer.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Tasks (archive records, inputs, batches of warnings).
+    pub items: usize,
+    /// The bytes of the records and inputs those tasks hold.
+    pub bytes: usize,
+    /// A worker's formatted output held back before its turn.
+    pub spool: usize,
+}
+
+impl Limits {
+    /// The limits for `threads` workers: 8 tasks each, 32 MiB of input
+    /// in all, 256 KiB of held output per task.
+    pub fn new(threads: usize) -> Limits {
+        Limits { items: 8 * threads, bytes: 32 << 20, spool: 256 << 10 }
+    }
+}
+
+/// Reads every input of `args` on `threads` workers, printing with
+/// `printer` to `out`; `Ok(true)` when some input could not be read or
+/// named (exit status 1).
+pub fn run(
+    args: &LinksArgs,
+    ctx: &Context,
+    threads: usize,
+    printer: &mut Printer,
+    out: &mut impl RecordWrite,
+) -> Result<bool, Error> {
+    let window = Window::new(Limits::new(threads));
+    pipeline(args, ctx, threads, &window, printer, out)
+}
+
+/// What the [`Window`] saw at its fullest (read by the tests of the
+/// bound).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(not(test), allow(dead_code))]
+pub struct Peaks {
+    /// The most tasks in flight.
+    pub items: usize,
+    /// The most bytes of tasks in flight.
+    pub bytes: usize,
+    /// The most output a worker held before its turn.
+    pub spooled: usize,
+    /// The largest task.
+    pub largest: usize,
+}
+
+/// [`run`] through `window`.
+fn pipeline(
+    args: &LinksArgs,
+    ctx: &Context,
+    threads: usize,
+    window: &Window,
+    printer: &mut Printer,
+    out: &mut impl RecordWrite,
+) -> Result<bool, Error> {
+    let defer = args.unique == Some(Unique::All);
+    let (task_tx, task_rx) = mpsc::sync_channel::<Task>(threads);
+    // Held by the workers alone: when they are all gone, the reader's
+    // send fails instead of waiting for ever.
+    let task_rx = Arc::new(Mutex::new(task_rx));
+    let (msg_tx, msg_rx) = mpsc::sync_channel::<Msg>(4 * threads);
+    let verbose = printer.verbose;
+    let interactive = out.interactive();
+    let (written, read) = thread::scope(|scope| {
+        for _ in 0..threads {
+            let (tasks, results) = (task_rx.clone(), msg_tx.clone());
+            scope.spawn(move || work(&tasks, &results, window, args, defer));
+        }
+        drop(task_rx);
+        let reader = scope.spawn(move || {
+            let mut feed = Feed {
+                window,
+                tasks: task_tx,
+                results: msg_tx,
+                seq: 0,
+                input: 0,
+                name: Arc::from(""),
+                ctx: None,
+                pending: Vec::new(),
+                verbose,
+                interactive,
+            };
+            let read = read_all(args, ctx, &mut feed);
+            let _ = feed.flush();
+            read
+        });
+        let mut writer =
+            Writer { printer, out, failed: false, poisoned: None };
+        let written = writer.run(&msg_rx, window).map(|()| writer.failed);
+        // On a failed write: wake and stop everyone.
+        window.close();
+        drop(msg_rx);
+        let read = reader.join();
+        (written, read)
+    });
+    let failed = written.map_err(Error::Write)?;
+    match read {
+        Ok(read) => read?,
+        Err(panic) => std::panic::resume_unwind(panic),
+    }
+    Ok(failed)
+}
+
+/// One task for a worker: its place in the output, the input it comes
+/// from, and what to read.
+struct Task {
+    seq: u64,
+    input: usize,
+    name: Arc<str>,
+    ctx: Arc<Context>,
+    /// The bytes it holds (for the window).
+    bytes: usize,
+    /// What came before it in the input: warnings, counts.
+    before: Vec<Piece>,
+    work: Work,
+    bar: Option<ProgressBar>,
+}
+
+enum Work {
+    /// A WARC record that holds a page.
+    Page(warc::Page),
+    /// An HTML or MIME input, whole.
+    Data(Format, Vec<u8>),
+}
+
+/// One piece of a task's output, replayed by the writer in order.
+enum Piece {
+    /// Bytes for standard output.
+    Out(Vec<u8>),
+    /// A text block begins (after a blank line, unless it is the first).
+    Block,
+    /// A record ends (standard output is flushed on a terminal).
+    EndRecord,
+    /// A line for standard error.
+    Warn(String),
+    /// A document to filter and format in order (`--unique=all`).
+    Doc(Box<Document>),
+    /// A long HTML page, read and printed by the writer in its turn.
+    LongHtml(Box<LongHtml>),
+    /// Counts for the summary.
+    Add(Summary),
+    /// Inputs, records or documents that could not be read.
+    Unreadable(usize),
+    /// An input that could not be read or named.
+    Failed,
+    /// The reading of the input failed here: nothing more of it is
+    /// printed (as with one thread, which stops reading it).
+    Poison,
+}
+
+/// An HTML page past [`IN_MEMORY`](urlspec_links::html::stream::IN_MEMORY):
+/// its file, read by the writer with the main printer, so that its links
+/// stream out in bounded memory and in order.
+struct LongHtml {
+    file: File,
+    name: Arc<str>,
+    ctx: Arc<Context>,
+}
+
+/// A task's output (or part of it) for the writer.
+struct Msg {
+    seq: u64,
+    input: usize,
+    /// The end of the task, and the bytes it held; `None`: a part, sent
+    /// when the task's turn has come.
+    done: Option<usize>,
+    pieces: Vec<Piece>,
+    bar: Option<ProgressBar>,
+}
+
+/// The tasks in flight, and whose turn it is to be written.
+struct Window {
+    limits: Limits,
+    state: Mutex<Flight>,
+    changed: Condvar,
+}
+
+struct Flight {
+    items: usize,
+    bytes: usize,
+    /// The task being written.
+    head: u64,
+    closed: bool,
+    peaks: Peaks,
+}
+
+impl Window {
+    fn new(limits: Limits) -> Window {
+        Window {
+            limits,
+            state: Mutex::new(Flight {
+                items: 0,
+                bytes: 0,
+                head: 0,
+                closed: false,
+                peaks: Peaks::default(),
+            }),
+            changed: Condvar::new(),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Flight> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn wait<'a>(
+        &self,
+        guard: MutexGuard<'a, Flight>,
+    ) -> MutexGuard<'a, Flight> {
+        self.changed.wait(guard).unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Waits for room for a task of `bytes` (any task when none is in
+    /// flight); `false` once the output is gone.
+    fn admit(&self, bytes: usize) -> bool {
+        let mut f = self.lock();
+        while !f.closed
+            && f.items > 0
+            && (f.items >= self.limits.items
+                || f.bytes + bytes > self.limits.bytes)
+        {
+            f = self.wait(f);
+        }
+        f.items += 1;
+        f.bytes += bytes;
+        let (items, in_flight) = (f.items, f.bytes);
+        let p = &mut f.peaks;
+        p.items = p.items.max(items);
+        p.bytes = p.bytes.max(in_flight);
+        p.largest = p.largest.max(bytes);
+        !f.closed
+    }
+
+    /// Waits until task `seq` is the one being written; `false` once the
+    /// output is gone.
+    fn wait_turn(&self, seq: u64) -> bool {
+        let mut f = self.lock();
+        while !f.closed && f.head < seq {
+            f = self.wait(f);
+        }
+        !f.closed
+    }
+
+    /// Task `head` has been written, with its `bytes`.
+    fn written(&self, bytes: usize) {
+        let mut f = self.lock();
+        f.items -= 1;
+        f.bytes -= bytes;
+        f.head += 1;
+        self.changed.notify_all();
+    }
+
+    /// A worker held `bytes` of output before its turn.
+    fn spooled(&self, bytes: usize) {
+        let mut f = self.lock();
+        f.peaks.spooled = f.peaks.spooled.max(bytes);
+    }
+
+    fn close(&self) {
+        self.lock().closed = true;
+        self.changed.notify_all();
+    }
+
+    #[cfg(test)]
+    fn peaks(&self) -> Peaks {
+        self.lock().peaks
+    }
+}
+
+fn gone() -> io::Error {
+    io::Error::new(io::ErrorKind::BrokenPipe, "the output is gone")
+}
+
+/// The reader's [`Stage`]: each page or input becomes a task; warnings
+/// and counts wait for the next task (or the end of the input) and go
+/// with it.
+struct Feed<'a> {
+    window: &'a Window,
+    tasks: SyncSender<Task>,
+    results: SyncSender<Msg>,
+    seq: u64,
+    input: usize,
+    name: Arc<str>,
+    /// The context of the current input, once a task needed it.
+    ctx: Option<Arc<Context>>,
+    pending: Vec<Piece>,
+    verbose: bool,
+    interactive: bool,
+}
+
+impl Feed<'_> {
+    fn send(
+        &mut self,
+        work: Work,
+        bytes: usize,
+        ctx: &Context,
+        bar: Option<&ProgressBar>,
+    ) -> io::Result<()> {
+        if !self.window.admit(bytes) {
+            return Err(gone());
+        }
+        let ctx = self.ctx.get_or_insert_with(|| Arc::new(ctx.clone()));
+        let task = Task {
+            seq: self.seq,
+            input: self.input,
+            name: self.name.clone(),
+            ctx: ctx.clone(),
+            bytes,
+            before: mem::take(&mut self.pending),
+            work,
+            bar: bar.cloned(),
+        };
+        self.seq += 1;
+        self.tasks.send(task).map_err(|_| gone())
+    }
+
+    /// Sends the warnings and counts not sent with a task yet.
+    fn flush(&mut self) -> io::Result<()> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        if !self.window.admit(0) {
+            return Err(gone());
+        }
+        let msg = Msg {
+            seq: self.seq,
+            input: self.input,
+            done: Some(0),
+            pieces: mem::take(&mut self.pending),
+            bar: None,
+        };
+        self.seq += 1;
+        self.results.send(msg).map_err(|_| gone())
+    }
+}
+
+impl Stage for Feed<'_> {
+    fn input(&mut self, name: &str) {
+        let _ = self.flush();
+        self.input += 1;
+        self.name = Arc::from(name);
+        self.ctx = None;
+    }
+
+    fn page(
+        &mut self,
+        page: warc::Page,
+        ctx: &Context,
+        bar: Option<&ProgressBar>,
+    ) -> io::Result<()> {
+        let bytes = page.len();
+        self.send(Work::Page(page), bytes, ctx, bar)
+    }
+
+    fn data(
+        &mut self,
+        format: Format,
+        data: Vec<u8>,
+        _: &str,
+        ctx: &Context,
+    ) -> io::Result<()> {
+        let bytes = data.len();
+        self.send(Work::Data(format, data), bytes, ctx, None)
+    }
+
+    fn long_html(
+        &mut self,
+        file: File,
+        name: &str,
+        ctx: &Context,
+    ) -> Result<(), Error> {
+        let ctx = self.ctx.get_or_insert_with(|| Arc::new(ctx.clone()));
+        let long = LongHtml { file, name: Arc::from(name), ctx: ctx.clone() };
+        self.pending.push(Piece::LongHtml(Box::new(long)));
+        self.flush().map_err(Error::Write)
+    }
+
+    fn warn(&mut self, line: String) {
+        self.pending.push(Piece::Warn(line));
+    }
+
+    fn unreadable(&mut self) {
+        self.pending.push(Piece::Unreadable(1));
+    }
+
+    fn add(&mut self, summary: Summary) {
+        self.pending.push(Piece::Add(summary));
+    }
+
+    fn failed(&mut self) {
+        self.pending.push(Piece::Failed);
+    }
+
+    fn verbose(&self) -> bool {
+        self.verbose
+    }
+
+    fn interactive(&self) -> bool {
+        self.interactive
+    }
+}
+
+/// A worker: takes tasks until there are none, reads and formats each
+/// into a [`Spool`]. `defer`: the documents go to the writer unformatted.
+fn work(
+    tasks: &Mutex<Receiver<Task>>,
+    results: &SyncSender<Msg>,
+    window: &Window,
+    args: &LinksArgs,
+    defer: bool,
+) {
+    let mut printer = Printer::new(args.output);
+    if !defer {
+        printer = printer.with_filter(args.filter());
+    }
+    loop {
+        let next = tasks.lock().unwrap_or_else(PoisonError::into_inner).recv();
+        let Ok(task) = next else { return };
+        let mut spool = Spool {
+            seq: task.seq,
+            input: task.input,
+            pieces: task.before,
+            held: 0,
+            results,
+            window,
+            bar: task.bar,
+        };
+        let (name, ctx) = (task.name, task.ctx);
+        let read = output::isolate(|| match task.work {
+            Work::Page(page) if defer => {
+                spool.pieces.push(Piece::Doc(Box::new(page.document(&ctx))));
+                Ok(())
+            }
+            Work::Page(page) => {
+                printer.document(&mut spool, page.document(&ctx))
+            }
+            Work::Data(format, data) if defer => {
+                let mut docs = Vec::new();
+                let read =
+                    data_documents(format, &data, &name, &ctx, &mut |d| {
+                        docs.push(Piece::Doc(Box::new(d)));
+                    });
+                spool.pieces.append(&mut docs);
+                if let Err(problem) = read {
+                    spool.pieces.push(Piece::Unreadable(1));
+                    spool
+                        .warn(&format!("urlspec: {name}: {}", problem.reason));
+                }
+                Ok(())
+            }
+            Work::Data(format, data) => print_data(
+                format,
+                &data,
+                &name,
+                &ctx,
+                &mut printer,
+                &mut spool,
+            ),
+        });
+        match read {
+            Ok(Ok(())) => {}
+            // The writer is gone.
+            Ok(Err(_)) => return,
+            // As with one thread: what was printed stays, the input is
+            // read no further.
+            Err(bad) => {
+                spool.pieces.push(Piece::Unreadable(1));
+                spool.warn(&format!("urlspec: {name}: {}: {bad}", bad.kind()));
+                spool.pieces.push(Piece::Poison);
+            }
+        }
+        spool.pieces.push(Piece::Add(mem::take(&mut printer.summary)));
+        spool
+            .pieces
+            .push(Piece::Unreadable(mem::take(&mut printer.unreadable)));
+        let msg = Msg {
+            seq: spool.seq,
+            input: spool.input,
+            done: Some(task.bytes),
+            pieces: mem::take(&mut spool.pieces),
+            bar: spool.bar.take(),
+        };
+        if results.send(msg).is_err() {
+            return;
+        }
+    }
+}
+
+/// A worker's output for one task, held until the task's turn once it
+/// passes the limit, then handed over piece by piece.
+struct Spool<'a> {
+    seq: u64,
+    input: usize,
+    pieces: Vec<Piece>,
+    /// The output bytes in `pieces`.
+    held: usize,
+    results: &'a SyncSender<Msg>,
+    window: &'a Window,
+    bar: Option<ProgressBar>,
+}
+
+impl Spool<'_> {
+    /// Hands the output over if it passed the limit, once it is the
+    /// task's turn.
+    fn spill(&mut self) -> io::Result<()> {
+        if self.held <= self.window.limits.spool {
+            return Ok(());
+        }
+        self.window.spooled(self.held);
+        if !self.window.wait_turn(self.seq) {
+            return Err(gone());
+        }
+        let msg = Msg {
+            seq: self.seq,
+            input: self.input,
+            done: None,
+            pieces: mem::take(&mut self.pieces),
+            bar: self.bar.clone(),
+        };
+        self.held = 0;
+        self.results.send(msg).map_err(|_| gone())
+    }
+}
+
+impl Write for Spool<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self.pieces.last_mut() {
+            Some(Piece::Out(out)) => out.extend_from_slice(buf),
+            _ => {
+                // Room for a page's output at once: growing from a line
+                // copied it over and over (a fifth of the threads' extra
+                // instructions, BENCHMARKS.md).
+                let mut out = Vec::with_capacity(OUT_CAPACITY.max(buf.len()));
+                out.extend_from_slice(buf);
+                self.pieces.push(Piece::Out(out));
+            }
+        }
+        self.held += buf.len();
+        self.spill()?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl RecordWrite for Spool<'_> {
+    fn end_record(&mut self) -> io::Result<()> {
+        self.pieces.push(Piece::EndRecord);
+        Ok(())
+    }
+
+    fn begin_block(&mut self, _first: bool) -> io::Result<()> {
+        self.pieces.push(Piece::Block);
+        Ok(())
+    }
+
+    fn warn(&mut self, line: &str) {
+        self.pieces.push(Piece::Warn(line.to_string()));
+    }
+}
+
+/// The writer: the tasks' outputs in order, replayed on the real output.
+struct Writer<'a, W> {
+    printer: &'a mut Printer,
+    out: &'a mut W,
+    failed: bool,
+    /// An input whose reading failed: the rest of it is dropped.
+    poisoned: Option<usize>,
+}
+
+impl<W: RecordWrite> Writer<'_, W> {
+    fn run(
+        &mut self,
+        results: &Receiver<Msg>,
+        window: &Window,
+    ) -> io::Result<()> {
+        let mut waiting = BTreeMap::new();
+        let mut head = 0;
+        for msg in results {
+            let Some(bytes) = msg.done else {
+                // A part of the task being written.
+                self.apply(msg)?;
+                continue;
+            };
+            waiting.insert(msg.seq, (msg, bytes));
+            while let Some((msg, bytes)) = waiting.remove(&head) {
+                self.apply(msg)?;
+                head += 1;
+                window.written(bytes);
+            }
+        }
+        Ok(())
+    }
+
+    fn apply(&mut self, msg: Msg) -> io::Result<()> {
+        if self.poisoned == Some(msg.input) {
+            return Ok(());
+        }
+        let (input, interactive) = (msg.input, self.out.interactive());
+        let replay = || {
+            for piece in msg.pieces {
+                self.piece(piece, input)?;
+            }
+            Ok(())
+        };
+        match &msg.bar {
+            // The bar and the output share the terminal.
+            Some(bar) if interactive => bar.suspend(replay),
+            _ => replay(),
+        }
+    }
+
+    fn piece(&mut self, piece: Piece, input: usize) -> io::Result<()> {
+        match piece {
+            Piece::Out(bytes) => self.out.write_all(&bytes)?,
+            Piece::Block => {
+                let first = mem::replace(&mut self.printer.first, false);
+                if !first {
+                    self.out.write_all(b"\n")?;
+                }
+            }
+            Piece::EndRecord => self.out.end_record()?,
+            Piece::Warn(line) => self.out.warn(&line),
+            Piece::Doc(doc) => self.printer.document(self.out, *doc)?,
+            Piece::LongHtml(long) => self.long_html(*long)?,
+            Piece::Add(summary) => merge(&mut self.printer.summary, summary),
+            Piece::Unreadable(n) => self.printer.unreadable += n,
+            Piece::Failed => self.failed = true,
+            Piece::Poison => self.poisoned = Some(input),
+        }
+        Ok(())
+    }
+
+    /// Reads and prints a long page, reporting what cannot be read as
+    /// [`read_all`] does; `Err` only when the output is gone.
+    fn long_html(&mut self, long: LongHtml) -> io::Result<()> {
+        let LongHtml { file, name, ctx } = long;
+        let read = output::isolate(|| {
+            read_html(&file, &name, &ctx, self.printer, self.out)
+        });
+        match read {
+            Ok(Ok(())) => {}
+            Ok(Err(Error::Write(err))) => return Err(err),
+            Ok(Err(Error::Read(err))) => {
+                self.failed = true;
+                self.out.warn(&format!("urlspec: {name}: {err}"));
+            }
+            Ok(Err(Error::Usage(message))) => {
+                self.failed = true;
+                self.out.warn(&format!("urlspec: {name}: {message}"));
+            }
+            Err(bad) => {
+                self.printer.unreadable += 1;
+                self.out
+                    .warn(&format!("urlspec: {name}: {}: {bad}", bad.kind()));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::{Cli, Command};
+    use clap::Parser;
+    use std::time::{Duration, Instant};
+
+    fn links_args(args: &[&str]) -> LinksArgs {
+        let argv = ["urlspec", "links"].iter().chain(args);
+        let Command::Links(args) = Cli::try_parse_from(argv).unwrap().command
+        else {
+            panic!("not links")
+        };
+        args
+    }
+
+    /// An archive of `n` small pages, the tenth with 3,000 links.
+    fn archive(n: usize) -> Vec<u8> {
+        let mut warc = Vec::new();
+        for i in 0..n {
+            let links = if i == 10 { 3000 } else { 5 };
+            let html: String =
+                (0..links).map(|k| format!("<a href=\"{k}/x\">")).collect();
+            let block = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n{html}"
+            );
+            warc.extend_from_slice(
+                format!(
+                    "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: \
+                     http://h/{i}/\r\nContent-Length: {}\r\n\r\n{block}\r\n\r\n",
+                    block.len()
+                )
+                .as_bytes(),
+            );
+        }
+        warc
+    }
+
+    /// An output whose writes wait until it is opened.
+    struct Stalled<'a> {
+        open: &'a (Mutex<bool>, Condvar),
+        bytes: Vec<u8>,
+    }
+
+    impl Write for Stalled<'_> {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            let (open, changed) = self.open;
+            let mut is_open = open.lock().unwrap();
+            while !*is_open {
+                is_open = changed.wait(is_open).unwrap();
+            }
+            self.bytes.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl RecordWrite for Stalled<'_> {
+        fn end_record(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn the_window_bounds_what_is_in_flight() {
+        let path = std::env::temp_dir()
+            .join(format!("urlspec-parallel-{}.warc", std::process::id()));
+        std::fs::write(&path, archive(200)).unwrap();
+        let args = links_args(&["-o", "json", path.to_str().unwrap()]);
+        let ctx = super::super::context(&args).unwrap();
+        let limits = Limits { items: 6, bytes: 4 << 10, spool: 8 << 10 };
+        let window = Window::new(limits);
+        let open = (Mutex::new(false), Condvar::new());
+        let mut printer = Printer::new(args.output);
+        let mut out = Stalled { open: &open, bytes: Vec::new() };
+        thread::scope(|scope| {
+            let run = scope.spawn(|| {
+                pipeline(&args, &ctx, 2, &window, &mut printer, &mut out)
+            });
+            // With the output stalled on the first page, the reader fills
+            // the window and waits: it has taken no more of the archive
+            // than the window holds.
+            let start = Instant::now();
+            let full = loop {
+                let f = window.lock();
+                if f.items == limits.items {
+                    break (f.head, f.items, f.bytes);
+                }
+                drop(f);
+                assert!(start.elapsed() < Duration::from_secs(60));
+                thread::sleep(Duration::from_millis(5));
+            };
+            thread::sleep(Duration::from_millis(50));
+            let f = window.lock();
+            assert_eq!((f.head, f.items, f.bytes), full, "the reader waits");
+            drop(f);
+            *open.0.lock().unwrap() = true;
+            open.1.notify_all();
+            assert!(!run.join().unwrap().unwrap());
+        });
+        std::fs::remove_file(&path).unwrap();
+        let peaks = window.peaks();
+        assert!(peaks.items <= limits.items, "{peaks:?}");
+        assert!(peaks.bytes <= limits.bytes.max(peaks.largest), "{peaks:?}");
+        // The page of 3,000 links spilled its output past the limit, held
+        // no more than the limit and a line before it could write.
+        assert!(peaks.spooled > limits.spool, "{peaks:?}");
+        assert!(peaks.spooled < limits.spool + 512, "{peaks:?}");
+        // The same output as one thread's.
+        let mut serial = Vec::new();
+        let mut one = Printer::new(args.output);
+        let mut stage = super::super::Serial {
+            printer: &mut one,
+            out: &mut serial,
+            failed: false,
+        };
+        std::fs::write(&path, archive(200)).unwrap();
+        super::super::read_all(&args, &ctx, &mut stage).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert!(out.bytes == serial, "the output differs");
+        assert_eq!(printer.summary, one.summary);
+        assert_eq!(printer.summary.links, 199 * 5 + 3000);
+    }
+}
