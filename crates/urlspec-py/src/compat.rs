@@ -818,13 +818,37 @@ fn split_entry<'py>(
     if let (true, Arg::Given(a)) = (u.hashes_arguments, &allow_fragments) {
         a.hash()?;
     }
-    let b = &u.behaviour;
-    let text = Text::of(url)?;
     let default = match scheme {
         Some(s) => Some((s, Text::of(s)?)),
         None => None,
     };
     let allow = allow_fragments.is_truthy(true)?;
+    split_text(py, u, url, default, allow, params)
+}
+
+/// `urlsplit(url)` (`params`: `urlparse(url)`) for a `str`, with the
+/// default scheme and fragments allowed: the common call, which
+/// [`fastpy::FastFunction`] makes without reading arguments.
+pub(crate) fn split_default<'py, const PARAMS: bool>(
+    py: Python<'py>,
+    url: &Bound<'py, PyString>,
+) -> PyResult<Bound<'py, PyAny>> {
+    split_text(py, urllib_state()?, url, None, true, PARAMS)
+}
+
+/// urllib's split of `url` with the default scheme `default`, if any
+/// (the argument and its text), as `SplitResult` or (`params`)
+/// `ParseResult`.
+fn split_text<'py>(
+    py: Python<'py>,
+    u: &Urllib,
+    url: &Bound<'py, PyString>,
+    default: Option<(&Bound<'py, PyString>, Text<'_>)>,
+    allow: bool,
+    params: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let b = &u.behaviour;
+    let text = Text::of(url)?;
     let kind =
         default.as_ref().map_or(text.kind, |(_, t)| t.kind.max(text.kind));
     // Only urlparse reads a scheme list (`uses_params`), and only for a
@@ -888,6 +912,25 @@ fn split_entry<'py>(
             str_from(py, split.fragment, kind)?,
         ],
     )
+}
+
+/// `name` (``"urlsplit"`` or ``"urlparse"``) as a function object that
+/// splits a lone `str` argument itself and hands every other call to
+/// `fallback` (the `urllib_` function of the same name), with `doc` as its
+/// `__doc__` and a `cache_clear()` that does nothing.
+#[pyfunction]
+fn urllib_fast<'py>(
+    py: Python<'py>,
+    name: &str,
+    fallback: Bound<'py, PyAny>,
+    doc: Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let fast = match name {
+        "urlsplit" => split_default::<false>,
+        "urlparse" => split_default::<true>,
+        _ => return Err(PyNameError::new_err(format!("no fast {name}"))),
+    };
+    fastpy::FastFunction::make(py, fast, fallback, doc)
 }
 
 /// ``urllib.parse.urljoin(base, url, allow_fragments=True)``, answer for
@@ -1057,6 +1100,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(urljoin, m)?)?;
     m.add_function(wrap_pyfunction!(set_urllib, m)?)?;
     m.add_function(wrap_pyfunction!(urllib_urlsplit, m)?)?;
+    m.add_function(wrap_pyfunction!(urllib_fast, m)?)?;
     m.add_function(wrap_pyfunction!(urllib_urlparse, m)?)?;
     m.add_function(wrap_pyfunction!(urllib_urljoin, m)?)?;
     m.add_function(wrap_pyfunction!(urllib_unparse, m)?)?;
