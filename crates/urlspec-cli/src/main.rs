@@ -4,13 +4,15 @@
 //! pages, MIME messages and WARC archives.
 //!
 //! The command is a thin layer over the [`urlspec`] and [`urlspec_links`]
-//! libraries: [`cli`] holds the clap definitions, [`cmd`] one module per
-//! subcommand (`parse`, `resolve`, `links`, `scheme`, `equiv`,
-//! `normalize`, `check`, `diff`, `extract`, `serve` (a local web page and
-//! JSON API over the others), and `completions` and `man`, made from the
-//! clap definitions), and [`output`] the helpers they share
-//! (JSON building, caret rendering, line-by-line input, each input's
-//! record made apart so that one input cannot end a stream).
+//! libraries: [`cli`] holds the top-level parser and the list of
+//! subcommands, [`cmd`] one module per subcommand (`parse`, `resolve`,
+//! `links`, `scheme`, `equiv`, `normalize`, `check`, `diff`, `extract`,
+//! `serve` (a local web page and JSON API over the others), and
+//! `completions` and `man`, made from the clap definitions), each with its
+//! arguments, their help and their mapping onto the libraries' options,
+//! [`args`] the arguments several share (`--spec`), and [`output`] the
+//! helpers they share (JSON building, caret rendering, line-by-line input,
+//! each input's record made apart so that one input cannot end a stream).
 //!
 //! The specs are the seven documents and, with the `whatwg` feature (on by
 //! default), the WHATWG URL Standard (the library's implementation of it).
@@ -30,6 +32,7 @@
 //! quietly with status 0; any other failed write (a full disk) ends it
 //! with status 2 and no summary.
 
+mod args;
 mod cli;
 mod cmd;
 mod output;

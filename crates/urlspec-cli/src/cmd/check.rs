@@ -1,23 +1,150 @@
 //! `urlspec check`: the security findings of [`check::check`] for each
 //! URL, and an exit status that can gate a pipeline.
 
+use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use urlspec::check::{self, Finding, Severity};
+use clap::{Args, ValueEnum};
+use urlspec::check::{self, Finding, Severity, RULES};
 use urlspec::Spec;
 
 use super::Status;
-use crate::cli::CheckArgs;
+use crate::args::{help_of, url_inputs, urls_help, UrlArgs};
 use crate::output::{self, BadLine, Error, JsonObject};
+
+/// The long description of `urlspec check`, with the rule list from
+/// [`RULES`], so the list follows the library.
+fn check_long_about() -> String {
+    let mut text = String::from(
+        "\
+Check each URL for the hazards the specs' security sections warn of, and
+those that studies of URL-parser differentials found: a port that reaches
+another protocol, an escaped line break that injects a command, a password, a
+file URL naming another host, a backslash, several `@`, raw whitespace or a
+control character, a user name that looks like a host, a host the specs read
+differently.
+
+Each finding has a stable code, a severity (info < low < medium < high), the
+bytes of the input it concerns (shown with carets under them), an explanation
+for this input, and the source it rests on (a source in docs/readings.md is the
+reading urlspec takes where the documents leave a choice). The URL is parsed
+under --spec.
+
+Rules (the severity is the highest the rule reports):
+",
+    );
+    let width = RULES.iter().map(|r| r.name.len()).max().unwrap_or(0);
+    for rule in RULES {
+        let _ = writeln!(
+            text,
+            "  {}  {:width$}  up to {}\n          {}",
+            rule.code, rule.name, rule.severity, rule.source
+        );
+    }
+    text.push_str(concat!(
+        "
+--fail-on sets the threshold: the exit status is 1 when some finding is at or
+above it. The default, medium, lets a low finding (a non-default port above
+1023) pass; --fail-on high fails only on the worst, --fail-on info on any
+finding. The findings are printed whatever the threshold.
+
+",
+        url_inputs!(),
+        "
+
+--only-findings leaves out the URLs without findings: a clean URL prints
+nothing, as text or JSON.
+
+With --json, each line is one object with the keys input, spec, max_severity
+(null when there is no finding), fails (some finding reaches --fail-on),
+findings (each with code, name, severity, span {start, end} in bytes of input,
+end excluded, message and source) and error (null, or {kind, message} for an
+input without an answer).
+
+Exit status: 0 when no finding reaches --fail-on, 1 when some finding does or
+some input has no answer, 2 for a usage or I/O error.",
+    ));
+    text
+}
+
+/// The `Examples:` section of `urlspec check --help`.
+const EXAMPLES: &str = "\
+Examples:
+  # The 1996 draft's example: gopher to an SMTP port, CR LF escaped
+  urlspec check 'gopher://h:25/0HELO%0D%0AMAIL'
+
+  # A user name that looks like a host (RFC 3986 section 7.6)
+  urlspec check --spec rfc3986 'ftp://cnn.example.com&story=breaking_news@10.0.0.1/top_story.htm'
+
+  # Gate a pipeline: fail only on high findings
+  urlspec check --fail-on high < urls.txt > findings.txt || exit 1
+
+  # JSON Lines: count the findings by code
+  urlspec check --json < urls.txt | jq -r '.findings[].code' | sort | uniq -c
+
+  # Only the URLs that have findings
+  urlspec check --only-findings --fail-on high < urls.txt";
+
+/// The arguments of `urlspec check`.
+#[derive(Debug, Args)]
+#[command(
+    about = "Report the security hazards of URLs (ports, escaped line \
+             breaks, passwords, parser confusion), with stable rule \
+             codes; fail a pipeline at a chosen severity",
+    long_about = check_long_about(),
+    after_help = EXAMPLES,
+    mut_args(help_of("urls", urls_help("check"))),
+    mut_args(help_of("spec", "The spec to parse the URLs under"))
+)]
+pub struct CheckArgs {
+    /// `--spec`, `--json` and the URLs, worded for this command by the
+    /// `mut_args` above
+    #[command(flatten)]
+    pub common: UrlArgs,
+
+    /// Exit with status 1 when some finding is at or above this severity
+    #[arg(long, value_enum, value_name = "SEVERITY", default_value_t)]
+    pub fail_on: FailOn,
+
+    /// Print only the URLs that have findings (nothing for a clean URL)
+    #[arg(long)]
+    pub only_findings: bool,
+}
+
+/// The values of `--fail-on`: the severities of [`Severity`], lowest
+/// first.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    /// Any finding
+    Info,
+    /// A low, medium or high finding
+    Low,
+    /// A medium or high finding
+    #[default]
+    Medium,
+    /// A high finding only
+    High,
+}
+
+impl From<FailOn> for Severity {
+    fn from(value: FailOn) -> Severity {
+        match value {
+            FailOn::Info => Severity::Info,
+            FailOn::Low => Severity::Low,
+            FailOn::Medium => Severity::Medium,
+            FailOn::High => Severity::High,
+        }
+    }
+}
 
 /// Checks every input of `args`, printing its findings as text or a JSON
 /// line; `Invalid` when some finding reaches `--fail-on`. With
 /// `--only-findings`, an input without findings prints nothing.
 pub fn run(args: &CheckArgs) -> Result<Status, Error> {
-    let spec = args.spec;
+    let spec = args.common.spec.value;
     let passes = output::answer_each(
-        &args.urls,
-        args.json,
+        &args.common.urls,
+        args.common.json,
         |buf, input| answer(args, buf, input),
         |buf, input, bad| write_bad_json(buf, input, spec, bad),
     )?;
@@ -28,17 +155,17 @@ pub fn run(args: &CheckArgs) -> Result<Status, Error> {
 /// `--json`; nothing with `--only-findings` and no finding) and says
 /// whether it passes: no finding reaches `--fail-on`.
 pub fn answer(args: &CheckArgs, buf: &mut Vec<u8>, input: &str) -> bool {
-    let findings = check::check(input, args.spec);
+    let findings = check::check(input, args.common.spec.value);
     let fails = fails(&findings, Severity::from(args.fail_on));
     if args.only_findings && findings.is_empty() {
         return true;
     }
-    if args.json {
-        write_json(buf, input, args.spec, &findings, fails);
+    if args.common.json {
+        write_json(buf, input, args.common.spec.value, &findings, fails);
         buf.push(b'\n');
     } else {
         // A Vec takes every write.
-        let _ = write_human(buf, input, args.spec, &findings);
+        let _ = write_human(buf, input, args.common.spec.value, &findings);
     }
     !fails
 }
@@ -137,6 +264,8 @@ pub fn write_json(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::{Cli, Command};
+    use clap::Parser;
 
     const GOPHER: &str = "gopher://h:25/0HELO%0D%0AMAIL";
 
@@ -187,5 +316,25 @@ mod tests {
         assert_eq!(f["name"], "password");
         assert_eq!(f["span"]["start"], 9);
         assert_eq!(f["span"]["end"], 10);
+    }
+
+    #[test]
+    fn check_fails_on_medium_by_default() {
+        let cli = Cli::try_parse_from(["urlspec", "check"]).unwrap();
+        let Command::Check(args) = cli.command else { panic!() };
+        assert_eq!(Severity::from(args.fail_on), Severity::Medium);
+        for (name, severity) in [
+            ("info", Severity::Info),
+            ("low", Severity::Low),
+            ("high", Severity::High),
+        ] {
+            let cli =
+                Cli::try_parse_from(["urlspec", "check", "--fail-on", name])
+                    .unwrap();
+            let Command::Check(args) = cli.command else { panic!() };
+            assert_eq!(Severity::from(args.fail_on), severity);
+        }
+        let long = check_long_about();
+        assert!(RULES.iter().all(|r| long.contains(r.code)));
     }
 }

@@ -3,11 +3,40 @@
 
 use std::io::Write;
 
-use clap::CommandFactory;
+use clap::{Args, CommandFactory};
 
 use super::Status;
-use crate::cli::{Cli, CompletionsArgs};
+use crate::cli::Cli;
 use crate::output::{Error, Output};
+
+/// The long description of `urlspec completions`.
+const LONG_ABOUT: &str = "\
+Print the completion script of SHELL for urlspec on standard output. It is made
+from the same argument definitions as --help, so it knows every subcommand,
+option and value (--spec names, --output formats, …).
+
+Install it where the shell looks for completions:
+  bash        urlspec completions bash > ~/.local/share/bash-completion/completions/urlspec
+  zsh         urlspec completions zsh > ~/.zfunc/_urlspec
+              (with fpath+=(~/.zfunc) before compinit in ~/.zshrc)
+  fish        urlspec completions fish > ~/.config/fish/completions/urlspec.fish
+  powershell  urlspec completions powershell >> $PROFILE
+
+Exit status: 0, or 2 when the script cannot be written.";
+
+/// The arguments of `urlspec completions`.
+#[derive(Debug, Args)]
+#[command(
+    about = "Print the completion script of a shell (bash, zsh, fish, \
+             powershell, elvish) for urlspec, made from these argument \
+             definitions",
+    long_about = LONG_ABOUT
+)]
+pub struct CompletionsArgs {
+    /// The shell to complete for
+    #[arg(value_enum, value_name = "SHELL")]
+    pub shell: clap_complete::Shell,
+}
 
 /// Prints the completion script of `args.shell`.
 pub fn run(args: &CompletionsArgs) -> Result<Status, Error> {

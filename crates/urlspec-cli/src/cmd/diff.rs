@@ -11,17 +11,207 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::ffi::OsStr;
 use std::io::{self, IsTerminal, Write};
 
-use urlspec::diff::{self, Comparison, Difference, Row};
+use clap::builder::TypedValueParser;
+use clap::error::ErrorKind;
+use clap::{Arg, Args};
+use urlspec::diff::{self, Cell, Comparison, Difference, Row};
 use urlspec::Spec;
 
 use super::Status;
-use crate::cli::DiffArgs;
+use crate::args::{spec_error, spec_of_build, SPECS};
 use crate::output::{
     self, BadLine, Error, JsonObject, LineReader, NotUtf8, Origin, Output,
     RecordWrite, STDIN,
 };
+
+/// The long description of `urlspec diff`.
+const LONG_ABOUT: &str = "\
+Compare what the specs make of one input: how each splits a URL into its
+components or, with --base, how each resolves a reference against the base.
+Print a matrix with one row per spec and one column per component (scheme,
+net_loc, user, password, host, port, path, params, query, fragment, and
+whether the URL is valid under the spec), or a single result column with
+--base; then, for each column on which the specs disagree, the answers with
+the specs that give each, and the rule of the specs' rule tables that makes
+the difference, citing where each spec writes it down.
+
+Where the documents themselves leave a choice, urlspec takes the reading
+docs/readings.md gives, with the text behind it and the option (if any) that
+selects the other; an explanation that rests on one cites its anchor
+(docs/readings.md#rfc1630-partial).
+
+A difference in the scheme, user, password, host or port is marked
+[security]: two programs that follow different specs would send the same URL
+to different places (http://a?@b/: host a, or host b with user a?).
+
+In the matrix, an absent component is (absent), an empty one \"\", and a
+component outside the spec's model is - (the WHATWG standard has no net_loc
+and no params; they are not compared). `*` marks a cell whose answer differs
+from the column's most common one; a spec that gives no URL (the WHATWG
+parser on a relative input, a resolution error) shows its error instead of
+cells. Colours mark the same cells when standard output is a terminal and
+NO_COLOR is not set.
+
+--specs picks the specs, a comma-separated list of names (in the order given)
+or all; the default, all, is every spec of this build: the seven documents
+and, when built with the whatwg feature, the WHATWG URL Standard, as browsers
+parse. Where whatwg gives another answer, the reason names the parser's
+state and the section of the Standard.
+
+--batch (or an INPUT of -) reads the inputs from standard input, one per line
+(with --base, references; with --pairs, BASE<TAB>REFERENCE lines, split at the
+first TAB), streamed, and prints only those on which the specs disagree: the
+input, then the disagreeing columns. --security-only prints only the
+security-relevant ones. A summary ends the output (on standard error with
+--json, once the rest is written): the inputs read, how many the specs
+disagree on, how many of those are security-relevant, and the most common sets
+of disagreeing columns. A line that is not UTF-8, a --pairs line without a TAB
+and an input urlspec fails on (a bug to report) are printed in their place,
+with `error: KIND: MESSAGE` (NotUtf8, MissingTab, InternalError; `line N`
+stands for an input that is not text), and reported on standard error.
+
+With --json, one object (with --batch, one line per disagreement) with the
+keys input, base (null without --base), specs, rows (one per spec: {spec,
+valid, error, cells}, cells mapping each column name to its value or null),
+differences (each {column, security, groups, explanations}, groups being
+[{value, specs}] in spec order; an error is the value \"error: ...\" in
+the first column), agree and error (null; for an input line without a
+comparison, {kind, message, line}, with input null when it is not text, no
+rows and agree null).
+
+Exit status: 0 when the specs agree (with --batch: on every input; with
+--security-only: on where every input goes), 1 when they disagree (on some
+input; or a line has no comparison), 2 for a usage or I/O error.";
+
+/// The `Examples:` section of `urlspec diff --help`.
+const EXAMPLES: &str = "\
+Examples:
+  # Where does http://a?q go? RFC 1808's net_loc runs to the `/`: a?q
+  urlspec diff 'http://a?q'
+
+  # A backslash: data to the RFCs, a `/` to browsers (another host)
+  urlspec diff 'http://a\\@b/'
+
+  # The seed specs on `?y` against RFC 1808's base (testdata/diff/spec-5.7.toml)
+  urlspec diff --specs rfc1630,draft04,rfc1808,draft96 --base 'http://a/b/c/d;p?q#f' '?y'
+
+  # Every URL of a list on which RFC 3986 and browsers disagree
+  urlspec diff --batch --specs rfc3986,whatwg < urls.txt
+
+  # Only the disagreements that change where a request goes; the exit
+  # status says whether there is one
+  urlspec diff --batch --security-only < urls.txt > confusions.txt
+
+  # A TSV of BASE<TAB>REFERENCE lines, as JSON Lines; count the specs'
+  # disagreements by column
+  urlspec diff --batch --pairs --json < pairs.tsv | jq -r '.differences[].column' | sort | uniq -c";
+
+/// The arguments of `urlspec diff`.
+#[derive(Debug, Args)]
+#[command(
+    about = "Show where the specs disagree on a URL or a reference \
+             (a matrix of every spec's answer), and the rule behind \
+             each difference; --batch finds the disagreements in a list",
+    long_about = LONG_ABOUT,
+    after_help = EXAMPLES
+)]
+pub struct DiffArgs {
+    /// The base URL to resolve the input against ('' for none); without
+    /// it, the input is parsed
+    #[arg(short, long, value_name = "BASE", conflicts_with = "pairs")]
+    pub base: Option<String>,
+
+    /// The specs to compare: a comma-separated list of names, or all (every
+    /// spec of this build)
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_parser = SpecListParser,
+        default_value = "all"
+    )]
+    pub specs: SpecList,
+
+    /// Print JSON instead of text (with --batch, one object per line)
+    #[arg(long)]
+    pub json: bool,
+
+    /// Read the inputs from standard input, one per line, and print only
+    /// those on which the specs disagree, then a summary
+    #[arg(long)]
+    pub batch: bool,
+
+    /// With --batch: read BASE<TAB>REFERENCE lines
+    #[arg(long)]
+    pub pairs: bool,
+
+    /// With --batch: print only the disagreements on the scheme, user,
+    /// password, host or port
+    #[arg(long)]
+    pub security_only: bool,
+
+    /// The URL to compare (with --base, the reference); - reads one per
+    /// line from standard input, as --batch does (put `--` before one that
+    /// starts with `-`)
+    #[arg(
+        value_name = "INPUT",
+        required_unless_present = "batch",
+        conflicts_with = "batch"
+    )]
+    pub input: Option<String>,
+}
+
+/// The specs of `urlspec diff --specs`, in the order given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpecList(pub Vec<Spec>);
+
+/// The value parser of `--specs`: a comma-separated list of spec names
+/// (each as `--spec` takes it), or `all` for every spec of this build
+/// ([`SPECS`]); at least two distinct specs. A name given twice counts
+/// once, where it first appears.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SpecListParser;
+
+impl TypedValueParser for SpecListParser {
+    type Value = SpecList;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&Arg>,
+        value: &OsStr,
+    ) -> Result<SpecList, clap::Error> {
+        let text = value.to_string_lossy();
+        let mut specs: Vec<Spec> = Vec::new();
+        for name in text.split(',').map(str::trim) {
+            let found: Vec<Spec> = if name.eq_ignore_ascii_case("all") {
+                SPECS.to_vec()
+            } else {
+                let spec = spec_of_build(name).ok_or_else(|| {
+                    spec_error(cmd, arg, "--specs", name, &["all"])
+                })?;
+                vec![spec]
+            };
+            for spec in found {
+                if !specs.contains(&spec) {
+                    specs.push(spec);
+                }
+            }
+        }
+        if specs.len() < 2 {
+            let arg = arg.map_or_else(|| "--specs".to_owned(), Arg::to_string);
+            let message = format!(
+                "invalid value '{text}' for '{arg}': a comparison needs two \
+                 specs or more (a comma-separated list, or all)\n"
+            );
+            return Err(clap::Error::raw(ErrorKind::InvalidValue, message)
+                .with_cmd(cmd));
+        }
+        Ok(SpecList(specs))
+    }
+}
 
 /// Compares the input of `args` (or, with `--batch`, every line of
 /// standard input) under the chosen specs.
@@ -125,6 +315,26 @@ pub fn shown_value(value: Option<&str>) -> Cow<'_, str> {
         None => Cow::Borrowed("(absent)"),
         Some("") => Cow::Borrowed("\"\""),
         Some(text) => output::visible(text),
+    }
+}
+
+/// An answer of a difference as the groups show it: its value
+/// ([`shown_value`]), or `error: REASON` for a spec that gives no URL.
+pub fn shown_cell(cell: &Cell) -> Cow<'_, str> {
+    match cell {
+        Cell::Value(value) => shown_value(value.as_deref()),
+        Cell::Error(e) => {
+            Cow::Owned(output::visible(&format!("error: {e}")).into_owned())
+        }
+    }
+}
+
+/// The text of an answer in JSON: the value (`None` when absent), or
+/// `error: REASON` for a spec that gives no URL.
+fn cell_text(cell: &Cell) -> Option<Cow<'_, str>> {
+    match cell {
+        Cell::Value(value) => value.as_deref().map(Cow::Borrowed),
+        Cell::Error(e) => Some(Cow::Owned(format!("error: {e}"))),
     }
 }
 
@@ -338,7 +548,7 @@ pub fn write_differences(
             writeln!(out, "{indent}{name}")?;
         }
         let values: Vec<Cow<'_, str>> =
-            d.groups.iter().map(|(v, _)| shown_value(v.as_deref())).collect();
+            d.groups.iter().map(|(cell, _)| shown_cell(cell)).collect();
         let width = values.iter().map(|v| output::text_width(v)).max();
         let width = width.unwrap_or(0);
         for (value, (_, specs)) in values.iter().zip(&d.groups) {
@@ -368,7 +578,10 @@ pub fn write_json(buf: &mut Vec<u8>, c: &Comparison) {
         .objects("rows", &c.rows, |o, row| {
             o.string("spec", row.spec.name())
                 .boolean("valid", row.valid)
-                .optional("error", row.error.as_deref())
+                .optional(
+                    "error",
+                    row.error.as_ref().map(ToString::to_string).as_deref(),
+                )
                 .object("cells", |o| {
                     for (col, cell) in c.columns.iter().zip(&row.cells) {
                         o.optional(col.name(), cell.as_deref());
@@ -378,8 +591,8 @@ pub fn write_json(buf: &mut Vec<u8>, c: &Comparison) {
         .objects("differences", &c.differences, |o, d| {
             o.string("column", d.column.name())
                 .boolean("security", d.security)
-                .objects("groups", &d.groups, |o, (value, specs)| {
-                    o.optional("value", value.as_deref())
+                .objects("groups", &d.groups, |o, (cell, specs)| {
+                    o.optional("value", cell_text(cell).as_deref())
                         .strings("specs", specs.iter().map(|s| s.name()));
                 })
                 .strings("explanations", &d.explanations);
@@ -617,6 +830,7 @@ pub fn write_block(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::subcommand_args;
 
     const SEEDS: [Spec; 4] =
         [Spec::Rfc1630, Spec::Draft04, Spec::Rfc1808, Spec::Draft96];
@@ -815,5 +1029,43 @@ mod tests {
         let c = diff::compare("g;x", &SEEDS);
         assert!(!tally.count(&c, true));
         assert_eq!((tally.disagree, tally.printed), (4, 3));
+    }
+
+    fn diff_args(args: &[&str]) -> Result<DiffArgs, clap::Error> {
+        subcommand_args(&[&["diff"], args].concat())
+    }
+
+    #[test]
+    fn diff_specs_list_all_or_names() {
+        let args = diff_args(&["x"]).unwrap();
+        assert_eq!(args.specs.0, SPECS);
+        assert_eq!(args.input.as_deref(), Some("x"));
+        let args =
+            diff_args(&["--specs", "RFC-3986, rfc1808,rfc3986", "x"]).unwrap();
+        assert_eq!(args.specs.0, [Spec::Rfc3986, Spec::Rfc1808]);
+        let args = diff_args(&["--specs", "rfc2396,all", "x"]).unwrap();
+        assert_eq!(args.specs.0[0], Spec::Rfc2396);
+        assert_eq!(args.specs.0.len(), SPECS.len());
+        for bad in ["rfc1808", "rfc1808,rfc1808", "rfc1808,nope", ""] {
+            assert!(diff_args(&["--specs", bad, "x"]).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn diff_needs_an_input_or_batch_but_not_both() {
+        assert!(diff_args(&[]).is_err());
+        assert!(diff_args(&["--batch", "x"]).is_err());
+        assert!(diff_args(&["--pairs"]).is_err());
+        // Refused by the command, which sees whether INPUT is `-`.
+        assert!(diff_args(&["--security-only", "x"]).is_ok());
+        assert!(diff_args(&["--batch", "--pairs", "--base", "h:"]).is_err());
+        let args =
+            diff_args(&["--batch", "--pairs", "--security-only"]).unwrap();
+        assert!(args.batch && args.pairs && args.security_only);
+        let args = diff_args(&["--base", "", ""]).unwrap();
+        assert_eq!(
+            (args.base.as_deref(), args.input.as_deref()),
+            (Some(""), Some(""))
+        );
     }
 }

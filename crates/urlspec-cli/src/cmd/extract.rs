@@ -10,13 +10,154 @@
 use std::fs;
 use std::io::{self, Read, Write};
 
+use clap::{Args, ValueEnum};
 use urlspec::extract::{Finder, Found, LineIndex, MAX_DELIMITED};
 use urlspec::resolve::{ResolveError, Resolved, Resolver};
 use urlspec::{Reference, Spec};
 
 use super::Status;
-use crate::cli::{ExtractArgs, ExtractOutput};
+use crate::args::{help_of, SpecArg};
 use crate::output::{self, Error, JsonObject, Output, RecordWrite};
+
+/// The long description of `urlspec extract`.
+const LONG_ABOUT: &str = "\
+Find the URLs in running text (mail, news, plain-text documents) and print
+each one with where it is (FILE:LINE:COLUMN), how it was delimited, and the URL
+itself with its wrapper and line-wrapping whitespace removed.
+
+Delimited URLs follow Appendix B of the 1996 draft (\"Recommendations for
+Delimiting URLs in Context\"), which RFC 2396 and RFC 3986 repeat:
+  * <URL:...> (the prefix in any case) and <...> delimit a URL; the wrapper is
+    not part of it, and the URL runs to the first `>`.
+  * All whitespace between the brackets is removed, so a URL broken across
+    lines comes out whole.
+  * A line break right after a `-` keeps the hyphen, but the hyphen may or may
+    not be part of the URL: the URL is flagged as ambiguous, and the reading
+    without the hyphen is given as its alternative.
+  * Bracketed text is a URL only if it has a scheme under --spec:
+    <fielding@ics.uci.edu> is not one.
+  * Between the brackets, at most 8 KiB (8192 bytes) are read as a URL: a
+    longer <URL:...> or <...> that starts like one (URL:, or a scheme) is
+    reported as a finding, flagged too-long, with no URL, and its text is not
+    searched for bare URLs.
+Heuristics, in no seed: text in double quotes that starts with a known scheme
+(RFC 2396 App. E), and bare URLs, found by their scheme (http:, ftp:,
+gopher:, mailto:, news:, …, x-…, and any other scheme followed by //). A bare
+URL ends at whitespace, `<`, `>`, `\"` or a control character; other
+characters outside US-ASCII belong to it, as written (http://müller.de).
+Trailing punctuation is trimmed, and so is a closing ), ] or } at its end
+that the URL did not open (http://example.com/ab)c is whole). --no-bare turns
+bare URLs off: only <URL:...>, <...> and quotes are reported.
+
+--relative also reports references without a scheme: always inside <URL:...>,
+whose prefix says a URL follows, and inside quotes when they look like a
+relative path (\"../x\"). --base resolves each URL found against BASE under
+--spec (BASE must be an absolute URL); relative references are found, and so
+resolved, only with --relative.
+
+Forms: url-prefixed (<URL:...>), angle (<...>), quoted (\"...\"), bare.
+
+Input: each FILE, or standard input when there is none (a FILE of - is
+standard input too), read as bytes: the text need not be UTF-8, and a URL is
+reported only where its delimited text is. Lines count from 1 at each LF;
+columns count characters from 1; both point at the opening delimiter (or at a
+bare URL's first character).
+
+Output (--output):
+  text  FILE:LINE:COLUMN  FORM  URL  [FLAGS]
+        with --base, URL -> RESOLVED (or -> error: KIND: MESSAGE); the
+        flags are too-long (the URL is then -), relative, and
+        ambiguous-hyphen (or ALTERNATIVE)
+  tsv   a header row, then one row per URL: file, line, column, offset,
+        form, url, resolved, ambiguous_hyphen, alternative, relative,
+        too_long (standard input is named -)
+  json  one object per URL (JSON Lines) with the keys file, line, column,
+        offset (the byte offset of the opening delimiter), form, url (null
+        when too long), resolved (null without --base), ambiguous_hyphen,
+        alternative (the reading without the hyphens, or null), relative
+        and too_long
+
+Exit status: 0 when every FILE was read (whether or not it holds URLs), 1
+when some URL could not be resolved against --base or some <...> form was
+too long, 2 for a usage or I/O error: a missing FILE (reported after the
+other files were read) or a BASE that is not absolute.";
+
+/// The `Examples:` section of `urlspec extract --help`.
+const EXAMPLES: &str = "\
+Examples:
+  # The 1996 draft's own example, from standard input
+  printf 'Yes, Jim, I found it under <ftp://info.cern.ch/pub/www/doc;\\n      type=d> but\\n' | urlspec extract
+
+  # Only <URL:...>, <...> and quoted URLs, as TSV
+  urlspec extract --no-bare --output tsv notes.txt mail/*.eml > urls.tsv
+
+  # Resolve relative references too, against the document's URL
+  urlspec extract --relative --base http://example.com/docs/ README.txt
+
+  # JSON Lines: the URLs broken at a hyphen, both readings
+  urlspec extract --output json < message.txt | jq -c 'select(.ambiguous_hyphen) | [.url, .alternative]'";
+
+/// The arguments of `urlspec extract`.
+#[derive(Debug, Args)]
+#[command(
+    about = "Find the URLs in running text (<URL:...>, <...>, quotes, \
+             bare URLs), with line and column, optionally resolved",
+    long_about = LONG_ABOUT,
+    after_help = EXAMPLES,
+    mut_args(help_of("spec",
+        "The spec that decides what a scheme is, and resolves against \
+         --base"
+    ))
+)]
+pub struct ExtractArgs {
+    /// `--spec`, worded for this command by the `mut_args` above
+    #[command(flatten)]
+    pub spec: SpecArg,
+
+    /// Resolve each URL found against this absolute URL
+    #[arg(short, long, value_name = "BASE")]
+    pub base: Option<String>,
+
+    /// Also report references without a scheme: in <URL:...>, and quoted
+    /// relative paths
+    #[arg(long)]
+    pub relative: bool,
+
+    /// Report only delimited URLs (<URL:...>, <...>, quotes), not bare
+    /// ones
+    #[arg(long)]
+    pub no_bare: bool,
+
+    /// How to print the URLs
+    #[arg(short, long, value_enum, value_name = "HOW", default_value_t)]
+    pub output: ExtractOutput,
+
+    /// Files to read (- for standard input); with none, standard input
+    #[arg(value_name = "FILE")]
+    pub files: Vec<String>,
+}
+
+impl ExtractArgs {
+    /// The library's finder.
+    pub fn finder(&self) -> Finder {
+        Finder::new()
+            .spec(self.spec.value)
+            .bare(!self.no_bare)
+            .relative(self.relative)
+    }
+}
+
+/// The values of `--output` of `urlspec extract`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum ExtractOutput {
+    /// FILE:LINE:COLUMN, form, URL and flags, one line per URL
+    #[default]
+    Text,
+    /// Tab-separated values, a header row first
+    Tsv,
+    /// One JSON object per URL (JSON Lines)
+    Json,
+}
 
 /// The TSV header row.
 pub const TSV_HEADER: &str = "file\tline\tcolumn\toffset\tform\turl\t\
@@ -26,9 +167,10 @@ pub const TSV_HEADER: &str = "file\tline\tcolumn\toffset\tform\turl\t\
 /// Finds the URLs of every input of `args` and prints them.
 pub fn run(args: &ExtractArgs) -> Result<Status, Error> {
     if let Some(base) = &args.base {
-        check_base(base, args.spec)?;
+        check_base(base, args.spec.value)?;
     }
-    let resolver = args.base.as_deref().map(|b| Resolver::new(b, args.spec));
+    let resolver =
+        args.base.as_deref().map(|b| Resolver::new(b, args.spec.value));
     let finder = args.finder();
     let mut out = Output::stdout();
     let mut printer = Printer::new(args.output, resolver);
@@ -357,6 +499,8 @@ fn json_line(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::{Cli, Command};
+    use clap::Parser;
 
     /// The draft's example (TV-TXT-1 … 3), with a hyphen broken at a line
     /// end and a relative reference.
@@ -506,5 +650,28 @@ mod tests {
             };
             assert!(message.contains("not an absolute URL"), "{message}");
         }
+    }
+
+    #[test]
+    fn extract_flags_build_the_finder() {
+        let cli = Cli::try_parse_from(["urlspec", "extract"]).unwrap();
+        let Command::Extract(args) = cli.command else { panic!() };
+        assert_eq!(args.finder(), Finder::new());
+        assert_eq!(args.output, ExtractOutput::Text);
+        let cli = Cli::try_parse_from([
+            "urlspec",
+            "extract",
+            "--no-bare",
+            "--relative",
+            "-s",
+            "rfc3986",
+            "-",
+        ])
+        .unwrap();
+        let Command::Extract(args) = cli.command else { panic!() };
+        let want =
+            Finder::new().bare(false).relative(true).spec(Spec::Rfc3986);
+        assert_eq!(args.finder(), want);
+        assert_eq!(args.files, ["-"]);
     }
 }

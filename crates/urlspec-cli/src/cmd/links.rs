@@ -30,8 +30,9 @@ use urlspec_links::{
 };
 
 use super::Status;
-use crate::cli::{ResolveOptions, SpecParser};
+use crate::args::{help_of, SpecArg};
 use crate::cmd::extract::check_absolute;
+use crate::cmd::resolve::ResolveOptions;
 use crate::output::{self, Error, JsonObject, Output, RecordWrite};
 use inputs::Input;
 
@@ -161,18 +162,15 @@ Examples:
     about = "List every link in HTML files, MIME messages and WARC \
              archives, resolved against the base each spec establishes",
     long_about = LONG_ABOUT,
-    after_help = EXAMPLES
+    after_help = EXAMPLES,
+    mut_args(help_of("spec",
+        "The spec that establishes bases and resolves links"
+    ))
 )]
 pub struct LinksArgs {
-    /// The spec that establishes bases and resolves links
-    #[arg(
-        short,
-        long,
-        value_name = "SPEC",
-        value_parser = SpecParser,
-        default_value_t = Spec::default()
-    )]
-    pub spec: Spec,
+    /// `--spec`, worded for this command by the `mut_args` above
+    #[command(flatten)]
+    pub spec: SpecArg,
 
     /// The URL first requested to retrieve an HTML or MIME input (its base
     /// when nothing inner sets one); it must be absolute
@@ -304,10 +302,10 @@ impl LinksArgs {
     /// resolve.
     pub fn retrieval(&self) -> Result<Vec<String>, Error> {
         let Some(url) = &self.url else { return Ok(Vec::new()) };
-        let mut chain = vec![absolute("--url <URL>", url, self.spec)?];
+        let mut chain = vec![absolute("--url <URL>", url, self.spec.value)?];
         for redirect in &self.redirect {
             let before = chain.last().map_or("", String::as_str);
-            let next = Resolver::new(before, self.spec)
+            let next = Resolver::new(before, self.spec.value)
                 .resolve(redirect.trim())
                 .map_err(|e| {
                     Error::Usage(format!(
@@ -324,7 +322,9 @@ impl LinksArgs {
     /// The `--base` URL, checked to be absolute.
     pub fn given_base(&self) -> Result<Option<String>, Error> {
         match &self.base {
-            Some(url) => absolute("--base <URL>", url, self.spec).map(Some),
+            Some(url) => {
+                absolute("--base <URL>", url, self.spec.value).map(Some)
+            }
             None => Ok(None),
         }
     }
@@ -535,7 +535,7 @@ pub fn run(args: &LinksArgs) -> Result<Status, Error> {
 /// `--url` or `--base` that is not absolute.
 fn context(args: &LinksArgs) -> Result<Context, Error> {
     Ok(Context {
-        spec: args.spec,
+        spec: args.spec.value,
         base: args.base_options(),
         retrieval: args.retrieval()?,
         given: args.given_base()?,

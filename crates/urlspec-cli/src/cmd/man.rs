@@ -5,11 +5,36 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::Path;
 
-use clap::CommandFactory;
+use clap::{Args, CommandFactory};
 
 use super::Status;
-use crate::cli::{Cli, ManArgs};
+use crate::cli::Cli;
 use crate::output::{Error, Output};
+
+/// The long description of `urlspec man`.
+const LONG_ABOUT: &str = "\
+Print the manual page of urlspec (roff, section 1) on standard output, made
+from the same definitions as --help: the description, every option, the
+subcommands, the specs and the exit statuses. With --dir, write one page per
+command into DIR instead: urlspec.1, urlspec-parse.1, urlspec-resolve.1, ….
+
+  urlspec man | man -l -
+  urlspec man --dir ~/.local/share/man/man1 && man urlspec-links
+
+Exit status: 0, or 2 when a page cannot be written.";
+
+/// The arguments of `urlspec man`.
+#[derive(Debug, Args)]
+#[command(
+    about = "Print the manual page of urlspec (roff, for man), or write \
+             one page per command into a directory",
+    long_about = LONG_ABOUT
+)]
+pub struct ManArgs {
+    /// Write one page per command (urlspec.1, urlspec-parse.1, …) into DIR
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<std::path::PathBuf>,
+}
 
 /// Prints the page of `urlspec`, or writes one page per command into
 /// `--dir`.

@@ -7,22 +7,112 @@
 
 use std::io::{self, Write};
 
+use clap::Args;
 use urlspec::equiv::{self, NotComparable, Options};
 use urlspec::Spec;
 
 use super::Status;
-use crate::cli::NormalizeArgs;
+use crate::args::{help_of, urls_help, UrlArgs};
+use crate::cmd::equiv::EquivOptions;
 use crate::output::{
     self, BadLine, Error, JsonObject, NotUtf8, Origin, Output,
 };
 
+/// The long description of `urlspec normalize`.
+const LONG_ABOUT: &str = "\
+Print each URL brought to the chosen spec's canonical encoding level: the
+string `urlspec equiv` compares. Two URLs are equivalent exactly when their
+normalized forms are equal, so the output can be sorted, deduplicated (sort
+-u) or joined on. Normalizing a normalized URL changes nothing more.
+
+What is decoded, escaped and folded depends on the spec and on --level; see
+`urlspec equiv --help` for the table. In short, at the default level
+(scheme): the scheme and the hex digits of escapes are put in one case, the
+escapes of characters that may stand unescaped are decoded, raw characters the
+spec requires escaped are escaped, an empty or default port is dropped, the
+fragment is dropped (--include-fragment keeps it), and under rfc3986 the
+host is folded to lower case and the dot-segments are removed from the path
+of every URL with a scheme, rooted or not: RFC 3986 section 6.2.2.3 applies
+remove_dot_segments to the path, as resolving the URL against any base would
+(x:./foo/bar gives x:foo/bar, x:mid/content=5/../6 gives x:mid/6, and
+g:h/../i gives g:/i, the algorithm's output as printed). A relative reference
+keeps its dot-segments (they climb a base), and a path that would then start
+with // without an authority is left as it is. Ports are compared by value:
+:080 is the default port, :08080 is :8080.
+
+Input: the URL arguments, where - stands for the lines of standard input, one
+URL per line (a trailing CR LF or LF is removed), streamed, as does giving no
+URL at all.
+
+Output: one line per input, so the output lines up with the input (paste
+urls.txt normalized.txt). A URL that cannot be compared (it holds a `%` that
+does not start an escape, which RFC 1630 makes illegal) gives, in its place,
+
+  error: NotComparable: <message>
+
+and the same with its line number on standard error; a line that is not UTF-8
+gives `error: NotUtf8: <message>`, and an input urlspec fails on (a bug to
+report) `error: InternalError: <message>`. The lines after any of them are
+still read.
+
+With --json, each line is one object with the keys input (null for a line
+that is not UTF-8), spec, level, result (null on error) and error (null, or
+{kind, message, position}; position is the byte offset of the `%`, null for
+NotUtf8 and InternalError).
+
+Exit status: 0 when every URL was normalized, 1 when some line is an error, 2
+for a usage or I/O error.";
+
+/// The `Examples:` section of `urlspec normalize --help`.
+const EXAMPLES: &str = "\
+Examples:
+  # RFC 3986: case, escapes, dot-segments, the default port
+  urlspec normalize --spec rfc3986 'eXAMPLE://a/./b/../b/%63/%7bfoo%7d' 'HTTP://A:80'
+
+  # `~` is national in RFC 1808 (escaped) and unreserved in the 1996 draft
+  urlspec normalize 'http://a/~u'
+  urlspec normalize --spec draft96 'http://a/%7Eu'
+
+  # The distinct URLs of a list, as RFC 3986 compares them
+  urlspec normalize --spec rfc3986 < urls.txt | sort -u
+
+  # Each URL beside its normalized form
+  urlspec normalize < urls.txt | paste urls.txt -
+
+  # JSON Lines: the URLs that cannot be compared, and where
+  urlspec normalize --json < urls.txt | jq -c 'select(.error) | {input, at: .error.position}'";
+
+/// The arguments of `urlspec normalize`.
+#[derive(Debug, Args)]
+#[command(
+    about = "Bring URLs to a spec's canonical encoding level, the form \
+             `equiv` compares, one line per input",
+    long_about = LONG_ABOUT,
+    after_help = EXAMPLES,
+    mut_args(help_of("urls", urls_help("normalize"))),
+    mut_args(help_of("spec", "The spec to normalize under"))
+)]
+pub struct NormalizeArgs {
+    /// `--spec`, `--json` and the URLs, worded for this command by the
+    /// `mut_args` above
+    #[command(flatten)]
+    pub common: UrlArgs,
+
+    /// How to normalize (last, as in [`EquivArgs`])
+    #[command(flatten)]
+    pub options: EquivOptions,
+}
+
 /// Normalizes every input of `args`, printing one line each.
 pub fn run(args: &NormalizeArgs) -> Result<Status, Error> {
     let mut out = Output::stdout();
-    let mut printer =
-        Printer::new(args.spec, args.options.to_options(), args.json);
+    let mut printer = Printer::new(
+        args.common.spec.value,
+        args.options.to_options(),
+        args.common.json,
+    );
     let mut all_ok = true;
-    output::for_each_input_or_error(&args.urls, |origin, text| {
+    output::for_each_input_or_error(&args.common.urls, |origin, text| {
         all_ok &= printer.answer(&mut out, origin, text)?;
         out.end_record()
     })?;

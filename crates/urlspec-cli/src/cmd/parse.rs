@@ -10,20 +10,99 @@
 
 use std::io::{self, Write};
 
+use clap::Args;
 use urlspec::server::{AuthorityKind, Server};
 use urlspec::whatwg::{self, Components, Failure};
 use urlspec::{Reference, Spec, Violation};
 
 use super::Status;
-use crate::cli::ParseArgs;
+use crate::args::{help_of, url_inputs, urls_help, UrlArgs};
 use crate::output::{self, BadLine, Error, JsonObject};
+
+/// The long description of `urlspec parse`.
+const LONG_ABOUT: &str = concat!(
+    "\
+Split each URL into scheme, net_loc (authority), user, password, host, port,
+path, params, query and fragment, exactly as the chosen spec splits it, and
+check it against that spec's grammar.
+
+", url_inputs!(), "
+
+Each invalid URL is printed with a caret under every offending character and
+the grammar rule it breaks (aligned as a terminal shows the characters: two
+columns for a CJK character, none for a combining mark).
+
+An absent component is shown as (absent) and an empty one as \"\": `http://a/b?`
+has an empty query but no fragment. Control characters are shown as their
+Unicode control pictures (a tab as \u{2409}).
+
+Under --spec whatwg the components are the WHATWG URL Standard's, as browsers
+parse (urlspec's implementation of its basic URL parser): the table starts
+with the standard's serialization (href); the host is lower-cased (and IDNA
+mapped), the default port dropped, an empty user or password absent, the
+empty host \"\" (file:///p), and net_loc and params are always absent (the
+standard has neither). An input the standard gives no URL for, every relative
+reference among them, is invalid, with one violation (rule URL) at the byte
+where the parser stopped, naming the Standard's validation error and the
+parser's state, and no components.
+
+With --json, each line is one object with the keys input, spec, scheme,
+net_loc, user, password, host, port, path, params, query, fragment (null when
+absent, \"\" when empty; under whatwg, all null when the standard gives no
+URL), valid, violations (each with position, a byte offset into input, rule
+and message) and error (null, or {kind, message} for an input without an
+answer; its input is null when it is not UTF-8).
+
+Exit status: 0 when every URL is valid, 1 when some URL is invalid or has no
+answer, 2 for a usage or I/O error.");
+
+/// The `Examples:` section of `urlspec parse --help`.
+const EXAMPLES: &str = "\
+Examples:
+  # One URL, as RFC 1808 (the default) splits it
+  urlspec parse 'http://a/b/c/d;p?q#f'
+
+  # The same text under RFC 3986: `;p` stays in the path, `~` is fine
+  urlspec parse --spec rfc3986 'http://a/~u/d;p?q#f'
+
+  # As a browser parses it: `\\` is `/`, so the host is a, not b
+  urlspec parse --spec whatwg 'http://a\\@b/'
+
+  # Stream a file, one URL per line; exit status 1 if any is invalid
+  urlspec parse --spec rfc2396 < urls.txt
+
+  # Arguments and standard input together: - stands for its lines
+  grep -o 'http[^\"]*' page.html | urlspec parse --spec rfc3986 http://a/ -
+
+  # JSON Lines: list the invalid URLs with the rules they break
+  urlspec parse --json < urls.txt | jq -c 'select(.valid | not) | {input, rules: [.violations[].rule]}'";
+
+/// The arguments of `urlspec parse`.
+#[derive(Debug, Args)]
+#[command(
+    about = "Split URLs into their components and check them against \
+             a spec",
+    long_about = LONG_ABOUT,
+    after_help = EXAMPLES,
+    mut_args(help_of("urls", urls_help("parse"))),
+    mut_args(help_of("json",
+        "Print one JSON object per URL (JSON Lines) instead of a table"
+    )),
+    mut_args(help_of("spec", "The spec to split and validate under"))
+)]
+pub struct ParseArgs {
+    /// `--spec`, `--json` and the URLs, worded for this command by the
+    /// `mut_args` above
+    #[command(flatten)]
+    pub common: UrlArgs,
+}
 
 /// Parses every input of `args`, printing a table or a JSON line each.
 pub fn run(args: &ParseArgs) -> Result<Status, Error> {
-    let spec = args.spec;
+    let spec = args.common.spec.value;
     let all_valid = output::answer_each(
-        &args.urls,
-        args.json,
+        &args.common.urls,
+        args.common.json,
         |buf, input| answer(args, buf, input),
         |buf, input, bad| write_bad_json(buf, input, spec, bad),
     )?;
@@ -33,9 +112,9 @@ pub fn run(args: &ParseArgs) -> Result<Status, Error> {
 /// Appends the record of `input` to `buf` (a table, or a JSON line with
 /// `--json`) and says whether the input is valid.
 pub fn answer(args: &ParseArgs, buf: &mut Vec<u8>, input: &str) -> bool {
-    if args.spec == Spec::Whatwg {
+    if args.common.spec.value == Spec::Whatwg {
         let parsed = whatwg::parse(input, None);
-        if args.json {
+        if args.common.json {
             write_whatwg_json(buf, input, &parsed);
             buf.push(b'\n');
         } else {
@@ -44,9 +123,9 @@ pub fn answer(args: &ParseArgs, buf: &mut Vec<u8>, input: &str) -> bool {
         }
         return parsed.is_ok();
     }
-    let reference = Reference::parse_with(input, args.spec);
+    let reference = Reference::parse_with(input, args.common.spec.value);
     let violations = reference.violations();
-    if args.json {
+    if args.common.json {
         write_json(buf, &reference, &violations);
         buf.push(b'\n');
     } else {

@@ -17,16 +17,361 @@ use std::borrow::Cow;
 use std::fmt::Display;
 use std::io::{self, Read, Write};
 
+use clap::{Args, ValueEnum};
 use urlspec::resolve::{
-    make_relative, Options, Outcome, PairResolver, ResolveError, Resolver,
+    make_relative, DotDotAboveRoot, Options, Outcome, PairResolver,
+    ResolveError, Resolver, Rfc1630Dots, RootlessDots,
 };
 use urlspec::{Reference, Spec};
 
 use super::Status;
-use crate::cli::{ResolveArgs, SPECS};
+use crate::args::{help_of, SpecArg, SPECS};
 use crate::output::{
     self, BadLine, BlockReader, Error, JsonObject, Origin, Output, RecordWrite,
 };
+
+/// The long description of `urlspec resolve`.
+const LONG_ABOUT: &str = "\
+Resolve each reference against a base URL under the chosen spec and print the
+absolute URL it denotes, one line per reference, in input order.
+
+Resolution turns a relative reference (g, ../g, ?y, #s, //host/p, ;x) into an
+absolute URL: what the reference leaves out is taken from the base (scheme,
+then net_loc, then the directory of the path), and `.` and `..` segments are
+removed. The specs agree on everyday references and differ at the edges;
+against the base http://a/b/c/d;p?q:
+
+  reference   rfc1808             rfc2396             rfc3986
+  ../../../g  http://a/../g       http://a/../g       http://a/g
+  ;x          http://a/b/c/d;x    http://a/b/c/;x     http://a/b/c/;x
+  ?y          http://a/b/c/d;p?y  http://a/b/c/?y     http://a/b/c/d;p?y
+
+Where the texts leave a choice, the default is the reading of
+docs/readings.md, and the options below select the others.
+
+With no base (--base ''), RFC 1630, RFC 1808 and the drafts take the
+reference as an absolute URL (RFC 1808 step 1, docs/readings.md#a20;
+taken_as_absolute in --json);
+RFC 2396 and RFC 3986 report NoBase. Under whatwg (the WHATWG URL Standard's
+basic URL parser with the base, as browsers resolve) no base is the
+Standard's null base: an absolute reference is parsed as `parse` does
+(http://example.com/foo/bar/.. gives http://example.com/foo/), a relative
+one is NoBase; a reference the standard cannot parse is InvalidReference,
+at the byte where the parser stopped, with the Standard's validation error
+and the parser's state.
+
+Input: the REF arguments, where - stands for the lines of standard input, one
+reference per line (a trailing CR LF or LF is removed), as does giving no REF
+at all. With --pairs, each line of
+standard input is BASE<TAB>REFERENCE (split at the first TAB; an empty BASE
+is no base); consecutive lines with the same base reuse the parsed base, so
+input grouped by base is fastest.
+
+Output: one line per input, so the output lines up with the input (paste
+pairs.tsv out.txt). An input that cannot be resolved gives, in its place,
+
+  error: <kind>: <message>
+
+and the same with its line number on standard error. The kinds: NoBase,
+BaseNotAbsolute, BaseNotHierarchical and InvalidReference (--strict),
+DotDotAboveRoot (--dotdot-above-root error), for unreadable input lines
+MissingTab (a --pairs line without a TAB) and NotUtf8, and InternalError for an
+input urlspec fails on (a bug to report); the lines after any of them are still
+read. (An absolute reference
+such as `error: x` resolves to itself and looks the same; --json tells the two
+apart, and keeps standard error quiet.)
+
+With --json, each line is one object with the keys base, reference, spec,
+result (null on error), same_document (the reference is to the base document
+itself), error (null, or {\"kind\", \"message\"}), taken_as_absolute (there
+was no base and the reference was taken as absolute) and note (null, or
+{\"kind\", \"message\"} when the result, read again, has other components than
+the algorithm produced: PathReadAsAuthority, f:/a and .//g giving f://g under
+rfc3986; PathJoinsAuthority, http://taccs.hu and index.html giving
+http://taccs.huindex.html under rfc2396; AuthorityReadsLonger, http://a and ?g
+giving http://a?g, whose net_loc is a?g, under rfc1808 and the 1996 drafts;
+AuthorityEndsEarlier, a partial //? under rfc1630; or PathGuarded, when
+--path-guard wrote /. before such a path). The result is each text's answer;
+the note only reports it. A --pairs line without a TAB has the whole line as
+base and a null reference; a line that is not UTF-8 has both null.
+
+--all-specs resolves each reference under every spec (whatwg last, when
+built in) and prints one row per spec, `*` marking the specs whose answer differs from that of --spec; with
+--json, one object per reference with base, reference, and one key per spec
+holding {result, same_document, error, taken_as_absolute, note}.
+
+--relative goes the other way: each argument (or line) is a TARGET absolute
+URL, and the answer is the shortest reference that resolves against BASE to
+exactly TARGET under the spec, or `error: no relative form` when none does (a
+base or target without a scheme, or a target the spec would rewrite). With
+--json: base, target, spec, result, error.
+
+Exit status: 0 when every input was resolved, 1 when some line is an error
+(with --all-specs: an error under some spec), 2 for a usage or I/O error.";
+
+/// The `Examples:` section of `urlspec resolve --help`.
+const EXAMPLES: &str = "\
+Examples:
+  # One reference, as RFC 1808 (the default) resolves it: http://a/../g
+  urlspec resolve --base 'http://a/b/c/d;p?q' '../../../g'
+
+  # The same under RFC 3986, which removes `..` above the root: http://a/g
+  urlspec resolve --spec rfc3986 --base 'http://a/b/c/d;p?q' '../../../g'
+
+  # References from standard input, one per line
+  urlspec resolve --spec rfc3986 --base https://example.com/docs/ < hrefs.txt
+
+  # A TSV file of BASE<TAB>REFERENCE lines; put each answer beside its pair
+  urlspec resolve --pairs --spec rfc3986 < pairs.tsv > resolved.txt
+  paste pairs.tsv resolved.txt
+
+  # Every spec at once; `*` marks answers that differ from rfc1808's
+  urlspec resolve --all-specs --base 'http://a/b/c/d;p?q' ';x' '?y'
+
+  # The other way: the shortest reference from the base to a target (../g)
+  urlspec resolve --relative --base 'http://a/b/c/d;p?q' http://a/b/g
+
+  # JSON Lines: the pairs that failed, and why
+  urlspec resolve --pairs --json < pairs.tsv | jq -c 'select(.error) | {base, reference, kind: .error.kind}'
+
+  # The pairs on which RFC 2396 and RFC 3986 disagree
+  urlspec resolve --pairs --all-specs --json < pairs.tsv | jq -c 'select(.rfc2396.result != .rfc3986.result) | [.reference, .rfc2396.result, .rfc3986.result]'";
+
+/// The arguments of `urlspec resolve`.
+#[derive(Debug, Args)]
+#[command(
+    about = "Resolve references against a base URL, compare the \
+             specs' answers, or find the relative form of a URL",
+    long_about = LONG_ABOUT,
+    after_help = EXAMPLES,
+    mut_args(help_of("spec",
+        "The spec to resolve under; with --all-specs, the one the others \
+         are compared with"
+    ))
+)]
+pub struct ResolveArgs {
+    /// `--spec`, worded for this command by the `mut_args` above
+    #[command(flatten)]
+    pub spec: SpecArg,
+
+    /// The base URL to resolve against ('' for none)
+    #[arg(
+        short,
+        long,
+        value_name = "BASE",
+        required_unless_present = "pairs",
+        conflicts_with = "pairs"
+    )]
+    pub base: Option<String>,
+
+    /// Read BASE<TAB>REFERENCE lines from standard input instead of taking
+    /// one --base
+    #[arg(long, conflicts_with = "references")]
+    pub pairs: bool,
+
+    /// Print one JSON object per input (JSON Lines) instead of text
+    #[arg(long)]
+    pub json: bool,
+
+    /// Resolve under every spec and show their answers side by side
+    #[arg(long)]
+    pub all_specs: bool,
+
+    /// Print the shortest reference from BASE to each TARGET instead
+    #[arg(
+        long,
+        conflicts_with_all = [
+            "all_specs",
+            "strict",
+            "same_scheme",
+            "no_same_scheme",
+            "dotdot_above_root",
+            "fix_pathless_base",
+            "rfc1630_dots",
+            "rootless_dots",
+            "path_guard",
+        ]
+    )]
+    pub relative: bool,
+
+    /// References to resolve (with --relative: TARGET URLs); - reads one
+    /// per line from standard input, as does giving none (put `--` before
+    /// one that starts with `-`)
+    #[arg(value_name = "REF")]
+    pub references: Vec<String>,
+
+    /// How to resolve where the specs leave a choice (last: the heading it
+    /// sets would otherwise take in the arguments after it)
+    #[command(flatten)]
+    pub options: ResolveOptions,
+}
+
+/// The options of `urlspec resolve` that become the library's
+/// [`Options`]; each says in its help which specs it changes.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Resolution options")]
+pub struct ResolveOptions {
+    /// Refuse what the spec calls an error instead of resolving
+    /// mechanically [all specs]
+    ///
+    /// Refused: an invalid reference (InvalidReference, every spec); a
+    /// relative reference with no base (NoBase; rfc1630, draft04, rfc1808
+    /// and the 1996 drafts otherwise take it as absolute, RFC 1808 step 1);
+    /// and a base the spec says relative references cannot use
+    /// (BaseNotHierarchical): a mailto, news or telnet base under rfc1630,
+    /// rfc1808 and the 1996 drafts, a mailto or telnet base under draft04
+    /// (RFC 1808 §2.3), and any non-hierarchical base under draft96,
+    /// draft96dec and rfc2396 (RFC 2396 §5). See docs/readings.md#a19,
+    /// docs/readings.md#a20 and docs/readings.md#as17.
+    #[arg(long)]
+    pub strict: bool,
+
+    /// Read `http:g` against an http base as the relative `g` [all
+    /// specs]
+    ///
+    /// The same-scheme loophole: rfc2396 allows it for hierarchical bases
+    /// (step 3c) and rfc3986 for non-strict parsers (§5.2.2); RFC 1808
+    /// §5.2 describes it as what older parsers did and says it should be
+    /// avoided. Off by default everywhere but rfc1630, which has it on
+    /// (see --no-same-scheme; docs/readings.md#a13).
+    #[arg(long, overrides_with = "no_same_scheme")]
+    pub same_scheme: bool,
+
+    /// Take `http:g` as absolute, also under rfc1630 [rfc1630]
+    ///
+    /// Turns off the same-scheme loophole that RFC 1630 has by default
+    /// (see --same-scheme).
+    #[arg(long, overrides_with = "same_scheme")]
+    pub no_same_scheme: bool,
+
+    /// What to do with `..` above the root, as in ../../../g [rfc2396]
+    ///
+    /// RFC 2396 step 6g leaves it to the implementation what happens to
+    /// `..` segments that would climb above the root of the path
+    /// (../../../g against http://a/b/c/d;p?q). Only rfc2396 has the
+    /// choice: rfc3986 always removes them; rfc1808 and the other specs
+    /// always keep them (docs/readings.md#as2).
+    #[arg(long, value_enum, value_name = "HOW", default_value_t)]
+    pub dotdot_above_root: AboveRoot,
+
+    /// Take an empty base path after a net_loc as `/` [rfc2396]
+    ///
+    /// Against a base with a net_loc and an empty path (http://a), RFC
+    /// 2396 merges `g` into http://ag; with this option the path is taken
+    /// as `/`, giving http://a/g, as rfc3986 and the older specs do anyway
+    /// (docs/readings.md#as4).
+    #[arg(long)]
+    pub fix_pathless_base: bool,
+
+    /// How rule .4 removes `.` and `..` segments [rfc1630]
+    ///
+    /// RFC 1630's rule .4 can be read literally or as RFC 1808's step 6
+    /// (against http://a/b/c/d; docs/readings.md#a11).
+    #[arg(long, value_enum, value_name = "HOW", default_value_t)]
+    pub rfc1630_dots: Dots1630,
+
+    /// How remove_dot_segments treats a path without a leading `/`
+    /// [rfc3986]
+    ///
+    /// RFC 3986 §5.2.4 as printed turns the rootless path of g:h/../i into
+    /// a rooted one; some implementations keep it rootless
+    /// (docs/readings.md#as11).
+    #[arg(long, value_enum, value_name = "HOW", default_value_t)]
+    pub rootless_dots: Rootless,
+
+    /// Write `/.` before a result's path that starts with `//` when there
+    /// is no authority [all specs]
+    ///
+    /// Without an authority a path cannot begin with `//` (RFC 3986
+    /// §3.3), yet the algorithms as printed can produce one: f:/a and
+    /// .//g give f://g under rfc3986, which reads back with the authority
+    /// g. With this option the result is f:/.//g, as the WHATWG URL
+    /// Standard's serializer writes it. Either way --json's `note` says so.
+    #[arg(long)]
+    pub path_guard: bool,
+}
+
+impl ResolveOptions {
+    /// The library's options.
+    pub fn to_options(&self) -> Options {
+        let mut options = Options::default()
+            .strict(self.strict)
+            .dotdot_above_root(self.dotdot_above_root.into())
+            .fix_pathless_base(self.fix_pathless_base)
+            .rfc1630_dots(self.rfc1630_dots.into())
+            .rootless_dots(self.rootless_dots.into())
+            .path_guard(self.path_guard);
+        // Neither flag: the spec's own default.
+        if self.same_scheme {
+            options = options.same_scheme_is_relative(true);
+        } else if self.no_same_scheme {
+            options = options.same_scheme_is_relative(false);
+        }
+        options
+    }
+}
+
+/// The values of `--dotdot-above-root`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum AboveRoot {
+    /// Keep them in the path: http://a/../g (RFC 2396 App. C)
+    #[default]
+    Keep,
+    /// Drop them: http://a/g
+    Remove,
+    /// Refuse the reference (error DotDotAboveRoot)
+    Error,
+}
+
+impl From<AboveRoot> for DotDotAboveRoot {
+    fn from(value: AboveRoot) -> DotDotAboveRoot {
+        match value {
+            AboveRoot::Keep => DotDotAboveRoot::Keep,
+            AboveRoot::Remove => DotDotAboveRoot::Remove,
+            AboveRoot::Error => DotDotAboveRoot::Error,
+        }
+    }
+}
+
+/// The values of `--rfc1630-dots`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Dots1630 {
+    /// As written: `/.` first, then `xxx/../`; a final `xxx/..` stays
+    /// (g/.. gives http://a/b/c/g/..) and a final `/.` loses its slash
+    #[default]
+    Literal,
+    /// RFC 1808's step 6 instead (g/.. gives http://a/b/c/)
+    #[value(name = "like1808")]
+    Like1808,
+}
+
+impl From<Dots1630> for Rfc1630Dots {
+    fn from(value: Dots1630) -> Rfc1630Dots {
+        match value {
+            Dots1630::Literal => Rfc1630Dots::Literal,
+            Dots1630::Like1808 => Rfc1630Dots::Like1808,
+        }
+    }
+}
+
+/// The values of `--rootless-dots`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Rootless {
+    /// The algorithm as printed: g:h/../i gives g:/i
+    #[default]
+    Literal,
+    /// Keep a rootless path rootless, as uriparser does: g:i
+    KeepRootless,
+}
+
+impl From<Rootless> for RootlessDots {
+    fn from(value: Rootless) -> RootlessDots {
+        match value {
+            Rootless::Literal => RootlessDots::Literal,
+            Rootless::KeepRootless => RootlessDots::KeepRootless,
+        }
+    }
+}
 
 /// The number of specs: one resolver, answer and row each with
 /// `--all-specs`, one for each spec of this build ([`SPECS`]).
@@ -36,14 +381,21 @@ const SPEC_COUNT: usize = SPECS.len();
 pub fn run(args: &ResolveArgs) -> Result<Status, Error> {
     let mut out = Output::stdout();
     let all_ok = if args.relative {
-        drive(&mut Relative::new(args.spec, args.json), args, &mut out)
+        drive(&mut Relative::new(args.spec.value, args.json), args, &mut out)
     } else if args.all_specs {
-        let mode =
-            AllSpecs::new(args.spec, args.options.to_options(), args.json);
+        let mode = AllSpecs::new(
+            args.spec.value,
+            args.options.to_options(),
+            args.json,
+        );
         drive(&mut mode.show_base(args.pairs), args, &mut out)
     } else {
         let options = args.options.to_options();
-        drive(&mut Single::new(args.spec, options, args.json), args, &mut out)
+        drive(
+            &mut Single::new(args.spec.value, options, args.json),
+            args,
+            &mut out,
+        )
     }?;
     out.finish().map_err(Error::Write)?;
     Ok(Status::from_valid(all_ok))
@@ -731,6 +1083,7 @@ impl Mode for Relative {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::subcommand_args;
 
     /// A mode that answers with the base and reference it was given, and
     /// notes each run of lines with the same base.
@@ -1027,5 +1380,65 @@ mod tests {
         assert!(Spec::IETF_AND_WHATWG
             .iter()
             .all(|s| s.name().len() <= NAME_WIDTH));
+    }
+
+    fn resolve_args(args: &[&str]) -> Result<ResolveArgs, clap::Error> {
+        subcommand_args(&[&["resolve"], args].concat())
+    }
+
+    #[test]
+    fn resolve_needs_a_base_or_pairs_but_not_both() {
+        assert!(resolve_args(&["g"]).is_err());
+        assert!(resolve_args(&["--pairs", "--base", "http://a/"]).is_err());
+        assert!(resolve_args(&["--pairs", "g"]).is_err());
+        let args = resolve_args(&["--base", "", "g"]).unwrap();
+        assert_eq!(args.base.as_deref(), Some(""));
+        assert!(resolve_args(&["--pairs"]).unwrap().base.is_none());
+    }
+
+    #[test]
+    fn resolve_options_map_onto_the_library() {
+        let args = resolve_args(&["--pairs"]).unwrap();
+        assert_eq!(args.options.to_options(), Options::default());
+        let args = resolve_args(&[
+            "--pairs",
+            "--strict",
+            "--same-scheme",
+            "--dotdot-above-root",
+            "error",
+            "--fix-pathless-base",
+            "--rfc1630-dots",
+            "like1808",
+            "--rootless-dots",
+            "keep-rootless",
+        ])
+        .unwrap();
+        let want = Options::default()
+            .strict(true)
+            .same_scheme_is_relative(true)
+            .dotdot_above_root(DotDotAboveRoot::Error)
+            .fix_pathless_base(true)
+            .rfc1630_dots(Rfc1630Dots::Like1808)
+            .rootless_dots(RootlessDots::KeepRootless);
+        assert_eq!(args.options.to_options(), want);
+        // The last of --same-scheme and --no-same-scheme wins.
+        let args =
+            resolve_args(&["--pairs", "--same-scheme", "--no-same-scheme"])
+                .unwrap();
+        assert_eq!(
+            args.options.to_options().same_scheme_is_relative,
+            Some(false)
+        );
+    }
+
+    #[test]
+    fn relative_takes_no_resolution_options() {
+        let base = ["--base", "http://a/", "--relative"];
+        assert!(resolve_args(&base).is_ok());
+        for extra in [&["--strict"][..], &["--all-specs"], &["--same-scheme"]]
+        {
+            let args: Vec<&str> = base.iter().chain(extra).copied().collect();
+            assert!(resolve_args(&args).is_err(), "{extra:?}");
+        }
     }
 }

@@ -14,21 +14,106 @@
 use std::borrow::Cow;
 use std::io::{self, Write};
 
+use clap::Args;
 use urlspec::scheme::{self, SchemeView, SchemeViolation};
 use urlspec::whatwg::{self, Failure};
 use urlspec::{Reference, Spec};
 
 use super::Status;
-use crate::cli::SchemeArgs;
+use crate::args::{help_of, url_inputs, urls_help, UrlArgs};
 use crate::output::{self, BadLine, Error, JsonObject};
+
+/// The long description of `urlspec scheme`.
+const LONG_ABOUT: &str = concat!(
+    "\
+Read each URL as the scheme it names and show what that scheme's own syntax
+makes of it: for ftp the login (anonymous unless one is written), the CWD list,
+the file, the transfer type and the FTP commands a client sends; for http the
+request target for an origin server and for a proxy; for gopher the type and
+the selector; for mailto the address; for news the group or article; for file
+the local path; and so on for nntp, telnet, rlogin, tn3270, wais, prospero,
+mid, cid, urn, x-… and url:. Any other scheme, and a relative reference, is
+shown in the generic syntax.
+
+Each URL is then checked against RFC 1630's production for its scheme (the
+strict reading): every violation is printed under the URL with a caret at the
+offending character and the production it breaks. The lenient readings the
+view applied to make sense of the URL anyway follow, each naming the entry of
+docs/readings.md it follows (A24 is docs/readings.md#a24): `;type=d` on ftp, a
+path that is RFC 1738's and not RFC 1630's, is read as a directory listing
+(A24). Last comes the scheme's
+default port and where that number comes from: only http's 80 is in the seed
+documents; the others are RFC 1738's or later documents', and say so.
+
+The components come from the parse under --spec: rfc1808 (the default) keeps
+`;params` apart and `?` inside the net_loc; rfc1630 splits as its own
+productions do; whatwg reads the WHATWG URL Standard's serialization of the
+URL (what a browser requests: http://a\\b/ is http://a/b/), shown first as
+href, or the URL as written when the standard gives none. A password is shown as ****. Values are decoded where the
+scheme says so (a gopher selector's %09 is a tab, shown as \u{2409}).
+
+", url_inputs!(), "
+
+With --json, each line is one object with the keys input, spec, view, fields
+(an array of {name, value} in the view's order; a name such as cwd, command
+or segment may repeat), default_port (null, or {port, source, in_seeds}),
+port (the port a client connects to: the one written, else the default; null
+when none), valid (no strict violation), violations (each with position, a
+byte offset into input, production and message; under whatwg, into the
+serialization), lenient (an array of strings) and error (null, or {kind,
+message} for an input without an answer).
+
+Exit status: 0 when every URL meets RFC 1630's production for its scheme, 1
+when some URL breaks it or has no answer, 2 for a usage or I/O error.");
+
+/// The `Examples:` section of `urlspec scheme --help`.
+const EXAMPLES: &str = "\
+Examples:
+  # ftp: anonymous login, then CWD rfc and RETR rfc1808.txt
+  urlspec scheme ftp://ds.internic.net/rfc/rfc1808.txt
+
+  # RFC 1738's ;type=d breaks RFC 1630's ftptype; read leniently (A24)
+  urlspec scheme 'ftp://info.cern.ch/pub/www/doc;type=d'
+
+  # http: the request target for the server and for a proxy
+  urlspec scheme 'http://info.cern.ch:8000/hypertext/WWW/TheProject.html?x+y'
+
+  # gopher: type 7, a selector and a search string separated by %09
+  urlspec scheme 'gopher://h/7srch%09term'
+
+  # JSON Lines: the URLs that break their scheme's production, and where
+  urlspec scheme --json < urls.txt | jq -c 'select(.valid | not) | {input, p: [.violations[].production]}'";
+
+/// The arguments of `urlspec scheme`.
+#[derive(Debug, Args)]
+#[command(
+    about = "Show what each URL's scheme makes of it (ftp login and \
+             commands, http request targets, gopher selector, …), \
+             checked against RFC 1630's production for the scheme",
+    long_about = LONG_ABOUT,
+    after_help = EXAMPLES,
+    mut_args(help_of("urls", urls_help("read"))),
+    mut_args(help_of("json",
+        "Print one JSON object per URL (JSON Lines) instead of a table"
+    )),
+    mut_args(help_of("spec",
+        "The spec to split the URL under before reading it by its scheme"
+    ))
+)]
+pub struct SchemeArgs {
+    /// `--spec`, `--json` and the URLs, worded for this command by the
+    /// `mut_args` above
+    #[command(flatten)]
+    pub common: UrlArgs,
+}
 
 /// Reads every input of `args` by its scheme, printing a table or a JSON
 /// line each.
 pub fn run(args: &SchemeArgs) -> Result<Status, Error> {
-    let spec = args.spec;
-    let json = args.json;
+    let spec = args.common.spec.value;
+    let json = args.common.json;
     let all_valid = output::answer_each(
-        &args.urls,
+        &args.common.urls,
         json,
         |buf, input| {
             let standard = (spec == Spec::Whatwg)

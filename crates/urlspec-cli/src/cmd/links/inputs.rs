@@ -102,7 +102,9 @@ impl<'a> Inputs<'a> {
                 None => (text, None),
             };
             if let Some(url) = url {
-                if let Err(e) = check_absolute("URL", url, self.args.spec) {
+                if let Err(e) =
+                    check_absolute("URL", url, self.args.spec.value)
+                {
                     return Some(Err(format!("{name}: line {n}: {e}")));
                 }
             }

@@ -9,9 +9,11 @@ use axum::http::{header, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use clap::{Args, FromArgMatches};
 
-use crate::cli::{CheckArgs, DiffArgs, ParseArgs, ResolveArgs};
+use crate::cmd::check::CheckArgs;
+use crate::cmd::diff::DiffArgs;
 use crate::cmd::links::{LinksArgs, LinksOutput};
-use crate::cmd::resolve::{Mode, Single};
+use crate::cmd::parse::ParseArgs;
+use crate::cmd::resolve::{Mode, ResolveArgs, Single};
 use crate::cmd::{check, diff, links, parse};
 use crate::output::{self, JsonObject, Origin};
 
@@ -252,7 +254,7 @@ fn respond<A: Args + FromArgMatches>(
 /// `GET /api/parse`: the record of `urlspec parse --json`.
 pub async fn parse(uri: Uri) -> Response {
     respond(&PARSE, &uri, |args: &ParseArgs, buf| {
-        for url in &args.urls {
+        for url in &args.common.urls {
             parse::answer(args, buf, url);
         }
     })
@@ -262,7 +264,8 @@ pub async fn parse(uri: Uri) -> Response {
 pub async fn resolve(uri: Uri) -> Response {
     respond(&RESOLVE, &uri, |args: &ResolveArgs, buf| {
         let base = args.base.as_deref().unwrap_or_default();
-        let mut mode = Single::new(args.spec, args.options.to_options(), true);
+        let mut mode =
+            Single::new(args.spec.value, args.options.to_options(), true);
         for (n, reference) in (1..).zip(&args.references) {
             let origin = Origin::Argument(n);
             // A Vec takes every write. `Single` keeps its base itself.
@@ -284,7 +287,7 @@ pub async fn diff(uri: Uri) -> Response {
 /// `GET /api/check`: the record of `urlspec check --json`.
 pub async fn check(uri: Uri) -> Response {
     respond(&CHECK, &uri, |args: &CheckArgs, buf| {
-        for url in &args.urls {
+        for url in &args.common.urls {
             check::answer(args, buf, url);
         }
     })

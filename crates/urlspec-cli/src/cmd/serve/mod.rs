@@ -63,6 +63,12 @@ const JS: &str = include_str!("assets/page.js");
 
 /// The arguments of `urlspec serve`.
 #[derive(Debug, Args)]
+#[command(
+    about = "Serve the specs side by side in a browser (the matrix of \
+             diff, check's findings, validity per spec), and the same \
+             over a small JSON API, on loopback",
+    long_about = LONG_ABOUT
+)]
 pub struct ServeArgs {
     /// The address and port to listen on (port 0: any free port). The
     /// server is for one machine: listen on another address than loopback

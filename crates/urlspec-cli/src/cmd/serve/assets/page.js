@@ -29,7 +29,7 @@
     return e;
   };
 
-  // Controls as output.rs's `visible` shows them, one character each.
+  // Controls as output/text.rs's `visible` shows them, one character each.
   const visible = (text) =>
     Array.from(text, (c) => {
       const n = c.codePointAt(0);

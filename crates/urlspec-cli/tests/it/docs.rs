@@ -124,7 +124,7 @@ fn repository_files() -> Vec<PathBuf> {
                 if !skipped.contains(&name.as_ref()) && !hidden {
                     dirs.push(path);
                 }
-            } else if name == ".git" || path.ends_with("tests/docs.rs") {
+            } else if name == ".git" || path.ends_with("tests/it/docs.rs") {
                 // A worktree's `.git` names where the repository is; this
                 // file names what it looks for.
             } else if std::fs::read_to_string(&path).is_ok() {

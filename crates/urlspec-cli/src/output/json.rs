@@ -1,0 +1,302 @@
+//! JSON Lines written by hand into a reused buffer: strings escaped as
+//! `serde_json` escapes them, objects with their keys in the order given.
+
+/// Appends `text` to `buf` as a JSON string, quoted and escaped exactly as
+/// `serde_json` escapes it: `\"`, `\\`, `\b`, `\t`, `\n`, `\f`, `\r`, and
+/// the other C0 controls as `\u00XX` (lower-case hex); everything else
+/// as it is.
+///
+/// Runs that need no escape (all of most URLs) are found eight bytes at a
+/// time and copied whole, where `serde_json::to_writer` looks up each byte
+/// (BENCHMARKS.md, CLI `parse --json`).
+pub fn push_json_string(buf: &mut Vec<u8>, text: &str) {
+    let bytes = text.as_bytes();
+    buf.reserve(bytes.len() + 2);
+    buf.push(b'"');
+    // `bytes[copied..i]` needs no escape and is not in `buf` yet.
+    let mut copied = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        if let Some(word) = bytes.get(i..i + 8) {
+            let word = u64::from_le_bytes(word.try_into().unwrap_or_default());
+            if !may_need_escape(word) {
+                i += 8;
+                continue;
+            }
+        }
+        let b = bytes[i];
+        if needs_escape(b) {
+            buf.extend_from_slice(&bytes[copied..i]);
+            push_escape(buf, b);
+            copied = i + 1;
+        }
+        i += 1;
+    }
+    buf.extend_from_slice(&bytes[copied..]);
+    buf.push(b'"');
+}
+
+/// Whether a byte of a JSON string is escaped: C0 controls, `"`, `\\`.
+#[inline]
+fn needs_escape(b: u8) -> bool {
+    b < 0x20 || b == b'"' || b == b'\\'
+}
+
+/// Whether any of the eight bytes of `word` may need an escape (never
+/// `false` when one does).
+#[inline]
+fn may_need_escape(word: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // A byte below 0x20, or equal to `"` or `\\` (a zero after XOR): the
+    // high bit of `x - n` is set in a byte that is below n when its own
+    // high bit is clear; a borrow only ever comes from such a byte.
+    let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x;
+    let any = below(word, 0x20)
+        | below(word ^ (ONES * u64::from(b'"')), 1)
+        | below(word ^ (ONES * u64::from(b'\\')), 1);
+    any & HIGH != 0
+}
+
+/// Appends the escape of `b`, which [`needs_escape`].
+fn push_escape(buf: &mut Vec<u8>, b: u8) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let short = match b {
+        b'"' => b'"',
+        b'\\' => b'\\',
+        0x08 => b'b',
+        0x09 => b't',
+        0x0a => b'n',
+        0x0c => b'f',
+        0x0d => b'r',
+        _ => {
+            let hex = [HEX[usize::from(b >> 4)], HEX[usize::from(b & 0xf)]];
+            buf.extend_from_slice(b"\\u00");
+            buf.extend_from_slice(&hex);
+            return;
+        }
+    };
+    buf.extend_from_slice(&[b'\\', short]);
+}
+
+/// Appends `key` as a JSON string. The keys are names written in the
+/// program (`&'static str`, never input), plain ASCII that needs no
+/// escape: they are copied as they are, without a check of each byte
+/// (BENCHMARKS.md, CLI `parse --json`). Debug builds, and so the tests of
+/// every record, check.
+#[inline]
+fn push_json_key(buf: &mut Vec<u8>, key: &'static str) {
+    debug_assert!(
+        key.bytes().all(|b| b.is_ascii_graphic() && !needs_escape(b)),
+        "a JSON key that needs escaping: {key:?}"
+    );
+    buf.reserve(key.len() + 3);
+    buf.push(b'"');
+    buf.extend_from_slice(key.as_bytes());
+    buf.extend_from_slice(b"\":");
+}
+
+/// A JSON object being written into a buffer, its keys in the order they
+/// are added. [`JsonObject::finish`] closes it.
+///
+/// ```text
+/// let mut buf = Vec::new();
+/// let mut o = JsonObject::new(&mut buf);
+/// o.string("a", "x").optional("b", None).boolean("c", true);
+/// o.finish(); // {"a":"x","b":null,"c":true}
+/// ```
+pub struct JsonObject<'b> {
+    buf: &'b mut Vec<u8>,
+    empty: bool,
+}
+
+impl<'b> JsonObject<'b> {
+    /// Opens an object at the end of `buf`.
+    pub fn new(buf: &'b mut Vec<u8>) -> JsonObject<'b> {
+        buf.push(b'{');
+        JsonObject { buf, empty: true }
+    }
+
+    fn key(&mut self, key: &'static str) {
+        if !self.empty {
+            self.buf.push(b',');
+        }
+        self.empty = false;
+        push_json_key(self.buf, key);
+    }
+
+    /// Adds a string member.
+    pub fn string(&mut self, key: &'static str, value: &str) -> &mut Self {
+        self.key(key);
+        push_json_string(self.buf, value);
+        self
+    }
+
+    /// Adds a string member, `null` for `None`.
+    pub fn optional(
+        &mut self,
+        key: &'static str,
+        value: Option<&str>,
+    ) -> &mut Self {
+        match value {
+            Some(value) => self.string(key, value),
+            None => self.null(key),
+        }
+    }
+
+    /// Adds a `null` member.
+    pub fn null(&mut self, key: &'static str) -> &mut Self {
+        self.key(key);
+        self.buf.extend_from_slice(b"null");
+        self
+    }
+
+    /// Adds an object member, its members written by `each`.
+    pub fn object(
+        &mut self,
+        key: &'static str,
+        each: impl FnOnce(&mut JsonObject<'_>),
+    ) -> &mut Self {
+        self.key(key);
+        let mut object = JsonObject::new(self.buf);
+        each(&mut object);
+        object.finish();
+        self
+    }
+
+    /// Adds a boolean member.
+    pub fn boolean(&mut self, key: &'static str, value: bool) -> &mut Self {
+        self.key(key);
+        let text: &[u8] = if value { b"true" } else { b"false" };
+        self.buf.extend_from_slice(text);
+        self
+    }
+
+    /// Adds a number member.
+    pub fn number(&mut self, key: &'static str, value: usize) -> &mut Self {
+        self.key(key);
+        // `usize` formats as plain decimal digits: a valid JSON number.
+        self.buf.extend_from_slice(value.to_string().as_bytes());
+        self
+    }
+
+    /// Adds a number member, `null` for `None`.
+    pub fn optional_number(
+        &mut self,
+        key: &'static str,
+        value: Option<usize>,
+    ) -> &mut Self {
+        match value {
+            Some(value) => self.number(key, value),
+            None => self.null(key),
+        }
+    }
+
+    /// Adds an array of strings.
+    pub fn strings<S: AsRef<str>>(
+        &mut self,
+        key: &'static str,
+        items: impl IntoIterator<Item = S>,
+    ) -> &mut Self {
+        self.array(key, items, |buf, item| {
+            push_json_string(buf, item.as_ref());
+        })
+    }
+
+    /// Adds an array of objects, one per item, each written by `each`.
+    pub fn objects<T>(
+        &mut self,
+        key: &'static str,
+        items: impl IntoIterator<Item = T>,
+        mut each: impl FnMut(&mut JsonObject<'_>, T),
+    ) -> &mut Self {
+        self.array(key, items, |buf, item| {
+            let mut object = JsonObject::new(buf);
+            each(&mut object, item);
+            object.finish();
+        })
+    }
+
+    /// Adds an array with one element per item, each written by `element`.
+    fn array<T>(
+        &mut self,
+        key: &'static str,
+        items: impl IntoIterator<Item = T>,
+        mut element: impl FnMut(&mut Vec<u8>, T),
+    ) -> &mut Self {
+        self.key(key);
+        self.buf.push(b'[');
+        for (i, item) in items.into_iter().enumerate() {
+            if i > 0 {
+                self.buf.push(b',');
+            }
+            element(self.buf, item);
+        }
+        self.buf.push(b']');
+        self
+    }
+
+    /// Closes the object.
+    pub fn finish(self) {
+        self.buf.push(b'}');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_object_keeps_order_null_and_empty() {
+        let mut buf = Vec::new();
+        let mut o = JsonObject::new(&mut buf);
+        o.string("z", "")
+            .optional("a", None)
+            .optional("q", Some("\"\u{1}"))
+            .boolean("v", false)
+            .objects("list", [1usize, 2], |o, n| {
+                o.number("n", n);
+            })
+            .null("e")
+            .strings("s", ["a", "\n"])
+            .optional_number("m", Some(7))
+            .optional_number("u", None)
+            .object("o", |o| {
+                o.boolean("t", true);
+            });
+        o.finish();
+        assert_eq!(
+            String::from_utf8(buf).unwrap(),
+            r#"{"z":"","a":null,"q":"\"\u0001","v":false,"list":[{"n":1},{"n":2}],"e":null,"s":["a","\n"],"m":7,"u":null,"o":{"t":true}}"#
+        );
+    }
+
+    #[test]
+    fn json_strings_are_escaped_as_serde_json_escapes_them() {
+        let mut texts: Vec<String> = (0..=0x7fu8)
+            .map(|b| char::from(b).to_string())
+            .chain(["", "é€😀", "\u{7f}\u{80}\u{2028}"].map(String::from))
+            .collect();
+        // Every byte that needs an escape at every place of a word, next
+        // to bytes that do not (and to the neighbours of `"` and `\\`).
+        for special in
+            ["\"", "\\", "\n", "\u{1}", "\u{1f}", "!", "#", "[", "]", " "]
+        {
+            for at in 0..20 {
+                let mut t = "abcdefghijklmnopqrst".to_owned();
+                t.insert_str(at, special);
+                texts.push(t.clone());
+                t.push_str(special);
+                texts.push(format!("{special}{t}é"));
+            }
+        }
+        let all: String = (0..=0x7fu8).map(char::from).collect();
+        texts.push(all.repeat(3));
+        for text in &texts {
+            let mut ours = Vec::new();
+            push_json_string(&mut ours, text);
+            let theirs = serde_json::to_vec(text).unwrap();
+            assert_eq!(ours, theirs, "{text:?}");
+        }
+    }
+}

@@ -1,0 +1,146 @@
+//! What the subcommands share: the output stream and its errors here;
+//! JSON building ([`json`]), text for a terminal with carets ([`text`]),
+//! reading inputs from the arguments or standard input ([`lines`]), and
+//! the record of each input, an error record in place of one without an
+//! answer ([`records`]).
+
+pub mod json;
+pub mod lines;
+pub mod records;
+pub mod text;
+
+use std::fmt;
+use std::io::{self, BufWriter, IsTerminal, Write};
+
+pub use json::JsonObject;
+pub use lines::{
+    for_each_input_or_error, stdin, stdin_blocks, BlockReader, LineReader,
+    NotUtf8, Origin, STDIN,
+};
+pub use records::{answer_each, error_member, isolate, report, BadLine};
+pub use text::{
+    caret, carets, more_line, pad, text_width, visible, MAX_SHOWN,
+};
+
+/// Why a subcommand stopped before the end of its input.
+#[derive(Debug)]
+pub enum Error {
+    /// Reading standard input failed.
+    Read(io::Error),
+    /// Writing standard output failed (a broken pipe ends the command
+    /// quietly).
+    Write(io::Error),
+    /// An argument that clap accepted but the command cannot use (such as
+    /// a `--base` that is not an absolute URL under `--spec`): a usage
+    /// error, exit status 2.
+    Usage(String),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Read(err) => write!(f, "reading standard input: {err}"),
+            Error::Write(err) => write!(f, "writing standard output: {err}"),
+            Error::Usage(message) => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Read(err) | Error::Write(err) => Some(err),
+            Error::Usage(_) => None,
+        }
+    }
+}
+
+/// Standard output, buffered; flushed after every record when it is a
+/// terminal, so that interactive use sees each answer at once, and only
+/// when the buffer fills otherwise.
+pub struct Output {
+    out: BufWriter<io::StdoutLock<'static>>,
+    interactive: bool,
+}
+
+impl Output {
+    /// Locks standard output for the life of the command.
+    pub fn stdout() -> Output {
+        let stdout = io::stdout();
+        let interactive = stdout.is_terminal();
+        Output {
+            out: BufWriter::with_capacity(64 * 1024, stdout.lock()),
+            interactive,
+        }
+    }
+
+    /// Ends one record (the output for one input): flushes on a terminal.
+    #[inline]
+    pub fn end_record(&mut self) -> io::Result<()> {
+        if self.interactive {
+            self.out.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Flushes what is left.
+    pub fn finish(mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.out.write(buf)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.out.write_all(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// Where records go: a writer that can also be told that one record (the
+/// output for one input) is complete. [`Output`] flushes there when it is a
+/// terminal; an in-memory buffer (in tests) does nothing.
+pub trait RecordWrite: Write {
+    /// Ends one record.
+    fn end_record(&mut self) -> io::Result<()>;
+
+    /// Whether each record is to be seen as soon as it ends (standard
+    /// output is a terminal): a writer that holds records back must hand
+    /// them over before [`end_record`](RecordWrite::end_record).
+    fn interactive(&self) -> bool {
+        false
+    }
+}
+
+impl RecordWrite for Output {
+    #[inline]
+    fn end_record(&mut self) -> io::Result<()> {
+        Output::end_record(self)
+    }
+
+    fn interactive(&self) -> bool {
+        self.interactive
+    }
+}
+
+impl RecordWrite for Vec<u8> {
+    fn end_record(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// `N thing` or `N things`: `plural(1, "input")` is `1 input`.
+pub fn plural(n: impl Into<u64>, noun: &str) -> String {
+    let n = n.into();
+    if n == 1 {
+        format!("{n} {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}

@@ -1,0 +1,173 @@
+//! Text for a terminal: control characters made visible, carets under
+//! the characters they point at, padding by display width, and the
+//! shortened lists of violations and findings.
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+use super::plural;
+
+/// `text` with every character that would disturb a terminal or the
+/// alignment of a caret line replaced by one visible character: C0
+/// controls and DEL by their Unicode control pictures (a tab by `␉`), C1
+/// controls and bidirectional overrides by `�`. Each character maps to
+/// exactly one, so character columns are kept.
+pub fn visible(text: &str) -> Cow<'_, str> {
+    fn replacement(c: char) -> Option<char> {
+        match c {
+            '\0'..='\x1f' => char::from_u32(0x2400 + u32::from(c)),
+            '\x7f' => Some('\u{2421}'),
+            '\u{80}'..='\u{9f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2066}'..='\u{2069}' => Some('\u{fffd}'),
+            _ => None,
+        }
+    }
+    if !text.chars().any(|c| replacement(c).is_some()) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(text.chars().map(|c| replacement(c).unwrap_or(c)).collect())
+}
+
+/// The width on a terminal of `c` as [`visible`] shows it: two columns for
+/// a wide character (CJK), none for a combining mark, one otherwise.
+fn display_width(c: char) -> usize {
+    use unicode_width::UnicodeWidthChar;
+    // Controls are shown as one visible character each.
+    c.width().unwrap_or(1)
+}
+
+/// The terminal column (from 0) at which the character that holds byte
+/// `position` of `text` is shown, counting display widths: a wide
+/// character takes two columns, a combining mark none (a caret under one
+/// goes under the character it combines with). The end of `text` is the
+/// column after its last character.
+pub fn display_column(text: &str, position: usize) -> usize {
+    let mut column = 0;
+    // The column of the last character that takes room.
+    let mut last = 0;
+    for (i, c) in text.char_indices() {
+        let width = display_width(c);
+        if position < i + c.len_utf8() {
+            return if width == 0 { last } else { column };
+        }
+        if width > 0 {
+            last = column;
+        }
+        column += width;
+    }
+    column
+}
+
+/// How many violations or findings the human output shows with the input
+/// and a caret each; the rest are counted (`--json` lists them all), so the
+/// output stays linear in the input however many there are.
+pub const MAX_SHOWN: usize = 20;
+
+/// The line that counts the violations or findings not shown: `what` is
+/// the singular noun.
+pub fn more_line(total: usize, what: &str) -> Option<String> {
+    (total > MAX_SHOWN).then(|| {
+        let more = plural((total - MAX_SHOWN) as u64, &format!("more {what}"));
+        format!("  … and {more} (--json lists them all)")
+    })
+}
+
+/// Carets under the character that holds byte `position` of `text`
+/// (printed on the line above, after `indent`): as many as the character
+/// is wide (two under a CJK character), at least one.
+pub fn caret(indent: &str, text: &str, position: usize) -> String {
+    let end = text
+        .get(position..)
+        .and_then(|rest| rest.chars().next())
+        .map_or(position, |c| position + c.len_utf8());
+    carets(indent, text, position..end)
+}
+
+/// Carets under the bytes `span` of `text` (printed on the line above,
+/// after `indent`): spaces up to the display column of its start, then one
+/// `^` per column the span takes, at least one. Columns are counted as a
+/// terminal shows them ([`display_column`]), so the carets stay under
+/// their characters whatever wide characters or combining marks come
+/// before.
+pub fn carets(indent: &str, text: &str, span: Range<usize>) -> String {
+    let column = display_column(text, span.start);
+    let end = if span.end > span.start {
+        // The column after the span's last character.
+        let last = text[..span.end.min(text.len())]
+            .char_indices()
+            .next_back()
+            .filter(|&(i, _)| i >= span.start);
+        last.map_or(column, |(i, c)| {
+            display_column(text, i) + display_width(c).max(1)
+        })
+    } else {
+        column
+    };
+    let width = end.saturating_sub(column).max(1);
+    let mut line = String::with_capacity(indent.len() + column + width);
+    line.push_str(indent);
+    line.extend(std::iter::repeat_n(' ', column));
+    line.extend(std::iter::repeat_n('^', width));
+    line
+}
+
+/// `text` padded with spaces to `width` terminal columns (nothing added
+/// when it is as wide or wider), counting display widths as [`carets`]
+/// does: `format!("{text:<width$}")` counts characters, which misaligns
+/// wide ones.
+pub fn pad(text: &str, width: usize) -> String {
+    let shown = text_width(text);
+    let mut padded =
+        String::with_capacity(text.len() + width.saturating_sub(shown));
+    padded.push_str(text);
+    padded.extend(std::iter::repeat_n(' ', width.saturating_sub(shown)));
+    padded
+}
+
+/// The width of `text` on a terminal, as [`visible`] shows it.
+pub fn text_width(text: &str) -> usize {
+    text.chars().map(display_width).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn caret_counts_display_columns() {
+        assert_eq!(caret("", "http://a/{x}", 9), "         ^");
+        assert_eq!(caret("  ", "é{", 2), "   ^");
+        assert_eq!(display_column("aé", 2), 1); // inside `é`
+        assert_eq!(display_column("ab", 2), 2); // the end
+                                                // A CJK character takes two columns, and gets two carets.
+        assert_eq!(caret("", "日本{", 6), "    ^");
+        assert_eq!(caret("", "a日本", 4), "   ^^");
+        // A combining mark takes none: `e` + U+0301 is one column, and a
+        // caret at the mark goes under the `e`.
+        let text = "e\u{301}{";
+        assert_eq!(caret("", text, 3), " ^");
+        assert_eq!(caret("", text, 1), "^");
+        // Controls are shown as one character each.
+        assert_eq!(caret("", "\t{", 1), " ^");
+    }
+
+    #[test]
+    fn carets_span_display_columns() {
+        assert_eq!(carets("  ", "http://h:25/", 9..11), "           ^^");
+        assert_eq!(carets("", "aé{", 1..4), " ^^");
+        assert_eq!(carets("", "x日本y", 1..7), " ^^^^");
+        // An empty span still gets one caret.
+        assert_eq!(carets("", "ab", 2..2), "  ^");
+        assert_eq!(pad("日本", 6), "日本  ");
+        assert_eq!(pad("abc", 2), "abc");
+    }
+
+    #[test]
+    fn visible_keeps_columns() {
+        assert_eq!(visible("a\tb\x7f"), "a\u{2409}b\u{2421}");
+        assert!(matches!(visible("plain é"), Cow::Borrowed(_)));
+        let text = "\u{202e}x\u{85}";
+        assert_eq!(visible(text).chars().count(), text.chars().count());
+    }
+}
