@@ -26,6 +26,7 @@
 //! ```
 
 mod error;
+pub mod headers;
 pub mod html;
 pub mod mime;
 mod sniff;
@@ -80,7 +81,8 @@ impl Context {
 
     /// `doc` with the given base and the resolution options applied: its
     /// links resolved again when either is set (the readers resolve each
-    /// link as they find it, against the layers and with the defaults).
+    /// link as they find it, against the layers and with the defaults),
+    /// each query in the encoding its first resolution used.
     ///
     /// ```
     /// use urlspec::Spec;
@@ -100,7 +102,12 @@ impl Context {
         }
         let mut resolver = PairResolver::new(self.spec, self.options);
         for link in &mut doc.links {
-            link.url = resolve_with(&mut resolver, &doc.base, &link.reference);
+            link.url = resolve_encoded_with(
+                &mut resolver,
+                &doc.base,
+                &link.reference,
+                link.query_encoding,
+            );
         }
         doc
     }
@@ -157,6 +164,10 @@ pub struct Link {
     /// Where in the page the link stands when a browser running scripts
     /// does not see it; `None` for the document tree.
     pub within: Option<Within>,
+    /// The encoding its query is written in under [`Spec::Whatwg`] (the
+    /// page's for most HTML attributes, see [`Document::query_encoding`]);
+    /// `None`: UTF-8.
+    pub query_encoding: Option<&'static Encoding>,
 }
 
 /// A part of an HTML page a crawler reads and a browser running scripts
@@ -259,34 +270,20 @@ impl Document {
             other => other.insert(PairResolver::new(spec, Options::default())),
         };
         let url = resolve_with(resolver, &self.base, reference);
-        self.push_resolved(
-            element,
-            attribute,
-            reference.into(),
+        self.push_resolved(Link {
+            element: element.into(),
+            attribute: attribute.into(),
+            reference: reference.into(),
             offset,
             url,
-            None,
-        );
+            within: None,
+            query_encoding: None,
+        });
     }
 
     /// Records a link resolved by the caller.
-    pub fn push_resolved(
-        &mut self,
-        element: &str,
-        attribute: &str,
-        reference: String,
-        offset: usize,
-        url: Result<String, String>,
-        within: Option<Within>,
-    ) {
-        self.links.push(Link {
-            element: element.into(),
-            attribute: attribute.into(),
-            reference,
-            offset,
-            url,
-            within,
-        });
+    pub fn push_resolved(&mut self, link: Link) {
+        self.links.push(link);
     }
 }
 
@@ -337,7 +334,8 @@ pub fn resolve_with(
 /// `None`, and under every other spec, which keep the characters as
 /// they are.
 ///
-/// ```
+#[cfg_attr(feature = "whatwg", doc = "```")]
+#[cfg_attr(not(feature = "whatwg"), doc = "```ignore")]
 /// use urlspec::Spec;
 /// use urlspec_links::{resolve_encoded, Context};
 /// let base = Context::new(Spec::Whatwg).establish().retrieval(&["http://h/"]);
@@ -477,68 +475,4 @@ impl Summary {
             }
         }
     }
-}
-
-/// The URI references written between angle brackets in a header value,
-/// with the offset of each: the `<URI-Reference>` of every link-value of
-/// an HTTP `Link` header (RFC 8288 §3) and the URLs of the mail list
-/// headers (`List-Help`, `List-Post`, …; RFC 2369 §2). Quoted strings
-/// (a `title="<x>"` parameter) and RFC 2369's comments are passed over;
-/// whitespace inside the brackets is removed (RFC 2369 §2 allows folding
-/// there). The crates that read `Link` headers give neither positions nor
-/// the references as written, so this is done here.
-///
-/// ```
-/// use urlspec_links::angle_urls;
-/// let link = r#"</style.css>; rel=preload; title="<no>", <https://h/n>; rel="next""#;
-/// assert_eq!(angle_urls(link), [(1, "/style.css".to_string()), (42, "https://h/n".to_string())]);
-/// let list = "<mailto:list-request@h?subject=help> (List Instructions),\r\n <ftp://h/l.txt>";
-/// assert_eq!(angle_urls(list)[1], (61, "ftp://h/l.txt".to_string()));
-/// ```
-pub fn angle_urls(value: &str) -> Vec<(usize, String)> {
-    let bytes = value.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'"' => {
-                // A quoted string, with its backslash escapes.
-                i += 1;
-                while i < bytes.len() && bytes[i] != b'"' {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
-                i += 1;
-            }
-            b'(' => {
-                // A comment (RFC 5322 §3.2.2), which may nest.
-                let mut depth = 0usize;
-                while i < bytes.len() {
-                    match bytes[i] {
-                        b'(' => depth += 1,
-                        b')' => depth -= 1,
-                        b'\\' => i += 1,
-                        _ => {}
-                    }
-                    i += 1;
-                    if depth == 0 {
-                        break;
-                    }
-                }
-            }
-            b'<' => {
-                let start = i + 1;
-                let Some(len) = value[start..].find('>') else { break };
-                let url: String = value[start..start + len]
-                    .chars()
-                    .filter(|c| !c.is_ascii_whitespace())
-                    .collect();
-                if !url.is_empty() {
-                    out.push((start, url));
-                }
-                i = start + len + 1;
-            }
-            _ => i += 1,
-        }
-    }
-    out
 }

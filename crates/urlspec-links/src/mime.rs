@@ -19,6 +19,7 @@ use mail_parser::mailbox::mbox::MessageIterator;
 use mail_parser::{Message, MessageParser, MimeHeaders, PartType};
 use urlspec::base::Base;
 
+use crate::headers::{self, Form};
 use crate::{html, Context, Document, Error, Reason};
 
 /// The headers of RFC 2369 §3, whose values are `<URL>` lists.
@@ -190,15 +191,10 @@ impl Walker<'_> {
             if BASE_HEADERS.iter().any(|b| b.eq_ignore_ascii_case(hname)) {
                 continue;
             }
-            let urls = if LIST_HEADERS
-                .iter()
-                .any(|l| l.eq_ignore_ascii_case(hname))
-            {
-                list_urls(value)
-            } else {
-                header_urls(value)
-            };
-            for (at, url) in urls {
+            let list =
+                LIST_HEADERS.iter().any(|l| l.eq_ignore_ascii_case(hname));
+            let form = if list { Form::List } else { Form::Wrapped };
+            for (at, url) in headers::urls(value, form) {
                 doc.push(self.ctx.spec, "header", hname, &url, offset + at);
             }
         }
@@ -393,20 +389,6 @@ fn unclosed_boundaries(msg: &Message<'_>) -> Vec<String> {
         .collect()
 }
 
-/// The URLs of an RFC 2369 `<URL>` list, a `URL:` prefix (RFC 1738's
-/// form, which some lists write) removed.
-fn list_urls(value: &str) -> Vec<(usize, String)> {
-    crate::angle_urls(value)
-        .into_iter()
-        .map(|(at, url)| match url.get(..4) {
-            Some(p) if p.eq_ignore_ascii_case("url:") => {
-                (at + 4, url[4..].to_string())
-            }
-            _ => (at, url),
-        })
-        .collect()
-}
-
 /// The name, raw value and value offset of each header of `part`.
 fn raw_headers<'m>(
     raw: &'m [u8],
@@ -427,28 +409,6 @@ fn raw_headers<'m>(
             Some((name, value, s))
         })
         .collect()
-}
-
-/// The `<URL:…>` references in a header value, whitespace removed, with
-/// the offset of each in the value (RFC 1808 §3.1's form for URLs in
-/// headers; the 1996 draft App. B).
-fn header_urls(value: &str) -> Vec<(usize, String)> {
-    let mut out = Vec::new();
-    let lower = value.to_ascii_lowercase();
-    let mut from = 0;
-    while let Some(k) = lower[from..].find("<url:") {
-        let start = from + k + 5;
-        let Some(len) = value[start..].find('>') else { break };
-        let url: String = value[start..start + len]
-            .chars()
-            .filter(|c| !c.is_ascii_whitespace())
-            .collect();
-        if !url.is_empty() {
-            out.push((start, url));
-        }
-        from = start + len;
-    }
-    out
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@ use std::io::{self, BufRead, BufReader, Read};
 
 use flate2::read::{MultiGzDecoder, ZlibDecoder};
 
+use crate::headers::{self, Form};
 use crate::{html, Context, Document, Error, Reason, Summary};
 
 mod framing;
@@ -435,6 +436,30 @@ fn is_html_type(content_type: &str) -> bool {
         || essence.eq_ignore_ascii_case("application/xhtml+xml")
 }
 
+/// Whether [`Documents`] ends after `e`: a failure to read the input, or
+/// an input that is no archive. After any other error (a damaged record)
+/// it goes on with the next record.
+///
+/// ```
+/// use urlspec::Spec;
+/// use urlspec_links::{warc, Context};
+/// let page = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<a href=g>";
+/// let record = |n: &str| format!(
+///     "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://h/\r\n\
+///      Content-Length: {n}\r\n\r\n{page}\r\n\r\n");
+/// let archive = record("-1") + &record(&page.len().to_string());
+/// let mut docs = warc::Documents::new(archive.as_bytes(), Context::new(Spec::Rfc3986));
+/// let damaged = docs.next().unwrap().unwrap_err();
+/// assert!(!warc::ends_reading(&damaged));
+/// assert_eq!(docs.next().unwrap().unwrap().links[0].url.as_deref(), Ok("http://h/g"));
+/// let not_warc = warc::Documents::new(&b"<html>"[..], Context::new(Spec::Rfc3986))
+///     .next().unwrap().unwrap_err();
+/// assert!(warc::ends_reading(&not_warc));
+/// ```
+pub fn ends_reading(e: &Error) -> bool {
+    matches!(e.reason, Reason::Io(_) | Reason::NotWarc)
+}
+
 impl<R: BufRead> Iterator for Documents<R> {
     type Item = Result<Document, Error>;
 
@@ -442,7 +467,7 @@ impl<R: BufRead> Iterator for Documents<R> {
         match self.read_next() {
             Ok(doc) => doc.map(Ok),
             Err(e) => {
-                if matches!(e.reason, Reason::Io(_) | Reason::NotWarc) {
+                if ends_reading(&e) {
                     self.state = State::Done;
                 }
                 Some(Err(e))
@@ -566,7 +591,7 @@ fn header_links(doc: &mut Document, response: &Response, ctx: &Context) {
     for (name, value, at) in &response.headers {
         match name.as_str() {
             "link" => {
-                for (k, url) in crate::angle_urls(value) {
+                for (k, url) in headers::urls(value, Form::Link) {
                     header.push(ctx.spec, "header", "Link", &url, at + k);
                 }
             }

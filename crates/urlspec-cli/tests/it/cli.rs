@@ -6,7 +6,7 @@ use crate::common;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-use common::{code, stderr, stdout};
+use common::{code, json_lines, stderr, stdout};
 use serde_json::Value;
 
 /// Runs `urlspec` with `args`, feeding `stdin` (closed at once when
@@ -26,14 +26,6 @@ fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
     let out = child.wait_with_output().unwrap();
     writer.join().unwrap().unwrap();
     out
-}
-
-/// The JSON objects of a JSON Lines output.
-fn json_lines(out: &Output) -> Vec<Value> {
-    stdout(out)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
-        .collect()
 }
 
 /// The specs of this build, oldest first: the seven documents, then the

@@ -13,7 +13,7 @@
 use std::process::Output;
 
 use crate::common;
-use common::run;
+use common::{json_lines, run, stderr, stdout};
 
 use serde_json::Value;
 use serde_json::Value::Null;
@@ -27,22 +27,6 @@ fn code(out: &Output) -> i32 {
             String::from_utf8_lossy(&out.stderr)
         )
     })
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8(out.stderr.clone()).expect("stderr is UTF-8")
-}
-
-/// The JSON objects of a JSON Lines output.
-fn json_lines(out: &Output) -> Vec<Value> {
-    stdout(out)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
-        .collect()
 }
 
 const MB: usize = 1 << 20;

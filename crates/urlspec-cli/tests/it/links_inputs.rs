@@ -9,16 +9,22 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use common::{code, run, stderr, stdout};
+use common::{code, json_lines, run, stderr, stdout};
 use flate2::write::GzEncoder;
 use flate2::Compression;
 
-/// A fresh directory under the test target's scratch space.
-fn scratch(name: &str) -> PathBuf {
+/// A fresh directory under the test target's scratch space, holding
+/// `files` (name, content).
+fn scratch(name: &str, files: &[(&str, &[u8])]) -> PathBuf {
     let dir =
         Path::new(env!("CARGO_TARGET_TMPDIR")).join("links_inputs").join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
+    for (file, content) in files {
+        let file = dir.join(file);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, content).unwrap();
+    }
     dir
 }
 
@@ -28,15 +34,29 @@ fn gzip(data: &[u8]) -> Vec<u8> {
     e.finish().unwrap()
 }
 
+/// `urlspec links --output json` with `args`, reading `input`.
+fn links_json(args: &[&str], input: &[u8]) -> Output {
+    run(&[&["links", "-o", "json"], args].concat(), input)
+}
+
+/// [`links_json`], which must succeed.
+fn links_ok(args: &[&str], input: &[u8]) -> Output {
+    let out = links_json(args, input);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    out
+}
+
 /// The `url` field of each JSON line.
 fn urls(out: &Output) -> Vec<String> {
-    stdout(out)
-        .lines()
-        .map(|l| {
-            let v: serde_json::Value = serde_json::from_str(l).unwrap();
-            v["url"].as_str().unwrap_or("").to_string()
-        })
+    json_lines(out)
+        .iter()
+        .map(|v| v["url"].as_str().unwrap_or("").to_string())
         .collect()
+}
+
+/// Asserts that `text` holds `part`.
+fn assert_has(text: &str, part: &str) {
+    assert!(text.contains(part), "{part:?} not in:\n{text}");
 }
 
 fn path(p: &Path) -> &str {
@@ -45,49 +65,39 @@ fn path(p: &Path) -> &str {
 
 #[test]
 fn a_directory_is_walked_in_name_order_and_gzip_html_is_read() {
-    let dir = scratch("walk");
-    std::fs::create_dir(dir.join("sub")).unwrap();
-    std::fs::write(dir.join("b.html"), "<a href=\"http://h/b\">b</a>")
-        .unwrap();
-    std::fs::write(
-        dir.join("a.html.gz"),
-        gzip(b"<a href=\"http://h/a\">a</a>"),
-    )
-    .unwrap();
-    std::fs::write(dir.join("sub/c.eml"), "From: x@h\r\nContent-Type: text/html\r\n\r\n<a href=\"http://h/c\">c</a>").unwrap();
-    let out = run(&["links", "-o", "json", path(&dir)], b"");
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let dir = scratch(
+        "walk",
+        &[
+            ("b.html", b"<a href=\"http://h/b\">b</a>"),
+            ("a.html.gz", &gzip(b"<a href=\"http://h/a\">a</a>")),
+            ("sub/c.eml", b"From: x@h\r\nContent-Type: text/html\r\n\r\n<a href=\"http://h/c\">c</a>"),
+        ],
+    );
+    let out = links_ok(&[path(&dir)], b"");
     assert_eq!(urls(&out), ["http://h/a", "http://h/b", "http://h/c"]);
 }
 
 #[test]
 fn paths_from_gives_each_file_its_retrieval_url() {
-    let dir = scratch("paths");
+    let dir = scratch("paths", &[("page.html", b"<a href=\"g\">g</a>")]);
     let page = dir.join("page.html");
-    std::fs::write(&page, "<a href=\"g\">g</a>").unwrap();
     let list = format!(
         "{p}\thttp://one/d/\n\n{p}\n{p}\trelative/url\n{missing}\n{p}\thttp://two/\n",
         p = path(&page),
         missing = path(&dir.join("missing.html"))
     );
     std::fs::write(dir.join("list.tsv"), &list).unwrap();
-    let out = run(
-        &["links", "-o", "json", "--paths-from", path(&dir.join("list.tsv"))],
-        b"",
-    );
+    let out = links_json(&["--paths-from", path(&dir.join("list.tsv"))], b"");
     // The bad lines are reported and the others read: exit 2 (a file could
     // not be read), the links of the three good lines printed.
     assert_eq!(code(&out), 2, "{}", stderr(&out));
     assert_eq!(urls(&out), ["http://one/d/g", "", "http://two/g"]);
     let err = stderr(&out);
-    assert!(
-        err.contains("line 4: invalid value 'relative/url' for 'URL'"),
-        "{err}"
-    );
-    assert!(err.contains("line 5: "), "{err}");
+    assert_has(&err, "line 4: invalid value 'relative/url' for 'URL'");
+    assert_has(&err, "line 5: ");
     // The list from standard input.
-    let out = run(
-        &["links", "-o", "json", "--paths-from", "-"],
+    let out = links_json(
+        &["--paths-from", "-"],
         format!("{}\thttp://in/\n", path(&page)).as_bytes(),
     );
     assert_eq!(urls(&out), ["http://in/g"]);
@@ -96,31 +106,28 @@ fn paths_from_gives_each_file_its_retrieval_url() {
 #[test]
 fn an_mbox_and_a_gzip_message_are_messages() {
     let mbox = "From a@h Thu Nov 26 04:00:00 2026\nContent-Location: http://one/\nContent-Type: text/html\n\n<a href=\"x\">x</a>\n\nFrom b@h Thu Nov 26 04:01:00 2026\nContent-Location: http://two/\nContent-Type: text/html\n\n<a href=\"y\">y</a>\n";
-    let out = run(&["links", "-s", "rfc3986", "-o", "json"], mbox.as_bytes());
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    assert_eq!(urls(&out), ["http://one/x", "http://two/y"]);
-    let out =
-        run(&["links", "-s", "rfc3986", "-o", "json"], &gzip(mbox.as_bytes()));
-    assert_eq!(urls(&out), ["http://one/x", "http://two/y"]);
+    let rfc3986 = |input: &[u8]| urls(&links_ok(&["-s", "rfc3986"], input));
+    assert_eq!(rfc3986(mbox.as_bytes()), ["http://one/x", "http://two/y"]);
+    assert_eq!(
+        rfc3986(&gzip(mbox.as_bytes())),
+        ["http://one/x", "http://two/y"]
+    );
     // A message that starts with a trace field.
     let msg = "Received: from h by h\r\nContent-Location: http://r/\r\nContent-Type: text/html\r\n\r\n<a href=\"z\">z</a>";
-    let out = run(&["links", "-s", "rfc3986", "-o", "json"], msg.as_bytes());
-    assert_eq!(urls(&out), ["http://r/z"]);
+    assert_eq!(rfc3986(msg.as_bytes()), ["http://r/z"]);
 }
 
 #[test]
 fn binary_input_is_refused_unless_a_format_is_forced() {
     let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR<a href=\"http://h/\">";
-    let out = run(&["links", "-o", "json"], png);
+    let out = links_json(&[], png);
     assert_eq!(code(&out), 1);
     assert_eq!(
         stderr(&out),
         "urlspec: -: binary data, not a document (--format reads it anyway)\n\
          0 documents, 0 links, 0 unresolved; bases: embedded 0, header 0, retrieval 0, none 0; skipped records 0; unreadable 1\n"
     );
-    let out = run(&["links", "-o", "json", "--format", "html"], png);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    assert_eq!(urls(&out), ["http://h/"]);
+    assert_eq!(urls(&links_ok(&["--format", "html"], png)), ["http://h/"]);
 }
 
 /// A WARC `response` record for `target` holding `http`.
@@ -150,7 +157,7 @@ fn a_damaged_warc_record_is_reported_and_the_archive_read_on() {
         (records.concat(), offset),
         (members, { records[..5].iter().map(|r| gzip(r).len()).sum() }),
     ] {
-        let out = run(&["links", "-o", "json"], &archive);
+        let out = links_json(&[], &archive);
         assert_eq!(code(&out), 1);
         assert_eq!(urls(&out).len(), 19);
         let err = stderr(&out);
@@ -160,8 +167,8 @@ fn a_damaged_warc_record_is_reported_and_the_archive_read_on() {
             )),
             "{err}"
         );
-        assert!(err.contains("19 documents, 19 links"), "{err}");
-        assert!(err.contains("unreadable 1"), "{err}");
+        assert_has(&err, "19 documents, 19 links");
+        assert_has(&err, "unreadable 1");
     }
 }
 
@@ -177,13 +184,11 @@ fn verbose_lists_each_skipped_record() {
     let archive =
         [info.as_bytes(), &image, &record("response", "http://h/", PAGE)]
             .concat();
-    let out = run(&["links", "-v", "-o", "json"], &archive);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let err = stderr(&out);
-    assert!(err.contains("urlspec: -: record at byte 0 (warcinfo (no target)): skipped: not_response\n"), "{err}");
-    assert!(err.contains(&format!("urlspec: -: record at byte {} (response http://h/i.png): skipped: not_html\n", info.len())), "{err}");
+    let err = stderr(&links_ok(&["-v"], &archive));
+    assert_has(&err, "urlspec: -: record at byte 0 (warcinfo (no target)): skipped: not_response\n");
+    assert_has(&err, &format!("urlspec: -: record at byte {} (response http://h/i.png): skipped: not_html\n", info.len()));
     // Without -v, only the counts.
-    let out = run(&["links", "-o", "json"], &archive);
+    let out = links_json(&[], &archive);
     assert!(!stderr(&out).contains("record at byte"));
 }
 
@@ -191,34 +196,17 @@ fn verbose_lists_each_skipped_record() {
 fn url_must_be_absolute_and_does_not_apply_to_an_archive() {
     let out = run(&["links", "--url", "/a/b"], b"<a href=g>");
     assert_eq!(code(&out), 2);
-    assert!(
-        stderr(&out).contains("invalid value '/a/b' for '--url <URL>'"),
-        "{}",
-        stderr(&out)
-    );
+    assert_has(&stderr(&out), "invalid value '/a/b' for '--url <URL>'");
     let archive = record("response", "http://h/", PAGE);
     let out = run(&["links", "--url", "http://x/"], &archive);
     assert_eq!(code(&out), 2);
-    assert!(
-        stderr(&out).contains("does not apply to a WARC archive"),
-        "{}",
-        stderr(&out)
-    );
+    assert_has(&stderr(&out), "does not apply to a WARC archive");
     // A relative redirect resolves against the URL before it.
-    let out = run(
-        &[
-            "links",
-            "-o",
-            "json",
-            "--url",
-            "http://h/a/b",
-            "--redirect",
-            "../c/",
-        ],
+    let out = links_ok(
+        &["--url", "http://h/a/b", "--redirect", "../c/"],
         b"<a href=g>",
     );
-    let v: serde_json::Value =
-        serde_json::from_str(stdout(&out).lines().next().unwrap()).unwrap();
+    let v = &json_lines(&out)[0];
     assert_eq!(
         v["base_chain"],
         serde_json::json!(["http://h/a/b", "http://h/c/"])
@@ -230,41 +218,40 @@ fn url_must_be_absolute_and_does_not_apply_to_an_archive() {
 fn base_overrides_every_layer_and_resolution_options_apply() {
     let page =
         b"<base href=\"http://embedded/x/\"><a href=\"../../../g\">g</a>";
-    let out = run(
-        &[
-            "links",
-            "-o",
-            "json",
-            "-s",
-            "rfc2396",
-            "--base",
-            "http://given/a/b/",
-            "--dotdot-above-root",
-            "remove",
-        ],
+    let given = ["-s", "rfc2396", "--base", "http://given/a/b/"];
+    let out = links_ok(
+        &[&given[..], &["--dotdot-above-root", "remove"]].concat(),
         page,
     );
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let lines: Vec<serde_json::Value> = stdout(&out)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&out);
     assert_eq!(lines[1]["url"], "http://given/g");
     assert_eq!(lines[1]["base_source"], "given");
-    assert!(stderr(&out).contains("; given base 1"), "{}", stderr(&out));
-    let out = run(
-        &[
-            "links",
-            "-o",
-            "json",
-            "-s",
-            "rfc2396",
-            "--base",
-            "http://given/a/b/",
-        ],
-        page,
-    );
-    assert_eq!(urls(&out)[1], "http://given/../g");
+    assert_has(&stderr(&out), "; given base 1");
+    assert_eq!(urls(&links_ok(&given, page))[1], "http://given/../g");
+}
+
+#[test]
+fn base_keeps_the_query_in_the_page_encoding() {
+    // A windows-1252 page (an attribute's query in the page's encoding, a
+    // style attribute's in UTF-8) and a Shift_JIS one (日 is 0x93 0xFA).
+    let pages: [(&[u8], [&str; 2]); 2] = [
+        (
+            b"<meta charset=windows-1252><a href=\"caf\xe9.html?q=\xe9\">a</a>\
+              <p style=\"background: url(s?q=\xe9)\">",
+            ["http://h/d/caf%C3%A9.html?q=%E9", "http://h/d/s?q=%C3%A9"],
+        ),
+        (
+            b"<meta charset=shift_jis><a href=\"\x93\xfa?q=\x93\xfa\">a</a>\
+              <p style=\"background: url(s?q=\x93\xfa)\">",
+            ["http://h/d/%E6%97%A5?q=%93%FA", "http://h/d/s?q=%E6%97%A5"],
+        ),
+    ];
+    for (page, expected) in pages {
+        for layer in ["--url", "--base"] {
+            let out = links_ok(&["-s", "whatwg", layer, "http://h/d/p"], page);
+            assert_eq!(urls(&out), expected, "{layer}");
+        }
+    }
 }
 
 #[test]
@@ -273,12 +260,9 @@ fn the_summary_names_what_would_read_an_unread_base_header() {
     let msg = "Content-Location: http://h/d/\r\nContent-Type: text/html\r\n\r\n<a href=\"g\">g</a>";
     let out = run(&["links", "-s", "rfc1808"], msg.as_bytes());
     assert_eq!(code(&out), 1);
-    assert!(
-        stdout(&out).contains(
-            "note: 1 document with unresolved links had a Content-Location header that this spec does not read as a base (--spec draft96 or --base-headers all would)"
-        ),
-        "{}",
-        stdout(&out)
+    assert_has(
+        &stdout(&out),
+        "note: 1 document with unresolved links had a Content-Location header that this spec does not read as a base (--spec draft96 or --base-headers all would)",
     );
     let out = run(&["links", "-s", "rfc3986"], msg.as_bytes());
     assert_eq!(code(&out), 0);

@@ -2,8 +2,10 @@
 //! (§13.2.3): a byte order mark, the user's choice, the `charset` of the
 //! HTTP `Content-Type`, a `<meta charset>` or `http-equiv` in the first
 //! 1024 bytes, and otherwise windows-1252, which Chromium and Firefox use
-//! for a page that declares nothing. `encoding_rs` names and decodes the
-//! encodings.
+//! for a page that declares nothing. The last three are tentative: the
+//! first `<meta>` the tree builder meets that declares an encoding, where
+//! ever it stands, confirms it or changes it (§13.2.3.4, [`change`]).
+//! `encoding_rs` names and decodes the encodings.
 
 use encoding_rs::{
     Encoding, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252, X_USER_DEFINED,
@@ -62,6 +64,15 @@ pub enum Source {
     Default,
 }
 
+impl Source {
+    /// Whether the Standard's confidence in the encoding is *tentative*,
+    /// so that a `<meta>` met by the tree builder may change it: an
+    /// encoding from the prescan, the detector or the default.
+    pub fn is_tentative(self) -> bool {
+        matches!(self, Source::Meta | Source::Detected | Source::Default)
+    }
+}
+
 /// The encoding of `bytes`, and where it came from. `transport` is the
 /// `charset` parameter of the `Content-Type` the page was served with.
 ///
@@ -99,6 +110,70 @@ pub fn sniff(
         return (detector.guess(None, true), Source::Detected);
     }
     (WINDOWS_1252, Source::Default)
+}
+
+/// The encoding of `<meta>` attributes as the tree builder reads them
+/// (§13.2.6.4.4, a start tag "meta"): the `charset` label when it names
+/// an encoding, else the `charset=` of `content` when `http-equiv` is
+/// `Content-Type`.
+///
+/// ```
+/// use urlspec_links::html::encoding::declared;
+/// assert_eq!(declared(Some(" KOI8-R "), None, None), Some(encoding_rs::KOI8_R));
+/// let content = Some("text/html; Charset=EUC-JP");
+/// assert_eq!(declared(Some("nope"), Some("content-type"), content), Some(encoding_rs::EUC_JP));
+/// assert_eq!(declared(None, None, content), None);
+/// ```
+pub fn declared(
+    charset: Option<&str>,
+    http_equiv: Option<&str>,
+    content: Option<&str>,
+) -> Option<&'static Encoding> {
+    charset.and_then(|label| Encoding::for_label(label.as_bytes())).or_else(
+        || {
+            if !http_equiv?.eq_ignore_ascii_case("content-type") {
+                return None;
+            }
+            from_content(content?.to_ascii_lowercase().as_bytes())
+        },
+    )
+}
+
+/// "Change the encoding" (§13.2.3.4): the encoding a page read as
+/// `current`, with tentative confidence, is read in again once the tree
+/// builder meets a `<meta>` declaring `declared`; `None` when `current`
+/// stays (a UTF-16 page, or the same encoding) and is then certain.
+///
+/// ```
+/// use encoding_rs::{UTF_16LE, UTF_8, WINDOWS_1251, WINDOWS_1252, X_USER_DEFINED};
+/// use urlspec_links::html::encoding::change;
+/// assert_eq!(change(WINDOWS_1252, WINDOWS_1251), Some(WINDOWS_1251));
+/// assert_eq!(change(WINDOWS_1252, X_USER_DEFINED), None);
+/// assert_eq!(change(WINDOWS_1252, UTF_16LE), Some(UTF_8));
+/// assert_eq!(change(UTF_16LE, WINDOWS_1251), None);
+/// ```
+pub fn change(
+    current: &'static Encoding,
+    declared: &'static Encoding,
+) -> Option<&'static Encoding> {
+    if current == UTF_16BE || current == UTF_16LE {
+        return None;
+    }
+    let new = as_declared(declared);
+    (new != current).then_some(new)
+}
+
+/// A declared encoding as a page is read in: UTF-16 (which a page that
+/// the decoder reads as ASCII cannot be) as UTF-8, x-user-defined as
+/// windows-1252 (§13.2.3.2 step "get an encoding", §13.2.3.4 steps 2–3).
+fn as_declared(e: &'static Encoding) -> &'static Encoding {
+    if e == UTF_16BE || e == UTF_16LE {
+        UTF_8
+    } else if e == X_USER_DEFINED {
+        WINDOWS_1252
+    } else {
+        e
+    }
 }
 
 /// The encoding a URL's query is written in for a page in `encoding`
@@ -199,11 +274,7 @@ fn meta(b: &[u8], i: &mut usize) -> Option<Option<&'static Encoding>> {
         Some(true) if !got_pragma => None,
         _ => charset,
     };
-    Some(found.map(|e| match e {
-        e if e == UTF_16BE || e == UTF_16LE => UTF_8,
-        e if e == X_USER_DEFINED => WINDOWS_1252,
-        e => e,
-    }))
+    Some(found.map(as_declared))
 }
 
 /// "Get an attribute" (§13.2.3.2) at `i`: its name and value, lower-cased;

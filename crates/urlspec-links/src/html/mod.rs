@@ -30,7 +30,7 @@ use lol_html::{
 use urlspec::base::Base;
 use urlspec::resolve::{Options, PairResolver};
 
-use crate::{Context, Document, Within};
+use crate::{Context, Document, Link, Within};
 
 /// The HTML namespace, as `lol_html` names an element's.
 const HTML_NS: &str = "http://www.w3.org/1999/xhtml";
@@ -156,6 +156,9 @@ struct Found {
     styles: Vec<(Range<usize>, Option<Within>)>,
     /// Whether the raw text element open last is a `<style>`.
     last_style: bool,
+    /// The first `<meta>` that declares an encoding: its offset and
+    /// encoding.
+    declared: Option<(usize, &'static Encoding)>,
 }
 
 /// The handlers a page needs beyond the links': found by a look at its
@@ -228,7 +231,8 @@ pub fn document(
 
 /// [`document`] for a page that came with `charset`.
 ///
-/// ```
+#[cfg_attr(feature = "whatwg", doc = "```")]
+#[cfg_attr(not(feature = "whatwg"), doc = "```ignore")]
 /// use urlspec::Spec;
 /// use urlspec_links::{html::{self, Charset}, Context};
 /// let ctx = Context::new(Spec::Whatwg);
@@ -247,37 +251,32 @@ pub fn document_in(
     outer: &Base,
     ctx: &Context,
 ) -> Document {
-    let (encoding, decoded) = match charset {
+    let (mut encoding, decoded, tentative) = match charset {
         Charset::Decoded(label) => (
             Encoding::for_label(label.trim().as_bytes()).unwrap_or(UTF_8),
             true,
+            false,
         ),
         Charset::Transport(label) => {
-            (encoding::sniff(html, Some(label), ctx.encoding).0, false)
+            let (e, source) = encoding::sniff(html, Some(label), ctx.encoding);
+            (e, false, source.is_tentative())
         }
         Charset::Unknown => {
-            (encoding::sniff(html, None, ctx.encoding).0, false)
+            let (e, source) = encoding::sniff(html, None, ctx.encoding);
+            (e, false, source.is_tentative())
         }
     };
-    let bom = if decoded {
-        0
-    } else {
-        Encoding::for_bom(html).map_or(0, |(_, len)| len)
-    };
-    // lol_html reads ASCII-compatible encodings itself; the others (UTF-16,
-    // ISO-2022-JP, replacement) are decoded first, and their offsets are
-    // then those of the UTF-8 text.
-    let tokenized = if decoded { UTF_8 } else { encoding };
-    let (bytes, tokenized) =
-        if AsciiCompatibleEncoding::new(tokenized).is_some() {
-            (Cow::Borrowed(&html[bom..]), tokenized)
-        } else {
-            let (text, _) = encoding.decode_without_bom_handling(&html[bom..]);
-            (Cow::Owned(text.into_owned().into_bytes()), UTF_8)
-        };
-    let mut found = Found::default();
-    let mut problems = Vec::new();
-    scan(&bytes, tokenized, bom, None, 0, &mut found, &mut problems);
+    let (mut found, mut problems) = tokenize(html, encoding, decoded);
+    // A tentative encoding gives way to the first <meta> the tree builder
+    // meets that declares another, wherever it stands: the page is read
+    // again in that one (HTML's "change the encoding").
+    let declared = found.declared.filter(|_| tentative);
+    if let Some(new) =
+        declared.and_then(|(_, d)| encoding::change(encoding, d))
+    {
+        encoding = new;
+        (found, problems) = tokenize(html, encoding, decoded);
+    }
     // The first base of the document tree, in document order.
     let base_href =
         found.bases.iter().min_by_key(|(at, _)| *at).map(|(_, h)| h);
@@ -300,23 +299,55 @@ pub fn document_in(
         // A `<base href>` is itself resolved against the base it falls back
         // to (HTML's "fallback base URL"), not against itself.
         let against = if raw.element == "base" { outer } else { &doc.base };
+        let query_encoding =
+            if raw.utf8_query { None } else { doc.query_encoding() };
         let url = crate::resolve_encoded_with(
             &mut resolver,
             against,
             &raw.reference,
-            if raw.utf8_query { None } else { doc.query_encoding() },
+            query_encoding,
         );
-        doc.push_resolved(
-            &raw.element,
-            raw.attribute,
-            raw.reference,
-            raw.offset,
+        doc.push_resolved(Link {
+            element: raw.element.into_owned(),
+            attribute: raw.attribute.into(),
+            reference: raw.reference,
+            offset: raw.offset,
             url,
-            raw.within,
-        );
+            within: raw.within,
+            query_encoding,
+        });
     }
     doc.problems.extend(problems);
     doc
+}
+
+/// What the tokenizer finds in `html` read as `encoding` (`decoded`: the
+/// bytes are UTF-8 already).
+fn tokenize(
+    html: &[u8],
+    encoding: &'static Encoding,
+    decoded: bool,
+) -> (Found, Vec<String>) {
+    let bom = if decoded {
+        0
+    } else {
+        Encoding::for_bom(html).map_or(0, |(_, len)| len)
+    };
+    // lol_html reads ASCII-compatible encodings itself; the others (UTF-16,
+    // ISO-2022-JP, replacement) are decoded first, and their offsets are
+    // then those of the UTF-8 text.
+    let tokenized = if decoded { UTF_8 } else { encoding };
+    let (bytes, tokenized) =
+        if AsciiCompatibleEncoding::new(tokenized).is_some() {
+            (Cow::Borrowed(&html[bom..]), tokenized)
+        } else {
+            let (text, _) = encoding.decode_without_bom_handling(&html[bom..]);
+            (Cow::Owned(text.into_owned().into_bytes()), UTF_8)
+        };
+    let mut found = Found::default();
+    let mut problems = Vec::new();
+    scan(&bytes, tokenized, bom, None, 0, &mut found, &mut problems);
+    (found, problems)
 }
 
 /// One pass of `lol_html` over `bytes` (at `shift` in the document),
@@ -461,6 +492,22 @@ fn collect(
     let tag = el.tag_name();
     let namespace = el.namespace_uri();
     let tag_offset = shift + el.source_location().bytes().start;
+    if tag == "meta" && namespace == HTML_NS {
+        let attribute = |name| {
+            el.get_attribute(name)
+                .map(|v| entities::decode_attribute(&v).into_owned())
+        };
+        let declared = encoding::declared(
+            attribute("charset").as_deref(),
+            attribute("http-equiv").as_deref(),
+            attribute("content").as_deref(),
+        );
+        if let Some(e) = declared {
+            if found.declared.is_none_or(|(at, _)| tag_offset < at) {
+                found.declared = Some((tag_offset, e));
+            }
+        }
+    }
     // The tokenizer keeps the first of repeated attributes: one bit per
     // entry of the tables (HTML's from 0, SVG's from 32, style 63) says
     // it was seen, which keeps a tag of many attributes linear.
@@ -797,6 +844,7 @@ mod tests {
         assert_eq!(doc.base.url(), Some("http://h/x/"));
     }
 
+    #[cfg(feature = "whatwg")]
     #[test]
     fn whatwg_frozen_base_url() {
         for href in ["javascript:alert(1)", "data:text/html,x", "http://[x/"] {
@@ -805,7 +853,10 @@ mod tests {
             assert_eq!(doc.base.url(), Some("http://h/d/p.html"), "{href}");
             assert_eq!(got[1].1, "http://h/d/g", "{href}");
         }
-        // Other specs take the javascript: URL as the base.
+    }
+
+    #[test]
+    fn other_specs_take_a_javascript_base() {
         let (doc, _) = links_of(
             b"<base href='javascript:x'><a href=g>",
             Spec::Rfc3986,
