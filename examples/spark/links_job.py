@@ -123,7 +123,8 @@ archive, written by the task that wrote the archive's links):
   skipped_records       long             records that are no page
   skipped_by_reason     map<str,long>    not_response, no_target_uri,
                                          not_http, redirect, not_html,
-                                         malformed_header
+                                         malformed_header, damaged (a
+                                         damaged record, read past)
   pages_by_base_source  map<str,long>    embedded, header, retrieval, none
   error                 string           why the archive could not be read
                                          on (--on-error skip); else null
@@ -231,9 +232,9 @@ def build_parser():
         "--on-error",
         default="fail",
         choices=("fail", "skip"),
-        help="an archive that cannot be opened or read on: fail the task (Spark retries it, then fails the job), "
-        "or log it, keep the links read before the damage, record the error in its statistics row and go on "
-        "(default: fail)",
+        help="an archive that cannot be opened or read on (a damaged record is read past): fail the task "
+        "(Spark retries it, then fails the job), or log it, keep the links read before the failure, record "
+        "the error in its statistics row and go on (default: fail)",
     )
     p.add_argument(
         "--s3-endpoint",

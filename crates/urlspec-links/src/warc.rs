@@ -352,7 +352,7 @@ impl<R: BufRead> Documents<R> {
         match self.read_page() {
             Ok(page) => page.map(Ok),
             Err(e) => {
-                if matches!(e.reason, Reason::Io(_) | Reason::NotWarc) {
+                if ends_reading(&e) {
                     self.state = State::Done;
                 }
                 Some(Err(e))
@@ -542,6 +542,30 @@ fn is_html_type(content_type: &str) -> bool {
     let essence = content_type.split(';').next().unwrap_or("").trim();
     essence.eq_ignore_ascii_case("text/html")
         || essence.eq_ignore_ascii_case("application/xhtml+xml")
+}
+
+/// Whether [`Documents`] ends after `e`: a failure to read the input, or
+/// an input that is no archive. After any other error (a damaged record)
+/// it goes on with the next record.
+///
+/// ```
+/// use urlspec::Spec;
+/// use urlspec_links::{warc, Context};
+/// let page = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<a href=g>";
+/// let record = |n: &str| format!(
+///     "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://h/\r\n\
+///      Content-Length: {n}\r\n\r\n{page}\r\n\r\n");
+/// let archive = record("-1") + &record(&page.len().to_string());
+/// let mut docs = warc::Documents::new(archive.as_bytes(), Context::new(Spec::Rfc3986));
+/// let damaged = docs.next().unwrap().unwrap_err();
+/// assert!(!warc::ends_reading(&damaged));
+/// assert_eq!(docs.next().unwrap().unwrap().links[0].url.as_deref(), Ok("http://h/g"));
+/// let not_warc = warc::Documents::new(&b"<html>"[..], Context::new(Spec::Rfc3986))
+///     .next().unwrap().unwrap_err();
+/// assert!(warc::ends_reading(&not_warc));
+/// ```
+pub fn ends_reading(e: &Error) -> bool {
+    matches!(e.reason, Reason::Io(_) | Reason::NotWarc)
 }
 
 impl<R: BufRead> Iterator for Documents<R> {

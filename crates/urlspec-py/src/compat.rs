@@ -13,9 +13,11 @@
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
+use std::panic::AssertUnwindSafe;
 use std::sync::OnceLock;
 
 use pyo3::exceptions::{PyNameError, PyRuntimeError, PyTypeError};
+use pyo3::panic::PanicException;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{
@@ -818,13 +820,37 @@ fn split_entry<'py>(
     if let (true, Arg::Given(a)) = (u.hashes_arguments, &allow_fragments) {
         a.hash()?;
     }
-    let b = &u.behaviour;
-    let text = Text::of(url)?;
     let default = match scheme {
         Some(s) => Some((s, Text::of(s)?)),
         None => None,
     };
     let allow = allow_fragments.is_truthy(true)?;
+    split_text(py, u, url, default, allow, params)
+}
+
+/// `urlsplit(url)` (`params`: `urlparse(url)`) for a `str`, with the
+/// default scheme and fragments allowed: the common call, which
+/// [`fastpy::FastFunction`] makes without reading arguments.
+pub(crate) fn split_default<'py, const PARAMS: bool>(
+    py: Python<'py>,
+    url: &Bound<'py, PyString>,
+) -> PyResult<Bound<'py, PyAny>> {
+    split_text(py, urllib_state()?, url, None, true, PARAMS)
+}
+
+/// urllib's split of `url` with the default scheme `default`, if any
+/// (the argument and its text), as `SplitResult` or (`params`)
+/// `ParseResult`.
+fn split_text<'py>(
+    py: Python<'py>,
+    u: &Urllib,
+    url: &Bound<'py, PyString>,
+    default: Option<(&Bound<'py, PyString>, Text<'_>)>,
+    allow: bool,
+    params: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let b = &u.behaviour;
+    let text = Text::of(url)?;
     let kind =
         default.as_ref().map_or(text.kind, |(_, t)| t.kind.max(text.kind));
     // Only urlparse reads a scheme list (`uses_params`), and only for a
@@ -890,8 +916,28 @@ fn split_entry<'py>(
     )
 }
 
+/// `name` (``"urlsplit"`` or ``"urlparse"``) as a function object that
+/// splits a lone `str` argument itself and hands every other call to
+/// `fallback` (the `urllib_` function of the same name), with `doc` as its
+/// `__doc__` and a `cache_clear()` that does nothing.
+#[pyfunction]
+fn urllib_fast<'py>(
+    py: Python<'py>,
+    name: &str,
+    fallback: Bound<'py, PyAny>,
+    doc: Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let fast = match name {
+        "urlsplit" => split_default::<false>,
+        "urlparse" => split_default::<true>,
+        _ => return Err(PyNameError::new_err(format!("no fast {name}"))),
+    };
+    fastpy::FastFunction::make(py, fast, fallback, doc)
+}
+
 /// ``urllib.parse.urljoin(base, url, allow_fragments=True)``, answer for
-/// answer, exceptions included.
+/// answer, exceptions included: every call [`urljoin_fastcall`] does not
+/// answer itself.
 #[pyfunction]
 #[pyo3(signature = (base, url, allow_fragments = Arg::Default))]
 fn urllib_urljoin<'py>(
@@ -906,15 +952,26 @@ fn urllib_urljoin<'py>(
         let af = allow_fragments.or_true(py);
         return u.join_other.bind(py).call1((base, url, af));
     };
+    join_strs(py, u, b, r, &allow_fragments)
+}
+
+/// `urljoin` of two strings.
+fn join_strs<'py>(
+    py: Python<'py>,
+    u: &Urllib,
+    b: &Bound<'py, PyString>,
+    r: &Bound<'py, PyString>,
+    allow_fragments: &Arg<'py>,
+) -> PyResult<Bound<'py, PyAny>> {
     let base_text = Text::of(b)?;
     if base_text.bytes.is_empty() {
-        return Ok(url.clone());
+        return Ok(r.clone().into_any());
     }
     let ref_text = Text::of(r)?;
     if ref_text.bytes.is_empty() {
-        return Ok(base.clone());
+        return Ok(b.clone().into_any());
     }
-    if let (true, Arg::Given(a)) = (u.hashes_arguments, &allow_fragments) {
+    if let (true, Arg::Given(a)) = (u.hashes_arguments, allow_fragments) {
         a.hash()?;
     }
     let allow = allow_fragments.is_truthy(true)?;
@@ -932,7 +989,7 @@ fn urllib_urljoin<'py>(
             scratch,
         )?;
         match joined {
-            urllib::Joined::Reference => Ok(url.clone()),
+            urllib::Joined::Reference => Ok(r.clone().into_any()),
             urllib::Joined::Built => same_or_new(
                 py,
                 out,
@@ -941,6 +998,109 @@ fn urllib_urljoin<'py>(
             ),
         }
     })
+}
+
+/// `compat.urljoin` itself, a `METH_FASTCALL | METH_KEYWORDS` C function:
+/// the common call, two `str` and nothing else, goes straight to
+/// [`join_strs`]; any other (keywords, a third argument, other types, a
+/// wrong count) is handed with its arguments as given to
+/// [`urllib_urljoin`], whose argument parsing and errors are PyO3's. PyO3's
+/// own entry (its trampoline and argument extraction) cost about 300 of a
+/// call's instructions (BENCHMARKS.md, Python package).
+unsafe extern "C" fn urljoin_fastcall(
+    _module: *mut ffi::PyObject,
+    args: *const *mut ffi::PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    // SAFETY: CPython calls a C function with the GIL held, so the thread
+    // is attached for the whole call, and `py` does not outlive it.
+    let py = unsafe { Python::assume_attached() };
+    if nargs == 2 && kwnames.is_null() {
+        // SAFETY: `args` holds `nargs` (2) borrowed references, alive for
+        // the call (the caller holds them).
+        let (base, url) = unsafe { (*args, *args.add(1)) };
+        // SAFETY: both are live objects (above); only their types are read.
+        let strs = unsafe {
+            ffi::PyUnicode_CheckExact(base) != 0
+                && ffi::PyUnicode_CheckExact(url) != 0
+        };
+        if let (true, Some(u)) = (strs, URLLIB.get()) {
+            // SAFETY: borrowed for the call, exact `str` (checked above).
+            let (b, r) = unsafe {
+                (
+                    Borrowed::from_ptr(py, base).cast_unchecked::<PyString>(),
+                    Borrowed::from_ptr(py, url).cast_unchecked::<PyString>(),
+                )
+            };
+            let joined = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                join_strs(py, u, &b, &r, &Arg::Default)
+            }));
+            let err = match joined {
+                Ok(Ok(obj)) => return obj.into_ptr(),
+                Ok(Err(e)) => e,
+                Err(_) => PanicException::new_err("urljoin panicked"),
+            };
+            err.restore(py);
+            return std::ptr::null_mut();
+        }
+    }
+    let full = match URLJOIN_FULL.get(py) {
+        Some(f) => f,
+        None => {
+            PyRuntimeError::new_err("urlspec.compat is not initialized")
+                .restore(py);
+            return std::ptr::null_mut();
+        }
+    };
+    // SAFETY: the arguments are passed on exactly as CPython gave them;
+    // `full` is a live callable (held by the static).
+    unsafe {
+        ffi::PyObject_Vectorcall(full.as_ptr(), args, nargs as usize, kwnames)
+    }
+}
+
+/// [`urllib_urljoin`] as a Python callable, for the calls
+/// [`urljoin_fastcall`] hands on.
+static URLJOIN_FULL: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+/// The method definition of [`urljoin_fastcall`], which CPython only
+/// reads.
+struct MethodDef(ffi::PyMethodDef);
+
+// SAFETY: the definition is never written after it is made; its
+// pointers are to static text and a function.
+unsafe impl Sync for MethodDef {}
+
+static URLJOIN_DEF: MethodDef = MethodDef(ffi::PyMethodDef {
+    ml_name: c"urllib_urljoin".as_ptr(),
+    ml_meth: ffi::PyMethodDefPointer {
+        PyCFunctionFastWithKeywords: urljoin_fastcall,
+    },
+    ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
+    ml_doc: c"urllib_urljoin(base, url, allow_fragments=True)\n--\n\n\
+urllib.parse.urljoin, answer for answer, exceptions included."
+        .as_ptr(),
+});
+
+/// Adds `urllib_urljoin` to `m`: [`urljoin_fastcall`], over the PyO3
+/// function [`urllib_urljoin`] for the calls it hands on.
+fn add_urljoin(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    let full = wrap_pyfunction!(urllib_urljoin, m)?;
+    let _ = URLJOIN_FULL.set(py, full.into_any().unbind());
+    let name = m.name()?;
+    // SAFETY: the definition is static and read only (MethodDef); the
+    // module and its name are live; a new reference or NULL with an
+    // exception set is returned, which `from_owned_ptr_or_err` takes.
+    let f = unsafe {
+        let def = std::ptr::addr_of!(URLJOIN_DEF.0).cast_mut();
+        Bound::from_owned_ptr_or_err(
+            py,
+            ffi::PyCFunction_NewEx(def, m.as_ptr(), name.as_ptr()),
+        )?
+    };
+    m.add("urllib_urljoin", f)
 }
 
 /// ``urlunparse((scheme, netloc, path, params, query, fragment))`` of six
@@ -1057,8 +1217,9 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(urljoin, m)?)?;
     m.add_function(wrap_pyfunction!(set_urllib, m)?)?;
     m.add_function(wrap_pyfunction!(urllib_urlsplit, m)?)?;
+    m.add_function(wrap_pyfunction!(urllib_fast, m)?)?;
     m.add_function(wrap_pyfunction!(urllib_urlparse, m)?)?;
-    m.add_function(wrap_pyfunction!(urllib_urljoin, m)?)?;
+    add_urljoin(m)?;
     m.add_function(wrap_pyfunction!(urllib_unparse, m)?)?;
     m.add_function(wrap_pyfunction!(urllib_unquote, m)?)?;
     m.add_function(wrap_pyfunction!(unquote_to_bytes, m)?)?;

@@ -1,5 +1,7 @@
-//! The pieces of CPython's full (non-limited) C API that the batch calls
-//! over lists use: list items read in place without a new reference each
+//! The pieces of CPython's full (non-limited) C API that the package's
+//! fast paths use: a function type called through vectorcall
+//! ([`FastFunction`], `compat.urlsplit` and `urlparse`), and for the batch
+//! calls over lists, list items read in place without a new reference each
 //! (`PyList_GET_ITEM`), their UTF-8 as Python caches it (for an ASCII
 //! string, its data itself), ASCII results made with their exact kind and
 //! copied in (`PyUnicode_New(len, 127)`, no UTF-8 decoding), and result
@@ -215,4 +217,243 @@ pub fn list_of<'py>(
         ffi::PyObject_GC_Track(list.as_ptr().cast());
         Ok(list.cast_into_unchecked())
     }
+}
+
+/// What a [`FastFunction`] does with a lone `str` argument.
+pub type Fast = for<'py> fn(
+    Python<'py>,
+    &Bound<'py, PyString>,
+) -> PyResult<Bound<'py, PyAny>>;
+
+/// A function object that CPython calls through vectorcall straight into
+/// Rust, with attributes a builtin cannot have: `compat.urlsplit` must
+/// carry `cache_clear` (which `urllib.parse.clear_cache()` calls once it
+/// has been swapped in) and urllib's `__doc__`, which a
+/// `functools.partial` around the PyO3 function gave at about 140
+/// instructions a call, and PyO3's argument reading costs another 230
+/// (BENCHMARKS.md, Python). One positional exact `str` and no keywords
+/// (nearly every call) go to `fast`; any other call goes to `fallback`
+/// with its arguments as they came, so that only one code path reads
+/// them.
+#[repr(C)]
+pub struct FastFunction {
+    ob_base: ffi::PyObject,
+    /// At `__vectorcalloffset__`: [`FastFunction::call`].
+    vectorcall: ffi::vectorcallfunc,
+    fast: Fast,
+    /// Owned references.
+    fallback: *mut ffi::PyObject,
+    doc: *mut ffi::PyObject,
+}
+
+impl FastFunction {
+    /// A new function object (a Python object, hence not `Self`).
+    pub fn make<'py>(
+        py: Python<'py>,
+        fast: Fast,
+        fallback: Bound<'py, PyAny>,
+        doc: Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let ty = fast_function_type(py)?;
+        // SAFETY: `ty` is the type made by `fast_function_type`, whose
+        // instances are `FastFunction`s (`basicsize`); `tp_alloc` gives
+        // one zeroed, with its header set, or NULL with an exception. Each
+        // field is written once before the object is seen by anyone; the
+        // two objects are owned by it (released in `dealloc`).
+        unsafe {
+            let tp = ty.as_ptr().cast::<ffi::PyTypeObject>();
+            let alloc = (*tp).tp_alloc.unwrap_or(ffi::PyType_GenericAlloc);
+            let obj = Bound::from_owned_ptr_or_err(py, alloc(tp, 0))?;
+            let this = obj.as_ptr().cast::<FastFunction>();
+            (*this).vectorcall = FastFunction::call;
+            (*this).fast = fast;
+            (*this).fallback = fallback.into_ptr();
+            (*this).doc = doc.into_ptr();
+            Ok(obj)
+        }
+    }
+
+    /// The vectorcall entry.
+    unsafe extern "C" fn call(
+        callable: *mut ffi::PyObject,
+        args: *const *mut ffi::PyObject,
+        nargsf: usize,
+        kwnames: *mut ffi::PyObject,
+    ) -> *mut ffi::PyObject {
+        // SAFETY: CPython calls this with the GIL held, `callable` a
+        // `FastFunction` (the only type whose vectorcall this is), `args`
+        // holding the `PyVectorcall_NARGS(nargsf)` positional arguments
+        // (borrowed for the call) and `kwnames` NULL or a tuple of keyword
+        // names. A panic is caught before it reaches C.
+        unsafe {
+            let this = callable.cast::<FastFunction>();
+            let n = ffi::PyVectorcall_NARGS(nargsf);
+            if n == 1
+                && kwnames.is_null()
+                && ffi::PyUnicode_CheckExact(*args) != 0
+            {
+                let py = Python::assume_attached();
+                let url =
+                    Borrowed::from_ptr(py, *args).cast_unchecked::<PyString>();
+                let fast = (*this).fast;
+                let result = std::panic::catch_unwind(
+                    std::panic::AssertUnwindSafe(|| fast(py, &url)),
+                );
+                return match result {
+                    Ok(Ok(v)) => v.into_ptr(),
+                    Ok(Err(e)) => {
+                        e.restore(py);
+                        std::ptr::null_mut()
+                    }
+                    Err(_) => {
+                        pyo3::panic::PanicException::new_err(
+                            "urlspec panicked",
+                        )
+                        .restore(py);
+                        std::ptr::null_mut()
+                    }
+                };
+            }
+            ffi::PyObject_Vectorcall((*this).fallback, args, nargsf, kwnames)
+        }
+    }
+
+    unsafe extern "C" fn dealloc(obj: *mut ffi::PyObject) {
+        // SAFETY: `obj` is a `FastFunction` whose last reference went;
+        // its two objects are released once, then the memory, and the
+        // reference the instance held on its heap type.
+        unsafe {
+            let this = obj.cast::<FastFunction>();
+            ffi::Py_XDECREF((*this).fallback);
+            ffi::Py_XDECREF((*this).doc);
+            let tp = ffi::Py_TYPE(obj);
+            if let Some(free) = (*tp).tp_free {
+                free(obj.cast());
+            }
+            ffi::Py_DECREF(tp.cast());
+        }
+    }
+
+    unsafe extern "C" fn get_doc(
+        obj: *mut ffi::PyObject,
+        _: *mut std::ffi::c_void,
+    ) -> *mut ffi::PyObject {
+        // SAFETY: `obj` is a `FastFunction`; a new reference to its doc.
+        unsafe {
+            let doc = (*obj.cast::<FastFunction>()).doc;
+            ffi::Py_INCREF(doc);
+            doc
+        }
+    }
+
+    unsafe extern "C" fn cache_clear(
+        _: *mut ffi::PyObject,
+        _: *mut ffi::PyObject,
+    ) -> *mut ffi::PyObject {
+        // SAFETY: a new reference to `None`, with the GIL held.
+        unsafe {
+            let none = ffi::Py_None();
+            ffi::Py_INCREF(none);
+            none
+        }
+    }
+}
+
+/// The type of [`FastFunction`]s, made once.
+fn fast_function_type(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
+    static TYPE: pyo3::sync::PyOnceLock<Py<PyAny>> =
+        pyo3::sync::PyOnceLock::new();
+    TYPE.get_or_try_init(py, || {
+        // CPython keeps pointers into these for the type's life.
+        static mut MEMBERS: [ffi::PyMemberDef; 2] = [
+            ffi::PyMemberDef {
+                name: c"__vectorcalloffset__".as_ptr(),
+                type_code: ffi::Py_T_PYSSIZET,
+                offset: std::mem::offset_of!(FastFunction, vectorcall)
+                    as ffi::Py_ssize_t,
+                flags: ffi::Py_READONLY,
+                doc: std::ptr::null(),
+            },
+            ffi::PyMemberDef {
+                name: std::ptr::null(),
+                type_code: 0,
+                offset: 0,
+                flags: 0,
+                doc: std::ptr::null(),
+            },
+        ];
+        static mut METHODS: [ffi::PyMethodDef; 2] = [
+            ffi::PyMethodDef {
+                ml_name: c"cache_clear".as_ptr(),
+                ml_meth: ffi::PyMethodDefPointer {
+                    PyCFunction: FastFunction::cache_clear,
+                },
+                ml_flags: ffi::METH_NOARGS,
+                ml_doc: c"Does nothing: there is no cache.".as_ptr(),
+            },
+            ffi::PyMethodDef::zeroed(),
+        ];
+        static mut GETSET: [ffi::PyGetSetDef; 2] = [
+            ffi::PyGetSetDef {
+                name: c"__doc__".as_ptr(),
+                get: Some(FastFunction::get_doc),
+                set: None,
+                doc: std::ptr::null(),
+                closure: std::ptr::null_mut(),
+            },
+            ffi::PyGetSetDef {
+                name: std::ptr::null(),
+                get: None,
+                set: None,
+                doc: std::ptr::null(),
+                closure: std::ptr::null_mut(),
+            },
+        ];
+        // SAFETY: the statics above are handed to CPython once (inside
+        // this once-lock), which reads them and keeps pointers into them
+        // for the type's life; nothing else touches them. The slots are
+        // those CPython documents for `PyType_FromSpec`, each pointer of
+        // the signature its slot takes.
+        unsafe {
+            let mut slots = [
+                ffi::PyType_Slot {
+                    slot: ffi::Py_tp_call,
+                    pfunc: ffi::PyVectorcall_Call as *mut _,
+                },
+                ffi::PyType_Slot {
+                    slot: ffi::Py_tp_dealloc,
+                    pfunc: FastFunction::dealloc as *mut _,
+                },
+                ffi::PyType_Slot {
+                    slot: ffi::Py_tp_members,
+                    pfunc: (&raw mut MEMBERS).cast(),
+                },
+                ffi::PyType_Slot {
+                    slot: ffi::Py_tp_methods,
+                    pfunc: (&raw mut METHODS).cast(),
+                },
+                ffi::PyType_Slot {
+                    slot: ffi::Py_tp_getset,
+                    pfunc: (&raw mut GETSET).cast(),
+                },
+                ffi::PyType_Slot { slot: 0, pfunc: std::ptr::null_mut() },
+            ];
+            let mut spec = ffi::PyType_Spec {
+                name: c"urlspec.compat.FastFunction".as_ptr(),
+                basicsize: std::mem::size_of::<FastFunction>() as _,
+                itemsize: 0,
+                // Immutable and not instantiable from Python, as the
+                // package's other types (tests/test_soundness.py).
+                flags: (ffi::Py_TPFLAGS_DEFAULT
+                    | ffi::Py_TPFLAGS_HAVE_VECTORCALL
+                    | ffi::Py_TPFLAGS_IMMUTABLETYPE
+                    | ffi::Py_TPFLAGS_DISALLOW_INSTANTIATION)
+                    as _,
+                slots: slots.as_mut_ptr(),
+            };
+            let ty = ffi::PyType_FromSpec(&mut spec);
+            Ok::<_, PyErr>(Bound::from_owned_ptr_or_err(py, ty)?.unbind())
+        }
+    })
+    .map(|t| t.bind(py))
 }

@@ -481,7 +481,7 @@ fn make_relative(
 
 fn component_of(py: Python<'_>, name: &str) -> PyResult<Component> {
     Component::from_str(name)
-        .map_err(|e| error(py, "Error", e, None, None, None))
+        .map_err(|e| error(py, "Error", e.to_string(), None, None, None))
 }
 
 /// Escapes `data` for `component` under `spec`.

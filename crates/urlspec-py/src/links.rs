@@ -3,18 +3,20 @@
 //!
 //! A WARC archive is read record by record through
 //! [`urlspec_links::warc::Documents`], so memory stays bounded by the
-//! largest record; HTML and MIME inputs are read whole, as their parsers
-//! need (and as `urlspec links` does).
+//! largest record; a damaged record is listed in the summary with its
+//! byte offset and reading goes on at the next one, as `urlspec links`
+//! does. HTML and MIME inputs are read whole, as their parsers need (and
+//! as `urlspec links` does).
 
 use std::collections::{BTreeMap, VecDeque};
-use std::io::{self, Cursor, Read};
+use std::io::{self, BufReader, Cursor, Read};
 use std::sync::{Arc, Mutex, TryLockError};
 
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
 
-use urlspec_links::warc::{self, Decompressed, Documents, Skip};
+use urlspec_links::warc::{self, Documents, Skip};
 use urlspec_links::{html, mime, Context, Document, Format, Summary};
 
 use crate::{error, spec_of};
@@ -272,7 +274,10 @@ type Input = Box<dyn Read + Send>;
 
 /// Where the documents come from.
 enum Source {
-    Warc(Box<Documents<Decompressed<Input>>>),
+    /// Read as `urlspec links` reads it: the reader frames the gzip
+    /// members itself, so a damaged one is read past and offsets are those
+    /// of the input's bytes.
+    Warc(Box<Documents<BufReader<Input>>>),
     Ready(VecDeque<Document>),
 }
 
@@ -283,6 +288,8 @@ struct State {
     summary: Summary,
     /// Documents read only in part, with why.
     problems: Vec<(String, String)>,
+    /// Damaged archive records read past: the byte offset of each and why.
+    damaged: Vec<(u64, String)>,
     /// Why the input could not be read on, once known.
     failure: Option<String>,
     /// The exception the file's `read()` raised, if it did.
@@ -300,11 +307,19 @@ impl State {
     fn next_document(&mut self) -> Option<Document> {
         match &mut self.source {
             Source::Ready(docs) => docs.pop_front(),
-            Source::Warc(docs) => match docs.next()? {
-                Ok(doc) => Some(doc),
-                Err(e) => {
-                    self.failure = Some(e.to_string());
-                    None
+            Source::Warc(docs) => loop {
+                match docs.next()? {
+                    Ok(doc) => return Some(doc),
+                    // The iterator ends after an error it cannot read on
+                    // from (the input's own: `read()` failed, not an
+                    // archive); after a damaged record, it goes on.
+                    Err(e) if warc::ends_reading(&e) => {
+                        self.failure = Some(e.to_string());
+                        return None;
+                    }
+                    Err(e) => {
+                        self.damaged.push((e.offset, e.reason.to_string()))
+                    }
                 }
             },
         }
@@ -402,7 +417,9 @@ impl Links {
     /// The counts so far (final once the iterator is exhausted):
     /// documents, links, unresolved, by_base_source, skipped_records,
     /// skipped_by_reason (the names of `urlspec_links::warc::Skip`),
-    /// unreadable (documents read only in part) and problems.
+    /// unreadable (documents read only in part and damaged records),
+    /// problems and damaged (each damaged record read past: its byte
+    /// offset and why).
     #[getter]
     fn summary<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let state = match self.state.try_lock() {
@@ -437,9 +454,11 @@ impl Links {
             .map(|(d, _)| d)
             .collect::<std::collections::BTreeSet<_>>()
             .len()
+            + state.damaged.len()
             + usize::from(state.failure.is_some());
         d.set_item("unreadable", unreadable)?;
         d.set_item("problems", PyList::new(py, &state.problems)?)?;
+        d.set_item("damaged", PyList::new(py, &state.damaged)?)?;
         Ok(d)
     }
 }
@@ -548,7 +567,7 @@ pub fn links(
     let mut failure = None;
     let source = match format {
         Format::Warc => {
-            let reader = warc::decompress(input).map_err(read_error)?;
+            let reader = BufReader::with_capacity(1 << 16, input);
             Source::Warc(Box::new(Documents::new(reader, ctx)))
         }
         Format::Html | Format::Mime => {
@@ -578,6 +597,7 @@ pub fn links(
             current: None,
             summary: Summary::default(),
             problems: Vec::new(),
+            damaged: Vec::new(),
             failure,
             raised,
             exhausted: false,

@@ -386,6 +386,46 @@ def test_cache_clear_and_urllib_clear_cache(monkeypatch):
     assert compat.urlsplit("http://a/b") == ("http", "a", "/b", "", "")
 
 
+def test_every_way_of_calling_answers_as_urllib():
+    """A lone ``str`` takes the direct path; every other call (a ``str``
+    subclass, bytes, a scheme, ``allow_fragments``, keywords, a wrong
+    count) is handed to the function that reads arguments: the same
+    answers and exceptions as urllib either way."""
+
+    class Sub(str):
+        pass
+
+    url = "HTTP://a/b;p?q#f"
+    calls = [
+        ((url,), {}),
+        ((Sub(url),), {}),
+        ((url.encode(),), {}),
+        ((url, "x"), {}),
+        (("//a/b#f", "x", False), {}),
+        ((url,), {"allow_fragments": False}),
+        ((), {"url": url, "scheme": "s"}),
+        ((), {}),
+        ((url, "", True, 1), {}),
+        ((None,), {}),
+        ((1,), {}),
+    ]
+    for name in ("urlsplit", "urlparse"):
+        ours, theirs = getattr(compat, name), getattr(up, name)
+        for args, kwargs in calls:
+            assert _answer(ours, args, kwargs) == _answer(theirs, args, kwargs), (name, args, kwargs)
+        assert ours.__doc__ == theirs.__doc__
+        assert ours.cache_clear() is None
+        with pytest.raises(TypeError):
+            type(ours)()
+
+
+def _answer(f, args, kwargs):
+    try:
+        return f(*args, **kwargs)
+    except Exception as e:  # noqa: BLE001 - compared, not handled
+        return type(e)
+
+
 def test_reentrant_calls_from_a_scheme_list(monkeypatch):
     """A scheme list whose ``in`` calls compat itself (the per-thread
     state is in use): the inner call answers all the same."""

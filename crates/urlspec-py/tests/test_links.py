@@ -122,16 +122,58 @@ def test_not_an_archive_raises_after_nothing():
         list(urlspec.links(io.StringIO("<a href=x>")))
 
 
-def test_truncated_archive_yields_then_raises():
+def test_truncated_archive_yields_and_lists_the_damage():
     data = make_warc()
     whole = gzip.decompress(data)
-    cut = whole[: whole.rfind(b"WARC/1.0") + 20]
-    it = urlspec.links(cut)
-    got = []
-    with pytest.raises(urlspec.LinksError, match="cut inside its header"):
-        for link in it:
-            got.append(link)
-    assert len(got) == 3
+    at = whole.rfind(b"WARC/1.0")
+    it = urlspec.links(whole[: at + 20])
+    assert len(list(it)) == 3
+    s = it.summary
+    assert s["damaged"] == [(at, "WARC record cut inside its header")]
+    assert s["unreadable"] == 1 and s["skipped_by_reason"]["damaged"] == 1
+
+
+PAGE = b'HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<a href="g">g</a>'
+
+
+def twenty_records_sixth_damaged():
+    """The archive of the CLI's test (crates/urlspec-cli/tests/it/links_inputs.rs): 20 responses,
+    the sixth with a negative Content-Length. Plain and gzip-compressed per
+    record, each with the byte offset of the damaged record (of its gzip
+    member)."""
+    records = [
+        (f"WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://h/{i}/\r\n"
+         f"Content-Length: {len(PAGE)}\r\n\r\n").encode() + PAGE + b"\r\n\r\n"
+        for i in range(1, 21)
+    ]
+    records[5] = records[5].replace(b"Content-Length: ", b"Content-Length: -")
+    members = [gzip.compress(r) for r in records]
+    return [
+        (b"".join(records), sum(map(len, records[:5]))),
+        (b"".join(members), sum(map(len, members[:5]))),
+    ]
+
+
+@pytest.mark.parametrize("kind", ["plain", "gzip"])
+def test_a_damaged_record_is_listed_and_the_archive_read_on(kind, tmp_path, urlspec_cli):
+    archive, at = twenty_records_sixth_damaged()[kind == "gzip"]
+    for source in (archive, io.BytesIO(archive)):
+        it = urlspec.links(source)
+        got = [l.to_dict() for l in it]
+        assert [d["document"] for d in got] == [f"http://h/{i}/" for i in range(1, 21) if i != 6]
+        s = it.summary
+        assert (s["documents"], s["links"], s["unreadable"]) == (19, 19, 1)
+        (offset, why), = s["damaged"]
+        assert offset == at and why.startswith("damaged WARC record: ")
+        assert s["skipped_by_reason"]["damaged"] == 1
+    # The CLI reads the same links and reports the record at the same byte.
+    path = tmp_path / "archive.warc"
+    path.write_bytes(archive)
+    p = subprocess.run([str(urlspec_cli), "links", "--output", "json", str(path)],
+                       capture_output=True, text=True, check=False)
+    assert p.returncode == 1
+    assert [json.loads(line) for line in p.stdout.splitlines()] == got
+    assert f"{path}: at byte {at}: {why}\n" in p.stderr
 
 
 def test_hostile_inputs_do_not_crash():

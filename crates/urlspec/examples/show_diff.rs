@@ -19,9 +19,13 @@ fn main() {
             d.column,
             if d.security { " (security)" } else { "" }
         );
-        for (v, specs) in &d.groups {
+        for (cell, specs) in &d.groups {
             let names: Vec<_> = specs.iter().map(|s| s.name()).collect();
-            println!("  {:?}  <- {}", v, names.join(", "));
+            let shown = match cell {
+                urlspec::diff::Cell::Value(v) => format!("{v:?}"),
+                urlspec::diff::Cell::Error(e) => format!("error: {e}"),
+            };
+            println!("  {shown}  <- {}", names.join(", "));
         }
         for e in &d.explanations {
             println!("  * {e}");

@@ -46,7 +46,7 @@ use core::fmt;
 use core::ops::Range;
 
 use crate::chars::span_of;
-use crate::diff::Column;
+use crate::diff::{Cell, Column};
 pub use crate::escape::{
     decode_for_wire, is_line_oriented, WireError, WireErrorKind, LINE_ORIENTED,
 };
@@ -503,16 +503,17 @@ fn host_differs(r: &Reference<'_>, out: &mut Vec<Finding>) {
             _ => ("URL010", "password"),
         };
         // A spec that gives no URL at all says nothing about its parts.
-        let answers: Vec<&(Option<String>, Vec<Spec>)> = d
+        let answers: Vec<(Option<&str>, &Vec<Spec>)> = d
             .groups
             .iter()
-            .filter(|(v, _)| {
-                !v.as_deref().is_some_and(|v| v.starts_with("error: "))
+            .filter_map(|(cell, specs)| match cell {
+                Cell::Value(v) => Some((v.as_deref(), specs)),
+                Cell::Error(_) => None,
             })
             .collect();
         let distinct: Vec<String> = answers
             .iter()
-            .map(|(v, _)| match (v.as_deref(), d.column) {
+            .map(|&(v, _)| match (v, d.column) {
                 (Some(host), Column::Host) => host_key(host),
                 (v, _) => v.map(str::to_ascii_lowercase).unwrap_or_default(),
             })

@@ -21,16 +21,17 @@
 
 use alloc::borrow::ToOwned;
 use alloc::format;
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
 use crate::reference::Reference;
-use crate::resolve::Resolver;
+use crate::resolve::{ResolveError, Resolver};
 use crate::spec::{
     AboveRoot, DotSegments, EmptyReference, Rules, SchemeRule, ServerGrammar,
     Spec, Tail,
 };
+use crate::whatwg::Failure;
 
 /// A column of the comparison.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -114,6 +115,87 @@ impl fmt::Display for Column {
     }
 }
 
+/// Why a spec gives no URL for the input.
+///
+/// ```
+/// use urlspec::diff::{compare_resolution, Cell, NoUrl};
+/// use urlspec::resolve::ResolveError;
+/// use urlspec::Spec;
+/// let c = compare_resolution("", "g", &[Spec::Rfc1808, Spec::Rfc3986]);
+/// let error = c.rows[1].error.as_ref().unwrap();
+/// assert_eq!(error, &NoUrl::Resolve(ResolveError::NoBase));
+/// assert_eq!(error.position(), None);
+/// assert_eq!(c.differences[0].groups[1].0, Cell::Error(error.clone()));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NoUrl {
+    /// The WHATWG URL Standard's basic URL parser failed on the input (a
+    /// comparison of parses: the other specs split every input).
+    Parse(Failure),
+    /// The reference could not be resolved against the base (a comparison
+    /// of resolutions).
+    Resolve(ResolveError),
+}
+
+impl NoUrl {
+    /// The byte of the input (the reference) where the spec stopped, when
+    /// the error is in the input: the parser's byte, or the invalid
+    /// reference's ([`ResolveError::position`]).
+    #[must_use]
+    pub fn position(&self) -> Option<usize> {
+        match self {
+            NoUrl::Parse(f) => (!f.in_base).then_some(f.position),
+            NoUrl::Resolve(e) => e.position(),
+        }
+    }
+}
+
+impl fmt::Display for NoUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NoUrl::Parse(failure) => failure.fmt(f),
+            NoUrl::Resolve(error) => error.fmt(f),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for NoUrl {}
+
+/// One answer of a column: a value, or the error of a spec that gives no
+/// URL.
+///
+/// ```
+/// use urlspec::diff::{compare, Cell, Column};
+/// use urlspec::Spec;
+/// let c = compare("http://a?q", &[Spec::Rfc1808, Spec::Rfc3986]);
+/// let query = c.differences.iter().find(|d| d.column == Column::Query).unwrap();
+/// assert_eq!(query.groups[0].0, Cell::Value(None));
+/// assert_eq!(query.groups[1].0, Cell::Value(Some("q".into())));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cell {
+    /// The component (`None`: absent), the resolved URL, or, in the
+    /// [`Column::Outcome`] column, `a URL`.
+    Value(Option<String>),
+    /// The spec gives no URL: why. It is the answer of the
+    /// [`Column::Outcome`] column of a parse and of the
+    /// [`Column::Result`] column of a resolution.
+    Error(NoUrl),
+}
+
+impl Cell {
+    /// The value, when the cell is one (`None` too when it is absent).
+    #[must_use]
+    pub fn value(&self) -> Option<&str> {
+        match self {
+            Cell::Value(v) => v.as_deref(),
+            Cell::Error(_) => None,
+        }
+    }
+}
+
 /// What one spec makes of the input.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Row {
@@ -121,8 +203,9 @@ pub struct Row {
     pub spec: Spec,
     /// One cell per column of the comparison: `None` for absent.
     pub cells: Vec<Option<String>>,
-    /// Why the spec gives no answer (an error), if so.
-    pub error: Option<String>,
+    /// Why the spec gives no URL, if it gives none (its cells are then
+    /// all `None`).
+    pub error: Option<NoUrl>,
     /// Whether the input is valid under the spec (parse comparisons).
     pub valid: bool,
 }
@@ -133,7 +216,7 @@ pub struct Difference {
     /// The column.
     pub column: Column,
     /// The answers, each with the specs that give it, in spec order.
-    pub groups: Vec<(Option<String>, Vec<Spec>)>,
+    pub groups: Vec<(Cell, Vec<Spec>)>,
     /// Whether the difference changes where a request would go.
     pub security: bool,
     /// One line per rule that differs between the groups, citing it.
@@ -191,7 +274,7 @@ fn parse_row(input: &str, spec: Spec) -> Row {
             Err(e) => Row {
                 spec,
                 cells: alloc::vec![None; 10],
-                error: Some(e.to_string()),
+                error: Some(NoUrl::Parse(e)),
                 valid: false,
             },
         };
@@ -243,7 +326,7 @@ pub fn compare(input: &str, specs: &[Spec]) -> Comparison {
 /// use urlspec::Spec;
 /// let c = compare_resolution("http://a/b/c/d;p?q", "../../../g", &[Spec::Rfc1808, Spec::Rfc3986]);
 /// let d = &c.differences[0];
-/// assert_eq!(d.groups[0].0.as_deref(), Some("http://a/../g"));
+/// assert_eq!(d.groups[0].0.value(), Some("http://a/../g"));
 /// assert!(d.explanations.iter().any(|e| e.contains("above the root")));
 /// ```
 pub fn compare_resolution(
@@ -263,7 +346,7 @@ pub fn compare_resolution(
             Err(e) => Row {
                 spec,
                 cells: alloc::vec![None],
-                error: Some(e.to_string()),
+                error: Some(NoUrl::Resolve(e)),
                 valid: false,
             },
         })
@@ -289,13 +372,13 @@ fn differences(
     let mut whatwg = WhatwgTrace::new(input, base);
     // A spec that gives no URL differs in the outcome, once.
     if rows.iter().any(|r| r.error.is_some()) && columns != [Column::Result] {
-        let mut groups: Vec<(Option<String>, Vec<Spec>)> = Vec::new();
+        let mut groups: Vec<(Cell, Vec<Spec>)> = Vec::new();
         for row in rows {
             let outcome = match &row.error {
-                Some(e) => format!("error: {e}"),
-                None => "a URL".into(),
+                Some(e) => Cell::Error(e.clone()),
+                None => Cell::Value(Some("a URL".into())),
             };
-            push_group(&mut groups, Some(outcome), row.spec);
+            push_group(&mut groups, outcome, row.spec);
         }
         if groups.len() > 1 {
             let mut explanations = explain(Column::Outcome, &groups, input);
@@ -310,7 +393,7 @@ fn differences(
         }
     }
     for (i, &column) in columns.iter().enumerate() {
-        let mut groups: Vec<(Option<String>, Vec<Spec>)> = Vec::new();
+        let mut groups: Vec<(Cell, Vec<Spec>)> = Vec::new();
         let mut effective: Vec<Option<String>> = Vec::new();
         for row in rows {
             // The WHATWG model has no net_loc and no params: nothing to
@@ -322,11 +405,9 @@ fn differences(
             }
             let value = match &row.error {
                 // A resolution error is the answer of its row.
-                Some(e) if column == Column::Result => {
-                    Some(format!("error: {e}"))
-                }
+                Some(e) if column == Column::Result => Cell::Error(e.clone()),
                 Some(_) => continue,
-                None => row.cells[i].clone(),
+                None => Cell::Value(row.cells[i].clone()),
             };
             if column.is_security_relevant() || column == Column::Result {
                 let e = where_it_goes(column, row, i);
@@ -348,11 +429,7 @@ fn differences(
     out
 }
 
-fn push_group(
-    groups: &mut Vec<(Option<String>, Vec<Spec>)>,
-    value: Option<String>,
-    spec: Spec,
-) {
+fn push_group(groups: &mut Vec<(Cell, Vec<Spec>)>, value: Cell, spec: Spec) {
     match groups.iter_mut().find(|(v, _)| *v == value) {
         Some((_, specs)) => specs.push(spec),
         None => groups.push((value, alloc::vec![spec])),
@@ -425,7 +502,7 @@ impl<'a> WhatwgTrace<'a> {
     fn explain(
         &mut self,
         column: Column,
-        groups: &[(Option<String>, Vec<Spec>)],
+        groups: &[(Cell, Vec<Spec>)],
         lines: &mut Vec<String>,
     ) {
         let Some(mine) =
@@ -758,7 +835,7 @@ fn tail(t: Tail) -> String {
 /// document titles are the last resort.
 fn explain(
     column: Column,
-    groups: &[(Option<String>, Vec<Spec>)],
+    groups: &[(Cell, Vec<Spec>)],
     input: &str,
 ) -> Vec<String> {
     let answer =

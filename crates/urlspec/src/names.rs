@@ -124,9 +124,11 @@ mod tests {
     use super::*;
     use crate::check::Severity;
     use crate::equiv::Level;
+    use crate::escape::Component;
     use crate::extract::Form;
     use crate::resolve::{DotDotAboveRoot, Rfc1630Dots, RootlessDots};
     use crate::server::HostKind;
+    use crate::spec::Spec;
 
     /// Every value's name reads back as the value, in its own spelling,
     /// upper case and with `_` for `-`; its `Display` is its name.
@@ -155,6 +157,8 @@ mod tests {
         round_trip(&[DotDotAboveRoot::Keep], DotDotAboveRoot::name);
         round_trip(&[Rfc1630Dots::Like1808], Rfc1630Dots::name);
         round_trip(&[RootlessDots::KeepRootless], RootlessDots::name);
+        round_trip(&Spec::IETF_AND_WHATWG, Spec::name);
+        round_trip(&Component::ALL, Component::name);
     }
 
     #[test]
@@ -166,6 +170,12 @@ mod tests {
              percent-encoding, path-segment, scheme"
         );
         assert_eq!("x".parse::<Severity>().unwrap_err().expected().len(), 4);
+        // Specs and components fail the same way.
+        let e = "rfc0".parse::<Spec>().unwrap_err();
+        assert!(e.to_string().starts_with("unknown spec `rfc0`; expected"));
+        assert_eq!(e.expected().len(), Spec::IETF_AND_WHATWG.len());
+        let e = "segment".parse::<Component>().unwrap_err();
+        assert_eq!(e.given(), "segment");
         assert!(!is("keep", "keep-rootless"));
     }
 }

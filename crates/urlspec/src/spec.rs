@@ -5,12 +5,11 @@
 //! one `static` [`Rules`] value below. Comparing two specs, or adding one, is
 //! a matter of reading or writing one table.
 
-use alloc::borrow::ToOwned;
-use alloc::string::String;
 use core::fmt;
 use core::str::FromStr;
 
 use crate::chars::{self, CharClass};
+use crate::names::UnknownName;
 
 /// A URL specification: the rules for parsing, validating, escaping and
 /// resolving.
@@ -151,45 +150,42 @@ impl fmt::Display for Spec {
     }
 }
 
-/// The error for a spec name that [`Spec::from_str`] does not know.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownSpec(pub String);
+/// The error for a spec name that [`Spec::from_str`] does not know: an
+/// [`UnknownName`] (this name stays one release for code that names it).
+#[deprecated(note = "`Spec::from_str` fails with `names::UnknownName`")]
+pub type UnknownSpec = UnknownName;
 
-impl fmt::Display for UnknownSpec {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown spec `{}`; expected one of: ", self.0)?;
-        for (i, spec) in Spec::IETF_AND_WHATWG.iter().enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            f.write_str(spec.name())?;
-        }
-        Ok(())
+/// Every spec's name, oldest first: what [`Spec::from_str`] reads.
+const NAMES: [&str; Spec::IETF_AND_WHATWG.len()] = {
+    let mut names = [""; Spec::IETF_AND_WHATWG.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = Spec::IETF_AND_WHATWG[i].name();
+        i += 1;
     }
-}
-
-#[cfg(feature = "std")]
-impl std::error::Error for UnknownSpec {}
+    names
+};
 
 impl FromStr for Spec {
-    type Err = UnknownSpec;
+    type Err = UnknownName;
 
     /// Parses a spec name, ignoring ASCII case and `-`/`_`
-    /// (`RFC-1808` is `rfc1808`).
-    fn from_str(s: &str) -> Result<Spec, UnknownSpec> {
-        let mut key = [0u8; 16];
-        let mut n = 0;
-        for b in s.bytes().filter(|b| !matches!(b, b'-' | b'_')) {
-            if n == key.len() {
-                return Err(UnknownSpec(s.to_owned()));
-            }
-            key[n] = b.to_ascii_lowercase();
-            n += 1;
-        }
+    /// (`RFC-1808` is `rfc1808`), as every option name is read
+    /// ([`crate::names`]).
+    ///
+    /// ```
+    /// use urlspec::Spec;
+    /// assert_eq!("RFC-1808".parse::<Spec>(), Ok(Spec::Rfc1808));
+    /// let e = "rfc9999".parse::<Spec>().unwrap_err();
+    /// assert_eq!(e.given(), "rfc9999");
+    /// assert_eq!(e.expected()[0], "rfc1630");
+    /// assert!(e.to_string().starts_with("unknown spec `rfc9999`; expected one of: rfc1630, draft04"));
+    /// ```
+    fn from_str(s: &str) -> Result<Spec, UnknownName> {
         Spec::IETF_AND_WHATWG
             .into_iter()
-            .find(|spec| spec.name().as_bytes() == &key[..n])
-            .ok_or_else(|| UnknownSpec(s.to_owned()))
+            .find(|spec| crate::names::is(s, spec.name()))
+            .ok_or_else(|| UnknownName::new(s, "spec", &NAMES))
     }
 }
 
@@ -877,6 +873,7 @@ mod tests {
         assert_eq!("Draft_96_Dec".parse::<Spec>(), Ok(Spec::Draft96Dec));
         let err = "rfc9999".parse::<Spec>().unwrap_err();
         assert!(err.to_string().contains("rfc1630, draft04"));
+        assert_eq!(err.expected(), NAMES);
         assert!("a-very-long-name-indeed".parse::<Spec>().is_err());
     }
 

@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::Deserialize;
-use urlspec::diff::{compare, compare_resolution, Column};
+use urlspec::diff::{compare, compare_resolution, Cell, Column, NoUrl};
+use urlspec::resolve::ResolveError;
 use urlspec::Spec;
 
 #[derive(Deserialize)]
@@ -142,6 +143,43 @@ fn host_confusion() {
             .explanations
             .iter()
             .any(|e| e.starts_with("a backslash is")));
+    }
+}
+
+#[test]
+fn a_spec_without_a_url_answers_with_its_typed_error() {
+    // Without a base RFC 1808 takes `g` as absolute; RFC 3986 has none.
+    let c = compare_resolution("", "g", &[Spec::Rfc1808, Spec::Rfc3986]);
+    let no_base = NoUrl::Resolve(ResolveError::NoBase);
+    assert_eq!(c.rows[1].error, Some(no_base.clone()));
+    let d = &c.differences[0];
+    assert_eq!(d.column, Column::Result);
+    assert_eq!(d.groups[0].0, Cell::Value(Some("g".into())));
+    assert_eq!(d.groups[1].0, Cell::Error(no_base));
+    assert_eq!(d.groups[1].0.value(), None);
+    // The WHATWG parser gives no URL for a relative reference: the cell of
+    // the outcome is its failure, with the byte and state it stopped at.
+    if Spec::Whatwg.is_available() {
+        let c = compare("a/b", &[Spec::Rfc3986, Spec::Whatwg]);
+        let outcome =
+            c.differences.iter().find(|d| d.column == Column::Outcome);
+        let groups = &outcome.unwrap().groups;
+        assert_eq!(groups[0].0, Cell::Value(Some("a URL".into())));
+        let Cell::Error(error @ NoUrl::Parse(failure)) = &groups[1].0 else {
+            panic!("{groups:?}")
+        };
+        assert_eq!(c.rows[1].error.as_ref(), Some(error));
+        assert_eq!(error.position(), Some(failure.position));
+        assert_eq!(error.to_string(), failure.to_string());
+        // A parse error is never a cell of a component.
+        assert!(c
+            .differences
+            .iter()
+            .filter(|d| d.column != Column::Outcome)
+            .all(|d| d
+                .groups
+                .iter()
+                .all(|(c, _)| matches!(c, Cell::Value(_)))));
     }
 }
 

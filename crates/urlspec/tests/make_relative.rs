@@ -204,6 +204,10 @@ fn the_issue_cases() {
     // RFC 1630's rule .4 turns `/.` into nothing.
     let got = make_relative("http://a/b", "http://a", Spec::Rfc1630);
     assert_eq!(got.as_deref(), Some("."));
+    // RFC 1630's slash-run rule: `//a/` keeps what precedes the base's
+    // last run of two slashes, the empty authority and `/.` included.
+    let got = make_relative("http:///.//a", "http:///.//a/", Spec::Rfc1630);
+    assert_eq!(got.as_deref(), Some("//a/"));
     if Spec::Whatwg.is_available() {
         let w = |b, t| make_relative(b, t, Spec::Whatwg);
         // The base as the standard parses it: host lower-cased, the

@@ -17,7 +17,7 @@ use std::io::{self, IsTerminal, Write};
 use clap::builder::TypedValueParser;
 use clap::error::ErrorKind;
 use clap::{Arg, Args};
-use urlspec::diff::{self, Comparison, Difference, Row};
+use urlspec::diff::{self, Cell, Comparison, Difference, Row};
 use urlspec::Spec;
 
 use super::Status;
@@ -318,6 +318,26 @@ pub fn shown_value(value: Option<&str>) -> Cow<'_, str> {
     }
 }
 
+/// An answer of a difference as the groups show it: its value
+/// ([`shown_value`]), or `error: REASON` for a spec that gives no URL.
+pub fn shown_cell(cell: &Cell) -> Cow<'_, str> {
+    match cell {
+        Cell::Value(value) => shown_value(value.as_deref()),
+        Cell::Error(e) => {
+            Cow::Owned(output::visible(&format!("error: {e}")).into_owned())
+        }
+    }
+}
+
+/// The text of an answer in JSON: the value (`None` when absent), or
+/// `error: REASON` for a spec that gives no URL.
+fn cell_text(cell: &Cell) -> Option<Cow<'_, str>> {
+    match cell {
+        Cell::Value(value) => value.as_deref().map(Cow::Borrowed),
+        Cell::Error(e) => Some(Cow::Owned(format!("error: {e}"))),
+    }
+}
+
 /// An input or base as a header shows it: `""` when empty.
 fn shown_input(text: &str) -> Cow<'_, str> {
     if text.is_empty() {
@@ -528,7 +548,7 @@ pub fn write_differences(
             writeln!(out, "{indent}{name}")?;
         }
         let values: Vec<Cow<'_, str>> =
-            d.groups.iter().map(|(v, _)| shown_value(v.as_deref())).collect();
+            d.groups.iter().map(|(cell, _)| shown_cell(cell)).collect();
         let width = values.iter().map(|v| output::text_width(v)).max();
         let width = width.unwrap_or(0);
         for (value, (_, specs)) in values.iter().zip(&d.groups) {
@@ -558,7 +578,10 @@ pub fn write_json(buf: &mut Vec<u8>, c: &Comparison) {
         .objects("rows", &c.rows, |o, row| {
             o.string("spec", row.spec.name())
                 .boolean("valid", row.valid)
-                .optional("error", row.error.as_deref())
+                .optional(
+                    "error",
+                    row.error.as_ref().map(ToString::to_string).as_deref(),
+                )
                 .object("cells", |o| {
                     for (col, cell) in c.columns.iter().zip(&row.cells) {
                         o.optional(col.name(), cell.as_deref());
@@ -568,8 +591,8 @@ pub fn write_json(buf: &mut Vec<u8>, c: &Comparison) {
         .objects("differences", &c.differences, |o, d| {
             o.string("column", d.column.name())
                 .boolean("security", d.security)
-                .objects("groups", &d.groups, |o, (value, specs)| {
-                    o.optional("value", value.as_deref())
+                .objects("groups", &d.groups, |o, (cell, specs)| {
+                    o.optional("value", cell_text(cell).as_deref())
                         .strings("specs", specs.iter().map(|s| s.name()));
                 })
                 .strings("explanations", &d.explanations);

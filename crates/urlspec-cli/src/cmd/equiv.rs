@@ -227,9 +227,9 @@ impl TypedValueParser for LevelParser {
         value: &OsStr,
     ) -> Result<Level, clap::Error> {
         let text = value.to_string_lossy();
-        text.parse::<Level>().map_err(|_| {
+        text.parse::<Level>().map_err(|e| {
             let arg = arg.map_or_else(|| "--level".to_owned(), Arg::to_string);
-            invalid_value(cmd, arg, &text, Level::ALL.iter().map(|l| l.name()))
+            invalid_value(cmd, arg, e.given(), e.expected().iter().copied())
         })
     }
 

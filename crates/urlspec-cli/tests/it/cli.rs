@@ -1,7 +1,7 @@
 //! End-to-end tests of the `urlspec` binary: arguments, standard input,
 //! output formats and exit statuses.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};

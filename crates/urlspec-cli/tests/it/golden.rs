@@ -17,7 +17,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-mod common;
+use crate::common;
 use common::{run_in, SPECS};
 
 use sha2::{Digest, Sha256};

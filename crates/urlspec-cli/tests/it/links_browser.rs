@@ -21,7 +21,7 @@
 //! the Standard wins: [`DIFFERENCES`] lists each such case with its
 //! reason, and each listed case must still occur.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! WARC reader skips or cannot read, and the summary's hint on base
 //! headers the chosen spec does not read.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;

@@ -10,7 +10,7 @@
 // `wait4` is the one call that gives a child's peak resident memory.
 #![allow(unsafe_code)]
 
-mod common;
+use crate::common;
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};

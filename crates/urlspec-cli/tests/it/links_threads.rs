@@ -9,7 +9,7 @@
 //! `urlspec-links`'s example `gen_warc`, which `.ci/run` writes (in CI,
 //! `CI=1` or `URLSPEC_LINKS_CRAWL_REQUIRED=1`, its absence fails).
 
-mod common;
+use crate::common;
 
 use std::fmt::Write as _;
 use std::path::PathBuf;

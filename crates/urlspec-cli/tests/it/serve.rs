@@ -2,7 +2,7 @@
 //! CLI's own output, its errors and limits), the page as the server
 //! renders it, and the page in headless Chromium, with and without script.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::process::{Command, Stdio};

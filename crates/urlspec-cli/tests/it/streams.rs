@@ -5,7 +5,7 @@
 //! inputs are given; output that cannot be written is an error, never a
 //! success.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};

@@ -13,7 +13,7 @@
 //!   (an empty base for the null-base ones), its serialization.
 #![cfg(feature = "whatwg")]
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

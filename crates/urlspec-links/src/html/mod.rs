@@ -145,7 +145,7 @@ struct Raw {
     within: Option<Within>,
     /// A `style` attribute's URL or an `@import`: its query is UTF-8
     /// whatever the page's encoding (measured in Chromium:
-    /// tests/links_browser.rs).
+    /// crates/urlspec-cli/tests/it/links_browser.rs).
     utf8_query: bool,
 }
 

@@ -106,9 +106,12 @@ def links(
 
     Returns a lazy iterator of ``Link``, each with the fields of one line of
     ``urlspec links --output json``. A WARC archive is read one record at a
-    time, so memory stays bounded by the largest record. Once exhausted,
-    ``.summary`` holds the counts. An input that cannot be read (or read on)
-    raises ``LinksError`` after the links found before it. An exception
+    time, so memory stays bounded by the largest record; a damaged record
+    is read past, as ``urlspec links`` reads past it, and listed in
+    ``.summary["damaged"]`` as ``(byte offset, why)``. Once exhausted,
+    ``.summary`` holds the counts. An input that cannot be read on (not an
+    archive, a failing ``read()``) raises ``LinksError`` after the links
+    found before it. An exception
     of the file's ``read()`` is raised unchanged (``KeyboardInterrupt``
     included), but for an ``OSError``, which is a ``LinksError`` caused by
     it.

@@ -206,17 +206,17 @@ _native.set_urllib(
     join_other=_join_other,
 )
 
-#: ``urllib.parse.urlsplit(url, scheme='', allow_fragments=True)``: the
-#: Rust function, wrapped in a ``functools.partial`` (which passes calls
-#: straight through, about 50 instructions) so that it can carry
-#: ``cache_clear``, which ``urllib.parse.clear_cache()`` calls. There is no
-#: cache: splitting costs less than urllib's cache lookup would.
-urlsplit = functools.partial(_native.urllib_urlsplit)
-urlsplit.__doc__ = _up.urlsplit.__doc__
-urlsplit.cache_clear = lambda: None
+#: ``urllib.parse.urlsplit(url, scheme='', allow_fragments=True)``: a
+#: function object of the Rust code that splits a lone ``str`` itself and
+#: hands any other call to ``_native.urllib_urlsplit``, with urllib's
+#: ``__doc__`` and a ``cache_clear``, which ``urllib.parse.clear_cache()``
+#: calls. There is no cache: splitting costs less than urllib's cache
+#: lookup would.
+urlsplit = _native.urllib_fast("urlsplit", _native.urllib_urlsplit, _up.urlsplit.__doc__)
 
-#: ``urllib.parse.urlparse(url, scheme='', allow_fragments=True)``.
-urlparse = _native.urllib_urlparse
+#: ``urllib.parse.urlparse(url, scheme='', allow_fragments=True)``, made
+#: the same way.
+urlparse = _native.urllib_fast("urlparse", _native.urllib_urlparse, _up.urlparse.__doc__)
 
 #: ``urllib.parse.urljoin(base, url, allow_fragments=True)``.
 urljoin = _native.urllib_urljoin

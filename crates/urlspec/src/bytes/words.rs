@@ -35,6 +35,25 @@ pub(crate) const fn eq_low(x: u64, c: u8) -> u64 {
     zero_bytes(x ^ splat(c))
 }
 
+/// The bytes `b[i..]`, eight at most, as a little-endian word padded with
+/// zero bytes (which match no delimiter). `i < b.len()`.
+#[inline(always)]
+pub(crate) fn load(b: &[u8], i: usize) -> u64 {
+    if let Some(w) = b[i..].first_chunk::<8>() {
+        return u64::from_le_bytes(*w);
+    }
+    let n = b.len() - i;
+    if let Some(w) = b.last_chunk::<8>() {
+        // The last eight bytes, those before `i` shifted out.
+        return u64::from_le_bytes(*w) >> (8 * (8 - n));
+    }
+    let mut x = 0;
+    for (k, &c) in b[i..].iter().enumerate() {
+        x |= u64::from(c) << (8 * k);
+    }
+    x
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -49,6 +49,7 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::chars::CharClass;
+use crate::names::UnknownName;
 use crate::spec::Spec;
 
 const UPPER_HEX: &[u8; 16] = b"0123456789ABCDEF";
@@ -132,25 +133,40 @@ impl fmt::Display for Component {
     }
 }
 
-impl FromStr for Component {
-    type Err = String;
+/// Every component's name, in [`Component::ALL`]'s order.
+const NAMES: [&str; Component::ALL.len()] = {
+    let mut names = [""; Component::ALL.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = Component::ALL[i].name();
+        i += 1;
+    }
+    names
+};
 
-    fn from_str(s: &str) -> Result<Component, String> {
-        let key = s.replace('-', "_");
+impl FromStr for Component {
+    type Err = UnknownName;
+
+    /// Reads a component's name as every option name is read
+    /// ([`crate::names`]: any ASCII case, `-` for `_`); `path` is the path
+    /// segment too.
+    ///
+    /// ```
+    /// use urlspec::escape::Component;
+    /// assert_eq!("path-segment".parse::<Component>(), Ok(Component::PathSegment));
+    /// assert_eq!("path".parse::<Component>(), Ok(Component::PathSegment));
+    /// let e = "paths".parse::<Component>().unwrap_err();
+    /// assert_eq!(e.expected(), ["path_segment", "params", "query", "fragment", "user", "password", "host"]);
+    /// assert!(e.to_string().starts_with("unknown component `paths`; expected one of: path_segment"));
+    /// ```
+    fn from_str(s: &str) -> Result<Component, UnknownName> {
+        if crate::names::is(s, "path") {
+            return Ok(Component::PathSegment);
+        }
         Component::ALL
             .into_iter()
-            .find(|c| {
-                c.name() == key
-                    || (key == "path" && *c == Component::PathSegment)
-            })
-            .ok_or_else(|| {
-                let names: Vec<_> =
-                    Component::ALL.iter().map(|c| c.name()).collect();
-                alloc::format!(
-                    "unknown component `{s}`; expected one of: {}",
-                    names.join(", ")
-                )
-            })
+            .find(|c| crate::names::is(s, c.name()))
+            .ok_or_else(|| UnknownName::new(s, "component", &NAMES))
     }
 }
 

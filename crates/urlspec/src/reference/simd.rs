@@ -13,13 +13,15 @@
 //! tests compare with this one on the same inputs. The measurements are in
 //! BENCHMARKS.md ("The scalar splitter", "Where the time goes").
 //!
-//! The only `unsafe` is the call into the `#[target_feature]` function,
-//! behind a token that exists only when the features were detected, and
-//! the 16-byte loads from array references.
+//! The only `unsafe` here is the call into the `#[target_feature]`
+//! function, behind a token that exists only when the features were
+//! detected; the token and the loads are `crate::bytes::x86`'s.
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::*;
-use core::sync::atomic::{AtomicU8, Ordering};
+
+use crate::bytes::x86::Avx2;
+use crate::bytes::x86::{load16, load32};
 
 use super::split::{scheme_end, split_scalar, url_prefix, Shape};
 use super::table::{
@@ -28,29 +30,6 @@ use super::table::{
 };
 use super::{Meta, NONE};
 use crate::spec::SchemeRule;
-
-/// Proof that the CPU has AVX2, BMI1 and BMI2: made only by [`Avx2::get`].
-#[derive(Clone, Copy)]
-pub(crate) struct Avx2(());
-
-impl Avx2 {
-    /// The token, when the CPU has the features (detected once).
-    #[inline]
-    pub(crate) fn get() -> Option<Avx2> {
-        static STATE: AtomicU8 = AtomicU8::new(0);
-        match STATE.load(Ordering::Relaxed) {
-            1 => None,
-            2 => Some(Avx2(())),
-            _ => {
-                let yes = std::is_x86_feature_detected!("avx2")
-                    && std::is_x86_feature_detected!("bmi1")
-                    && std::is_x86_feature_detected!("bmi2");
-                STATE.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
-                yes.then_some(Avx2(()))
-            }
-        }
-    }
-}
 
 /// Splits `b` under `Spec::IETF_AND_WHATWG[S]`, exactly as the scalar splitter
 /// does (which it leaves inputs under 16 bytes to), except that
@@ -177,30 +156,6 @@ static SHIFT: [u8; 80] = {
     }
     s
 };
-
-/// The 16 bytes of `b` at `at`.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn load16(b: &[u8], at: usize) -> __m128i {
-    let Some(c) = b.get(at..).and_then(<[u8]>::first_chunk::<16>) else {
-        unreachable!("load16 out of bounds");
-    };
-    // SAFETY: `c` is a reference to 16 bytes, all of which are read;
-    // `loadu` needs no alignment.
-    unsafe { _mm_loadu_si128(c.as_ptr().cast()) }
-}
-
-/// The 32 bytes of `b` at `at`.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn load32(b: &[u8], at: usize) -> __m256i {
-    let Some(c) = b.get(at..).and_then(<[u8]>::first_chunk::<32>) else {
-        unreachable!("load32 out of bounds");
-    };
-    // SAFETY: `c` is a reference to 32 bytes, all of which are read;
-    // `loadu` needs no alignment.
-    unsafe { _mm256_loadu_si256(c.as_ptr().cast()) }
-}
 
 /// A 16-byte vector of `t`'s bytes, the same in both lanes.
 #[target_feature(enable = "avx2")]

@@ -75,8 +75,11 @@ const fn auth_stops(ends: CharClass) -> [u8; 3] {
 pub(super) fn both(b: &[u8], spec: Spec) -> Option<[Meta; 2]> {
     #[cfg(all(target_arch = "x86_64", feature = "std"))]
     {
-        let avx2 = super::simd::Avx2::get()?;
-        fn pair<const S: usize>(b: &[u8], a: super::simd::Avx2) -> [Meta; 2] {
+        let avx2 = crate::bytes::x86::Avx2::get()?;
+        fn pair<const S: usize>(
+            b: &[u8],
+            a: crate::bytes::x86::Avx2,
+        ) -> [Meta; 2] {
             [super::simd::split::<S>(b, a), split_scalar::<S>(b)]
         }
         Some(match spec {
@@ -102,7 +105,7 @@ pub(super) fn both(b: &[u8], spec: Spec) -> Option<[Meta; 2]> {
 #[inline(always)]
 fn split_as<const S: usize>(b: &[u8]) -> Meta {
     #[cfg(all(target_arch = "x86_64", feature = "std"))]
-    if let Some(avx2) = super::simd::Avx2::get() {
+    if let Some(avx2) = crate::bytes::x86::Avx2::get() {
         return super::simd::split::<S>(b, avx2);
     }
     split_scalar::<S>(b)

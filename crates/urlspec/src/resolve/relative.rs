@@ -109,6 +109,11 @@ pub fn make_relative_with(
     // the path without it: `foo:/g/a` and `..//g` give `foo:/.//g`.
     let unguarded =
         t.path().strip_prefix("/.").filter(|p| p.starts_with("//"));
+    // RFC 1630 reads that path as a run of slashes to match in the base:
+    // `//a/` against `http:///.//a` gives `http:///.//a/`.
+    if let Some(p) = unguarded {
+        search.consider_parts(&[p, after]);
+    }
     for target_path in [Some(t.path()), unguarded].into_iter().flatten() {
         climbs("", b.path(), target_path, after, &mut search);
         for up in ["./", "../", "../../"] {

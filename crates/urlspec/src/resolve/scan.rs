@@ -6,30 +6,11 @@
 //! (`crate::reference::split`) finds for the specs the fast path serves;
 //! the tests below check them against it.
 
-use crate::bytes::words::eq_low;
+use crate::bytes::words::{eq_low, load};
 use crate::chars::{ALPHA, SCHEME};
 
 use crate::reference::split::lowercase_scheme;
 use crate::reference::NONE;
-
-/// The bytes `b[i..]`, eight at most, as a little-endian word padded with
-/// zero bytes (which match no delimiter). `i < b.len()`.
-#[inline(always)]
-fn load(b: &[u8], i: usize) -> u64 {
-    if let Some(w) = b[i..].first_chunk::<8>() {
-        return u64::from_le_bytes(*w);
-    }
-    let n = b.len() - i;
-    if let Some(w) = b.last_chunk::<8>() {
-        // The last eight bytes, those before `i` shifted out.
-        return u64::from_le_bytes(*w) >> (8 * (8 - n));
-    }
-    let mut x = 0;
-    for (k, &c) in b[i..].iter().enumerate() {
-        x |= u64::from(c) << (8 * k);
-    }
-    x
-}
 
 /// The byte index in its word of the lowest flagged (or non-zero) byte of
 /// `m` (not 0).
@@ -177,42 +158,15 @@ pub(crate) fn path<const PARAMS: bool, const COLON: bool>(
     path_words::<PARAMS, COLON>(b, from, dot_at_start)
 }
 
-/// Scans sixteen bytes at a time with SSE2 (part of every x86_64 CPU),
-/// through `safe_arch`: one byte compare per delimiter and a mask of one
-/// bit per byte, about half the instructions of the word scan on the
-/// short paths of references (callgrind, BENCHMARKS.md).
+/// Scans sixteen bytes at a time with SSE2 (part of every x86_64 CPU,
+/// through `crate::bytes::x86`): one byte compare per delimiter and a
+/// mask of one bit per byte, about half the instructions of the word scan
+/// on the short paths of references (callgrind, BENCHMARKS.md).
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod wide {
-    use safe_arch::{
-        bitor_m128i, cmp_eq_mask_i8_m128i, load_unaligned_m128i, m128i,
-        move_mask_i8_m128i, set_i64_m128i, set_splat_i8_m128i,
-    };
-
-    use super::{load, Path};
+    use super::Path;
+    use crate::bytes::x86::sse2::{bits, block, eq, or};
     use crate::reference::NONE;
-
-    /// The bytes `b[i..]`, sixteen at most, padded with zero bytes (which
-    /// match no delimiter). `i < b.len()`.
-    #[inline(always)]
-    fn block(b: &[u8], i: usize) -> m128i {
-        if let Some(w) = b[i..].first_chunk::<16>() {
-            return load_unaligned_m128i(w);
-        }
-        let hi = if i + 8 < b.len() { load(b, i + 8) } else { 0 };
-        set_i64_m128i(hi as i64, load(b, i) as i64)
-    }
-
-    /// The bytes of `x` equal to `c`, as 0xff.
-    #[inline(always)]
-    fn eq(x: m128i, c: u8) -> m128i {
-        cmp_eq_mask_i8_m128i(x, set_splat_i8_m128i(c as i8))
-    }
-
-    /// One bit per byte of `m`: its high bit.
-    #[inline(always)]
-    fn bits(m: m128i) -> u32 {
-        move_mask_i8_m128i(m) as u32
-    }
 
     /// The first index at or after `from` of a byte of `set`, or
     /// `b.len()`.
@@ -227,7 +181,7 @@ mod wide {
             let x = block(b, i);
             let mut m = eq(x, set[0]);
             for &c in &set[1..] {
-                m = bitor_m128i(m, eq(x, c));
+                m = or(m, eq(x, c));
             }
             let m = bits(m);
             if m != 0 {
@@ -273,9 +227,9 @@ mod wide {
         let mut end = len;
         while i < len {
             let x = block(b, i);
-            let mut stop = bitor_m128i(eq(x, b'?'), eq(x, b'#'));
+            let mut stop = or(eq(x, b'?'), eq(x, b'#'));
             if PARAMS {
-                stop = bitor_m128i(stop, eq(x, b';'));
+                stop = or(stop, eq(x, b';'));
             }
             let stop = bits(stop);
             let slash = bits(eq(x, b'/'));

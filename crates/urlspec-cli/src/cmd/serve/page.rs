@@ -253,7 +253,7 @@ fn matrix(c: &Comparison) -> Markup {
                             tr data-spec=(row.spec.name()) {
                                 th { (row.spec.name()) }
                                 @if let Some(error) = &row.error {
-                                    td .error colspan=(c.columns.len()) { "error: " (output::visible(error)) }
+                                    td .error colspan=(c.columns.len()) { "error: " (output::visible(&error.to_string())) }
                                 } @else {
                                     @for (&col, cell) in c.columns.iter().zip(&row.cells) {
                                         @let d = difference(col);
@@ -295,7 +295,7 @@ fn differences(c: &Comparison) -> Markup {
                     ul .groups {
                         @for (value, specs) in &d.groups {
                             @let names: Vec<&str> = specs.iter().map(|s| s.name()).collect();
-                            li { code { (diff::shown_value(value.as_deref())) } " ← " (names.join(", ")) }
+                            li { code { (diff::shown_cell(value)) } " ← " (names.join(", ")) }
                         }
                     }
                     @for why in &d.explanations {
