@@ -15,6 +15,7 @@
 
 use std::borrow::Cow;
 use std::fmt::Display;
+use std::fs::File;
 use std::io::{self, Read, Write};
 
 use clap::{Args, ValueEnum};
@@ -62,10 +63,12 @@ and the parser's state.
 
 Input: the REF arguments, where - stands for the lines of standard input, one
 reference per line (a trailing CR LF or LF is removed), as does giving no REF
-at all. With --pairs, each line of
-standard input is BASE<TAB>REFERENCE (split at the first TAB; an empty BASE
-is no base); consecutive lines with the same base reuse the parsed base, so
-input grouped by base is fastest.
+at all. With --pairs, the REF arguments are files (- for standard input,
+which is also read when there are none) whose every line is
+BASE<TAB>REFERENCE (split at the first TAB; an empty BASE is no base);
+consecutive lines with the same base reuse the parsed base, so input grouped
+by base is fastest. An error in a file names it by its argument and line
+(argument 2, line 7).
 
 Output: one line per input, so the output lines up with the input (paste
 pairs.tsv out.txt). An input that cannot be resolved gives, in its place,
@@ -122,7 +125,7 @@ Examples:
   urlspec resolve --spec rfc3986 --base https://example.com/docs/ < hrefs.txt
 
   # A TSV file of BASE<TAB>REFERENCE lines; put each answer beside its pair
-  urlspec resolve --pairs --spec rfc3986 < pairs.tsv > resolved.txt
+  urlspec resolve --pairs --spec rfc3986 pairs.tsv > resolved.txt
   paste pairs.tsv resolved.txt
 
   # Every spec at once; `*` marks answers that differ from rfc1808's
@@ -164,9 +167,10 @@ pub struct ResolveArgs {
     )]
     pub base: Option<String>,
 
-    /// Read BASE<TAB>REFERENCE lines from standard input instead of taking
-    /// one --base
-    #[arg(long, conflicts_with = "references")]
+    /// Read BASE<TAB>REFERENCE lines instead of taking one --base: from
+    /// the files given as REF arguments (- for standard input), or from
+    /// standard input when there are none
+    #[arg(long)]
     pub pairs: bool,
 
     /// Print one JSON object per input (JSON Lines) instead of text
@@ -462,7 +466,7 @@ pub fn drive<M: Mode>(
     out: &mut impl RecordWrite,
 ) -> Result<bool, Error> {
     if args.pairs {
-        return drive_pairs_from(mode, output::stdin_blocks(), out);
+        return drive_pair_files(mode, &args.references, out);
     }
     let base = args.base.as_deref().unwrap_or_default();
     let prepared = mode.prepare(base);
@@ -495,10 +499,48 @@ fn drive_pairs<M: Mode>(
     block: usize,
     out: &mut impl RecordWrite,
 ) -> Result<bool, Error> {
-    drive_pairs_from(mode, BlockReader::with_block_size(input, block), out)
+    let lines = BlockReader::with_block_size(input, block);
+    drive_pairs_from(mode, lines, Origin::Line, out)
 }
 
-/// Answers every `BASE<TAB>REFERENCE` line of `lines` with `mode`. The base
+/// Answers the `BASE<TAB>REFERENCE` lines of each file of `paths` in turn
+/// (`-`, or no path at all, is standard input).
+fn drive_pair_files<M: Mode>(
+    mode: &mut M,
+    paths: &[String],
+    out: &mut impl RecordWrite,
+) -> Result<bool, Error> {
+    if paths.is_empty() {
+        return drive_pairs_from(
+            mode,
+            output::stdin_blocks(),
+            Origin::Line,
+            out,
+        );
+    }
+    let mut all_ok = true;
+    for (n, path) in (1..).zip(paths) {
+        all_ok &= if path == output::STDIN {
+            drive_pairs_from(mode, output::stdin_blocks(), Origin::Line, out)?
+        } else {
+            // A file that cannot be read is a usage error (exit 2), named.
+            let unreadable =
+                |err| Error::Usage(format!("reading {path}: {err}"));
+            let file = File::open(path).map_err(unreadable)?;
+            let at = |line| Origin::FileLine(n, line);
+            drive_pairs_from(mode, BlockReader::new(file), at, out).map_err(
+                |err| match err {
+                    Error::Read(err) => unreadable(err),
+                    other => other,
+                },
+            )?
+        };
+    }
+    Ok(all_ok)
+}
+
+/// Answers every `BASE<TAB>REFERENCE` line of `lines` with `mode`, `origin`
+/// naming each line by its number. The base
 /// is prepared again only when it differs from the previous line's. The
 /// prepared base borrows the block its line is in, so no base is copied
 /// line by line; when a block ends, one owned copy of the last base is
@@ -506,6 +548,7 @@ fn drive_pairs<M: Mode>(
 fn drive_pairs_from<M: Mode>(
     mode: &mut M,
     mut lines: BlockReader<impl Read>,
+    origin_of: impl Fn(u64) -> Origin,
     out: &mut impl RecordWrite,
 ) -> Result<bool, Error> {
     let mut kept = String::new();
@@ -514,7 +557,7 @@ fn drive_pairs_from<M: Mode>(
         let mut base: &str = &kept;
         let mut prepared = mode.prepare(base);
         while let Some((number, split)) = block.next_split() {
-            let origin = Origin::Line(number);
+            let origin = origin_of(number);
             let (line_base, reference) = match split {
                 Ok((line_base, Some(reference))) => (line_base, reference),
                 Ok((text, None)) => {

@@ -328,6 +328,8 @@ pub enum Origin {
     Argument(u64),
     /// The n-th line of standard input (from 1).
     Line(u64),
+    /// A line (from 1) of the file given as the n-th input argument.
+    FileLine(u64, u64),
 }
 
 impl fmt::Display for Origin {
@@ -335,6 +337,9 @@ impl fmt::Display for Origin {
         match self {
             Origin::Argument(n) => write!(f, "argument {n}"),
             Origin::Line(n) => write!(f, "line {n}"),
+            Origin::FileLine(n, line) => {
+                write!(f, "argument {n}, line {line}")
+            }
         }
     }
 }

@@ -520,6 +520,42 @@ fn resolve_pairs_keep_the_output_aligned_with_the_input() {
 }
 
 #[test]
+fn resolve_pairs_from_files() {
+    let dir = common::scratch("cli", "pairs-files");
+    let a = dir.join("a.tsv");
+    let b = dir.join("b.tsv");
+    std::fs::write(&a, "http://a/b/c\td\nhttp://a/b/c\t../e\n").unwrap();
+    std::fs::write(&b, "\tg\nhttp://x/y\t?q\n").unwrap();
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+
+    // Files in the order given, `-` for standard input between them.
+    let out = run(
+        &["resolve", "--pairs", "--spec", "rfc3986", a, "-", b],
+        Some(b"http://s/t/u\tv\n"),
+    );
+    assert_eq!(code(&out), 1);
+    assert_eq!(
+        stdout(&out),
+        "http://a/b/d\nhttp://a/e\nhttp://s/t/v\n\
+         error: NoBase: a relative reference needs a base URL, and none is \
+         known\nhttp://x/y?q\n"
+    );
+    // A line of a file is named by its argument and line number.
+    let err = stderr(&out);
+    assert!(err.starts_with("urlspec: argument 3, line 1: NoBase: "), "{err}");
+    assert_eq!(err.lines().count(), 1);
+
+    // A file that cannot be read: the answers before it, then exit 2.
+    let missing = dir.join("missing.tsv");
+    let missing = missing.to_str().unwrap();
+    let out = run(&["resolve", "--pairs", a, missing], None);
+    assert_eq!(code(&out), 2);
+    assert_eq!(stdout(&out), "http://a/b/d\nhttp://a/e\n");
+    let err = stderr(&out);
+    assert!(err.contains(&format!("reading {missing}: ")), "{err}");
+}
+
+#[test]
 fn resolve_pairs_over_many_blocks() {
     // About 0.9 MB: many blocks of the reader, lines across their ends,
     // CRLF and LF, lines that are not UTF-8 or have no TAB among them,
