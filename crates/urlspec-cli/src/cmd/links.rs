@@ -580,7 +580,7 @@ impl<W: RecordWrite> Stage for Serial<'_, W> {
         bar: Option<&ProgressBar>,
     ) -> io::Result<()> {
         let interactive = self.interactive();
-        let write = || self.printer.document(self.out, page.document(ctx));
+        let write = || print_page(self.printer, self.out, page, ctx);
         match bar {
             // The bar and the output share the terminal.
             Some(bar) if interactive => bar.suspend(write),
@@ -850,6 +850,24 @@ fn data_documents(
     } else {
         mime::documents(data, name, ctx, sink)
     }
+}
+
+/// Prints the links of an archive's page as they are read: a long page
+/// in batches, in bounded memory ([`warc::Page::read`]).
+fn print_page(
+    printer: &mut Printer,
+    out: &mut impl RecordWrite,
+    page: warc::Page,
+    ctx: &Context,
+) -> io::Result<()> {
+    let mut write_result = Ok(());
+    let mut last = page.read(ctx, &mut |doc| {
+        if write_result.is_ok() {
+            write_result = printer.links(out, doc);
+        }
+    });
+    write_result?;
+    printer.end(out, &mut last)
 }
 
 /// Reads a long HTML page from `file` and prints its links as they are
