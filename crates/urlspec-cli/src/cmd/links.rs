@@ -13,6 +13,8 @@
 //! to worker threads instead ([`parallel`]), and the output is the same.
 
 mod inputs;
+#[cfg(test)]
+mod panics;
 mod parallel;
 
 use std::cell::Cell;
@@ -860,8 +862,13 @@ fn print_page(
     page: warc::Page,
     ctx: &Context,
 ) -> io::Result<()> {
+    printer.abandon();
     let mut write_result = Ok(());
+    #[cfg(test)]
+    let mut batches = 0;
     let mut last = page.read(ctx, &mut |doc| {
+        #[cfg(test)]
+        panics::inject(&doc.name, &mut batches);
         if write_result.is_ok() {
             write_result = printer.links(out, doc);
         }
@@ -880,6 +887,7 @@ fn read_html(
     out: &mut impl RecordWrite,
 ) -> Result<(), Error> {
     let base = ctx.retrieval_base();
+    printer.abandon();
     let mut write_result = Ok(());
     let mut batch = |doc: &mut Document| {
         if write_result.is_ok() {
@@ -1102,7 +1110,15 @@ impl Printer {
         out: &mut impl RecordWrite,
         mut doc: Document,
     ) -> io::Result<()> {
+        self.abandon();
         self.end(out, &mut doc)
+    }
+
+    /// Forgets a document [`Printer::links`] began and nothing ended (its
+    /// reading panicked, and was reported as such): the next document
+    /// starts afresh.
+    pub fn abandon(&mut self) {
+        self.open = None;
     }
 
     /// Counts and prints a batch of the links of a document being read
