@@ -11,9 +11,12 @@
 //! headers layer, and its `Link` and `Refresh` headers hold links. Other
 //! records are skipped and counted by reason.
 //!
-//! Records are read one at a time, so memory stays bounded by the largest
-//! record, whatever the size of the archive; a damaged record is reported
-//! with its byte offset and reading resumes after it.
+//! Records are read one at a time, and a record's block longer than
+//! [`stream::IN_MEMORY`] is spilled to a temporary file as it is framed,
+//! then its payload read as [`stream`] reads a long page ([`Page::read`]),
+//! so memory stays bounded whatever the size of a record or of the
+//! archive; a damaged record is reported with its byte offset and reading
+//! resumes after it.
 //!
 //! The reading comes in two halves. What depends on the records before
 //! (the framing, gzip members included, each record's type and HTTP head,
