@@ -11,9 +11,12 @@
 //! headers layer, and its `Link` and `Refresh` headers hold links. Other
 //! records are skipped and counted by reason.
 //!
-//! Records are read one at a time, so memory stays bounded by the largest
-//! record, whatever the size of the archive; a damaged record is reported
-//! with its byte offset and reading resumes after it.
+//! Records are read one at a time, and a record's block longer than
+//! [`stream::IN_MEMORY`] is spilled to a temporary file as it is framed,
+//! then its payload read as [`stream`] reads a long page ([`Page::read`]),
+//! so memory stays bounded whatever the size of a record or of the
+//! archive; a damaged record is reported with its byte offset and reading
+//! resumes after it.
 //!
 //! The reading comes in two halves. What depends on the records before
 //! (the framing, gzip members included, each record's type and HTTP head,
@@ -25,18 +28,29 @@ use std::collections::HashMap;
 use std::io::{self, BufRead, BufReader, Read};
 
 use flate2::read::{MultiGzDecoder, ZlibDecoder};
+use urlspec::base::Base;
 
 use crate::headers::{self, Form};
+use crate::html::stream;
 use crate::{html, Context, Document, Error, Reason, Summary};
 
+mod dechunk;
 mod framing;
 
-use framing::{Record, Records};
+use dechunk::Dechunked;
+use framing::{Record, Records, Spill};
 
 /// The longest redirect chain followed back.
 const MAX_CHAIN: usize = 20;
-/// The most a compressed HTTP body may expand to.
-const MAX_BODY: u64 = 64 << 20;
+/// The most a response's payload is read to once its codings are undone
+/// (past it, the page's problems say so): 4 GiB, spooled to a temporary
+/// file, so that a small compressed body cannot fill the disk.
+pub const MAX_PAYLOAD: u64 = 4 << 30;
+/// The most of a spooled block read for its HTTP head.
+const MAX_HTTP_HEAD: usize = 1 << 20;
+/// The bytes of a payload sniffed for HTML (MIME Sniffing §7.1 skips 1445
+/// bytes of whitespace before its longest pattern).
+const SNIFF: u64 = 1536;
 
 /// Why a record is not a document. Each reason is counted on its own
 /// ([`Documents::skipped`], [`Summary::skipped_by_reason`]), so a crawl's
@@ -213,6 +227,8 @@ pub struct Skipped {
 pub struct Documents<R> {
     ctx: Context,
     state: State<R>,
+    /// The longest record block held in memory ([`Documents::spill_past`]).
+    block_limit: usize,
     /// Each redirect's target, mapped to the URL that redirected to it.
     redirected_from: HashMap<String, String>,
     /// Records skipped so far, indexed by [`Skip`]'s discriminant (the
@@ -236,9 +252,38 @@ impl<R: BufRead> Documents<R> {
         Documents {
             ctx,
             state: State::Start(input),
+            block_limit: stream::IN_MEMORY,
             redirected_from: HashMap::new(),
             skipped: [0; Skip::ALL.len()],
             log: None,
+        }
+    }
+
+    /// Holds record blocks of more than `bytes` in a temporary file rather
+    /// than in memory ([`stream::IN_MEMORY`] unless set); their pages are
+    /// then read in bounded memory ([`Page::read`]).
+    ///
+    /// ```
+    /// use urlspec::Spec;
+    /// use urlspec_links::{warc::Documents, Context};
+    /// let html = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<a href=x>";
+    /// let archive = format!(
+    ///     "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://h/d/\r\n\
+    ///      Content-Length: {}\r\n\r\n{html}\r\n\r\n",
+    ///     html.len()
+    /// );
+    /// let mut docs = Documents::new(archive.as_bytes(), Context::new(Spec::Rfc3986));
+    /// docs.spill_past(10);
+    /// let page = docs.next_page().unwrap().unwrap();
+    /// assert!(page.is_spilled());
+    /// assert_eq!(page.len(), 0);
+    /// let doc = page.document(docs.context());
+    /// assert_eq!(doc.links[0].url.as_deref(), Ok("http://h/d/x"));
+    /// ```
+    pub fn spill_past(&mut self, bytes: usize) {
+        self.block_limit = bytes;
+        if let State::Reading(records) = &mut self.state {
+            records.set_block_limit(bytes);
         }
     }
 
@@ -365,8 +410,9 @@ impl<R: BufRead> Documents<R> {
         loop {
             match std::mem::replace(&mut self.state, State::Done) {
                 State::Start(input) => {
-                    self.state =
-                        State::Reading(Box::new(Records::new(input)?));
+                    let mut records = Records::new(input)?;
+                    records.set_block_limit(self.block_limit);
+                    self.state = State::Reading(Box::new(records));
                 }
                 State::Done => return Ok(None),
                 reading @ State::Reading(_) => self.state = reading,
@@ -408,7 +454,10 @@ impl<R: BufRead> Documents<R> {
             // The block is the resource itself, typed by the record.
             let html = match record.field("Content-Type") {
                 Some(ct) => is_html_type(ct),
-                None => crate::sniff_html(&record.block),
+                None => record
+                    .block
+                    .head(SNIFF as usize)
+                    .is_ok_and(|head| crate::sniff_html(&head)),
             };
             if !html {
                 return Err(Skip::NotHtml);
@@ -420,7 +469,15 @@ impl<R: BufRead> Documents<R> {
                 http: None,
             });
         }
-        let response = Response::parse(&record.block).ok_or(Skip::NotHttp)?;
+        let response = match record.block.memory() {
+            Some(block) => Response::parse(block),
+            None => record
+                .block
+                .head(MAX_HTTP_HEAD)
+                .ok()
+                .and_then(|head| Response::parse(&head)),
+        }
+        .ok_or(Skip::NotHttp)?;
         if (300..400).contains(&response.status) {
             if let Some(location) = response.header("location") {
                 if let Ok(next) = crate::resolve(
@@ -434,21 +491,26 @@ impl<R: BufRead> Documents<R> {
             return Err(Skip::Redirect);
         }
         // No Content-Type: the payload is sniffed, as browsers do (MIME
-        // Sniffing §7.1), and so decoded here, once.
-        let payload = match response.header("content-type") {
-            Some(ct) if is_html_type(ct) => None,
+        // Sniffing §7.1), from its first bytes decoded.
+        match response.header("content-type") {
+            Some(ct) if is_html_type(ct) => {}
             Some(_) => return Err(Skip::NotHtml),
-            None => match response.body(&record.block) {
-                Ok(body) if crate::sniff_html(&body) => Some(Ok(body)),
-                _ => return Err(Skip::NotHtml),
-            },
-        };
+            None => {
+                let mut head = Vec::new();
+                let read = response.payload(&record.block).map(|payload| {
+                    payload.take(SNIFF).read_to_end(&mut head).is_ok()
+                });
+                if read != Ok(true) || !crate::sniff_html(&head) {
+                    return Err(Skip::NotHtml);
+                }
+            }
+        }
         let chain = chain_to(&target, &self.redirected_from);
         Ok(Page {
             offset: record.offset,
             target,
             block: std::mem::take(&mut record.block),
-            http: Some(Http { response, chain, payload }),
+            http: Some(Http { response, chain }),
         })
     }
 }
@@ -459,8 +521,9 @@ impl<R: BufRead> Documents<R> {
 pub struct Page {
     offset: u64,
     target: String,
-    /// The record's block: the HTTP response, or the resource itself.
-    block: Vec<u8>,
+    /// The record's block: the HTTP response, or the resource itself; in
+    /// a temporary file when it is long.
+    block: Spill,
     /// A `response` record's HTTP head and redirect chain; `None` for a
     /// `resource` record.
     http: Option<Http>,
@@ -471,8 +534,6 @@ struct Http {
     response: Response,
     /// The URLs that led to the target, oldest first, the target last.
     chain: Vec<String>,
-    /// The payload, when it was decoded to be sniffed.
-    payload: Option<Result<Vec<u8>, Reason>>,
 }
 
 impl Page {
@@ -482,53 +543,187 @@ impl Page {
         self.offset
     }
 
-    /// The size of the record's block, in bytes: what the page holds in
-    /// memory until it is read.
+    /// The bytes the page holds in memory until it is read: its record's
+    /// block, or nothing when the block is in a temporary file
+    /// ([`Page::is_spilled`]).
     pub fn len(&self) -> usize {
-        self.block.len()
+        self.block.memory().map_or(0, <[u8]>::len)
     }
 
-    /// Whether the record's block is empty.
+    /// Whether the page holds no bytes in memory.
     pub fn is_empty(&self) -> bool {
-        self.block.is_empty()
+        self.len() == 0
+    }
+
+    /// Whether the record's block was longer than the archive's limit
+    /// ([`Documents::spill_past`]) and so is in a temporary file.
+    pub fn is_spilled(&self) -> bool {
+        self.block.memory().is_none()
     }
 
     /// Reads the page under `ctx` (the context of the archive it came
-    /// from): its payload decoded, its links found and resolved, the links
-    /// of its `Link` and `Refresh` headers first. See
-    /// [`Documents::next_page`].
+    /// from), whole: its payload decoded, its links found and resolved,
+    /// the links of its `Link` and `Refresh` headers first. See
+    /// [`Documents::next_page`]; [`Page::read`] reads a long page in
+    /// bounded memory.
     pub fn document(self, ctx: &Context) -> Document {
+        let mut links = Vec::new();
+        let mut doc = self.read(ctx, &mut |batch| {
+            links.append(&mut batch.links);
+        });
+        if !links.is_empty() {
+            links.append(&mut doc.links);
+            doc.links = links;
+        }
+        doc
+    }
+
+    /// Reads the page as [`Page::document`] does, in bounded memory: a
+    /// payload past [`stream::IN_MEMORY`] bytes (once its codings are
+    /// undone) is read as [`stream::document`] reads a stream, and `sink`
+    /// is handed the document with each batch of its links, resolved, as
+    /// they are found (the links are dropped after). The document with
+    /// the last links and the problems is returned.
+    ///
+    /// ```
+    /// use urlspec::Spec;
+    /// use urlspec_links::{html::stream, warc::Documents, Context};
+    /// let page = "<a href=x></a>".repeat(stream::IN_MEMORY / 14 + 1);
+    /// let http = format!("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n{page}");
+    /// let archive = format!(
+    ///     "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://h/d/\r\n\
+    ///      Content-Length: {}\r\n\r\n{http}\r\n\r\n",
+    ///     http.len()
+    /// );
+    /// let ctx = Context::new(Spec::Rfc3986);
+    /// let mut docs = Documents::new(archive.as_bytes(), ctx.clone());
+    /// let page = docs.next_page().unwrap().unwrap();
+    /// let mut links = 0;
+    /// let last = page.read(&ctx, &mut |batch| {
+    ///     assert_eq!(batch.links[0].url.as_deref(), Ok("http://h/d/x"));
+    ///     links += batch.links.len();
+    /// });
+    /// assert_eq!(links + last.links.len(), stream::IN_MEMORY / 14 + 1);
+    /// assert!(last.links.len() < links);
+    /// ```
+    pub fn read(
+        self,
+        ctx: &Context,
+        sink: &mut dyn FnMut(&mut Document),
+    ) -> Document {
         let est = ctx.establish();
-        let Some(http) = self.http else {
+        let Some(Http { response, chain }) = self.http else {
             let base = est.retrieval(&[self.target.as_str()]);
-            let doc = html::document(&self.block, &self.target, &base, ctx);
+            let mut finished = finishing(ctx, sink, |_| {});
+            let read = match (self.block.memory(), self.block.file()) {
+                (Some(block), _) => {
+                    Ok(html::document(block, &self.target, &base, ctx))
+                }
+                (None, Some(file)) => stream::document_of_file(
+                    file,
+                    html::Charset::Unknown,
+                    &self.target,
+                    &base,
+                    ctx,
+                    &mut finished,
+                ),
+                (None, None) => {
+                    Err(io::Error::other("a temporary file failed"))
+                }
+            };
+            let doc = read.unwrap_or_else(|e| {
+                let mut d = Document::new(self.target.clone(), base);
+                d.problems.push(Error::io(self.offset, &e).to_string());
+                d
+            });
             return ctx.finish(doc);
         };
-        let Http { response, chain, payload } = http;
         let retrieval = est.retrieval(&chain);
         let headers =
             response.headers.iter().map(|(n, v, _)| (n.as_str(), v.as_str()));
-        let base = est.http_headers(&retrieval, headers);
-        let payload = payload.unwrap_or_else(|| response.body(&self.block));
-        let mut doc = match payload {
-            Ok(payload) => {
-                let charset = response
-                    .header("content-type")
-                    .and_then(html::encoding::content_type_charset)
-                    .map_or(html::Charset::Unknown, html::Charset::Transport);
-                html::document_in(&payload, charset, &self.target, &base, ctx)
-            }
-            Err(e) => {
-                let mut d = Document::new(self.target.clone(), base);
-                d.problems.push(Error::new(self.offset, e).to_string());
-                d
+        let base = est.http_headers(&retrieval, headers.clone());
+        let unread = ctx.unread_base_header(headers);
+        let charset = response
+            .header("content-type")
+            .and_then(html::encoding::content_type_charset)
+            .map_or(html::Charset::Unknown, html::Charset::Transport);
+        // The header links go first, with the first batch (or the whole
+        // document).
+        let mut headed = false;
+        let mut head = |doc: &mut Document| {
+            doc.unread_base_header.clone_from(&unread);
+            if !std::mem::replace(&mut headed, true) {
+                header_links(doc, &response, ctx);
             }
         };
-        doc.unread_base_header = ctx.unread_base_header(
-            response.headers.iter().map(|(n, v, _)| (n.as_str(), v.as_str())),
-        );
-        header_links(&mut doc, &response, ctx);
+        let mut capped = false;
+        let read = response.payload(&self.block).and_then(|payload| {
+            let mut payload =
+                Capped { inner: payload, left: MAX_PAYLOAD, hit: &mut capped };
+            let mut finished = finishing(ctx, sink, &mut head);
+            stream::document(
+                &mut payload,
+                charset,
+                &self.target,
+                &base,
+                ctx,
+                &mut finished,
+            )
+            .map_err(|e| response.reason(&e))
+        });
+        let mut doc = read.unwrap_or_else(|e| {
+            let mut d = Document::new(self.target.clone(), base);
+            d.problems.push(Error::new(self.offset, e).to_string());
+            d
+        });
+        if capped {
+            doc.problems.push(format!(
+                "the payload is longer than {MAX_PAYLOAD} bytes once \
+                 decoded: the rest was not read"
+            ));
+        }
+        head(&mut doc);
         ctx.finish(doc)
+    }
+}
+
+/// `sink` for batches of links as [`stream`] finds them: `first` applied
+/// to each, then [`Context::finish`].
+fn finishing<'a>(
+    ctx: &'a Context,
+    sink: &'a mut dyn FnMut(&mut Document),
+    mut first: impl FnMut(&mut Document) + 'a,
+) -> impl FnMut(&mut Document) + 'a {
+    move |doc: &mut Document| {
+        first(doc);
+        let taken = std::mem::replace(doc, Document::new("", Base::none()));
+        *doc = ctx.finish(taken);
+        sink(doc);
+    }
+}
+
+/// A reader that ends after `left` bytes, and says so in `hit` if there
+/// were more.
+struct Capped<'a, R> {
+    inner: R,
+    left: u64,
+    hit: &'a mut bool,
+}
+
+impl<R: Read> Read for Capped<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.left == 0 {
+            let mut probe = [0u8; 1];
+            if self.inner.read(&mut probe)? > 0 {
+                *self.hit = true;
+            }
+            return Ok(0);
+        }
+        let max =
+            buf.len().min(usize::try_from(self.left).unwrap_or(usize::MAX));
+        let n = self.inner.read(&mut buf[..max])?;
+        self.left -= n as u64;
+        Ok(n)
     }
 }
 
@@ -658,29 +853,47 @@ impl Response {
             .map(|(_, v, _)| v.as_str())
     }
 
-    /// The payload, with transfer and content codings undone.
-    fn body(&self, record: &[u8]) -> Result<Vec<u8>, Reason> {
-        let mut body = record[self.body_start.min(record.len())..].to_vec();
-        if self
+    /// The payload, with transfer and content codings undone as it is
+    /// read.
+    fn payload<'b>(
+        &self,
+        block: &'b Spill,
+    ) -> Result<Box<dyn Read + 'b>, Reason> {
+        let body = block
+            .reader(self.body_start as u64)
+            .map_err(|e| Reason::Io(e.to_string()))?;
+        let body: Box<dyn BufRead + 'b> = if self
             .header("transfer-encoding")
             .is_some_and(|t| t.to_ascii_lowercase().contains("chunked"))
         {
-            body = dechunk(&body);
-        }
+            Box::new(BufReader::new(Dechunked::new(body)))
+        } else {
+            body
+        };
         let coding = self
             .header("content-encoding")
             .map(|c| c.trim().to_ascii_lowercase());
-        let decoded = match coding.as_deref() {
-            Some("gzip" | "x-gzip") => inflate(MultiGzDecoder::new(&body[..])),
-            Some("deflate") => inflate(ZlibDecoder::new(&body[..])),
-            Some("identity") | None => return Ok(body),
+        Ok(match coding.as_deref() {
+            Some("gzip" | "x-gzip") => Box::new(MultiGzDecoder::new(body)),
+            Some("deflate") => Box::new(ZlibDecoder::new(body)),
+            Some("identity") | None => body,
             Some(other) => {
                 return Err(Reason::ContentCoding(format!(
                     "{other:?} not supported"
                 )))
             }
-        };
-        decoded.map_err(|e| Reason::ContentCoding(e.to_string()))
+        })
+    }
+
+    /// Why the payload could not be read, after `e`: its content coding
+    /// when it has one, else the reading.
+    fn reason(&self, e: &io::Error) -> Reason {
+        match self.header("content-encoding") {
+            Some(c) if !c.trim().eq_ignore_ascii_case("identity") => {
+                Reason::ContentCoding(e.to_string())
+            }
+            _ => Reason::Io(e.to_string()),
+        }
     }
 }
 
@@ -707,48 +920,5 @@ fn header_links(doc: &mut Document, response: &Response, ctx: &Context) {
     if !header.links.is_empty() {
         header.links.append(&mut doc.links);
         doc.links = header.links;
-    }
-}
-
-fn inflate(r: impl Read) -> io::Result<Vec<u8>> {
-    let mut out = Vec::new();
-    r.take(MAX_BODY).read_to_end(&mut out)?;
-    Ok(out)
-}
-
-/// Removes HTTP/1.1 chunked framing; a malformed tail is kept as it is.
-fn dechunk(mut data: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(data.len());
-    loop {
-        match httparse::parse_chunk_size(data) {
-            Ok(httparse::Status::Complete((_, 0))) => break,
-            Ok(httparse::Status::Complete((used, size))) => {
-                let size = usize::try_from(size).unwrap_or(usize::MAX);
-                let chunk = &data[used..];
-                let take = size.min(chunk.len());
-                out.extend_from_slice(&chunk[..take]);
-                data = chunk.get(take..).unwrap_or(&[]);
-                data = data.strip_prefix(b"\r\n").unwrap_or(data);
-                if take < size {
-                    break;
-                }
-            }
-            _ => {
-                out.extend_from_slice(data);
-                break;
-            }
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn dechunks() {
-        assert_eq!(dechunk(b"3\r\nabc\r\n2;x=y\r\nde\r\n0\r\n\r\n"), b"abcde");
-        assert_eq!(dechunk(b"not chunked"), b"not chunked");
     }
 }

@@ -157,13 +157,46 @@ const SKIPPED: usize = 5;
 /// Reads `data` as `urlspec links` does: detect, decompress, stream.
 fn read(data: Vec<u8>, spec: Spec) -> (Vec<Document>, Summary) {
     assert_eq!(Format::detect(&data), Format::Warc);
+    let (docs, errors, summary) = read_spilled_or_not(data, spec);
+    assert!(errors.is_empty(), "{errors:?}");
+    (docs, summary)
+}
+
+type Read = (Vec<Document>, Vec<urlspec_links::Error>, Summary);
+
+/// The documents and errors of `data`, read from its raw bytes (the
+/// reader tells gzip members apart itself) with blocks held in memory;
+/// read again with every block and gzip member spilled to a temporary
+/// file (and with all but the shortest), for the same result.
+fn read_spilled_or_not(data: Vec<u8>, spec: Spec) -> Read {
+    let in_memory = read_with(&data, spec, None);
+    for limit in [0, 100] {
+        let spilled = read_with(&data, spec, Some(limit));
+        assert_eq!(
+            format!("{spilled:?}"),
+            format!("{in_memory:?}"),
+            "blocks over {limit} bytes spilled"
+        );
+    }
+    in_memory
+}
+
+fn read_with(data: &[u8], spec: Spec, spill_past: Option<usize>) -> Read {
     let ctx = Context::new(spec);
     let mut summary = Summary::default();
-    let mut docs = Vec::new();
-    // The raw bytes: the reader tells gzip members apart itself.
-    let input = std::io::Cursor::new(data);
-    warc::documents(input, &ctx, &mut summary, &mut |d| docs.push(d.unwrap()));
-    (docs, summary)
+    let (mut docs, mut errors) = (Vec::new(), Vec::new());
+    let mut reader = warc::Documents::new(data, ctx);
+    if let Some(limit) = spill_past {
+        reader.spill_past(limit);
+    }
+    for d in &mut reader {
+        match d {
+            Ok(d) => docs.push(d),
+            Err(e) => errors.push(e),
+        }
+    }
+    reader.add_skipped(&mut summary);
+    (docs, errors, summary)
 }
 
 fn url<'d>(doc: &'d Document, reference: &str) -> &'d str {
@@ -445,22 +478,8 @@ fn twenty() -> Vec<Vec<u8>> {
 }
 
 /// The documents and errors of `data`, read from its raw bytes.
-fn read_all(
-    data: Vec<u8>,
-) -> (Vec<Document>, Vec<urlspec_links::Error>, Summary) {
-    let ctx = Context::new(Spec::Rfc3986);
-    let mut summary = Summary::default();
-    let (mut docs, mut errors) = (Vec::new(), Vec::new());
-    warc::documents(
-        std::io::Cursor::new(data),
-        &ctx,
-        &mut summary,
-        &mut |d| match d {
-            Ok(d) => docs.push(d),
-            Err(e) => errors.push(e),
-        },
-    );
-    (docs, errors, summary)
+fn read_all(data: Vec<u8>) -> Read {
+    read_spilled_or_not(data, Spec::Rfc3986)
 }
 
 fn names(docs: &[Document]) -> Vec<String> {

@@ -13,6 +13,8 @@
 //! to worker threads instead ([`parallel`]), and the output is the same.
 
 mod inputs;
+#[cfg(test)]
+mod panics;
 mod parallel;
 
 use std::cell::Cell;
@@ -580,7 +582,7 @@ impl<W: RecordWrite> Stage for Serial<'_, W> {
         bar: Option<&ProgressBar>,
     ) -> io::Result<()> {
         let interactive = self.interactive();
-        let write = || self.printer.document(self.out, page.document(ctx));
+        let write = || print_page(self.printer, self.out, page, ctx);
         match bar {
             // The bar and the output share the terminal.
             Some(bar) if interactive => bar.suspend(write),
@@ -852,6 +854,29 @@ fn data_documents(
     }
 }
 
+/// Prints the links of an archive's page as they are read: a long page
+/// in batches, in bounded memory ([`warc::Page::read`]).
+fn print_page(
+    printer: &mut Printer,
+    out: &mut impl RecordWrite,
+    page: warc::Page,
+    ctx: &Context,
+) -> io::Result<()> {
+    printer.abandon();
+    let mut write_result = Ok(());
+    #[cfg(test)]
+    let mut batches = 0;
+    let mut last = page.read(ctx, &mut |doc| {
+        #[cfg(test)]
+        panics::inject(&doc.name, &mut batches);
+        if write_result.is_ok() {
+            write_result = printer.links(out, doc);
+        }
+    });
+    write_result?;
+    printer.end(out, &mut last)
+}
+
 /// Reads a long HTML page from `file` and prints its links as they are
 /// found ([`html::stream`]).
 fn read_html(
@@ -862,6 +887,7 @@ fn read_html(
     out: &mut impl RecordWrite,
 ) -> Result<(), Error> {
     let base = ctx.retrieval_base();
+    printer.abandon();
     let mut write_result = Ok(());
     let mut batch = |doc: &mut Document| {
         if write_result.is_ok() {
@@ -1084,7 +1110,15 @@ impl Printer {
         out: &mut impl RecordWrite,
         mut doc: Document,
     ) -> io::Result<()> {
+        self.abandon();
         self.end(out, &mut doc)
+    }
+
+    /// Forgets a document [`Printer::links`] began and nothing ended (its
+    /// reading panicked, and was reported as such): the next document
+    /// starts afresh.
+    pub fn abandon(&mut self) {
+        self.open = None;
     }
 
     /// Counts and prints a batch of the links of a document being read

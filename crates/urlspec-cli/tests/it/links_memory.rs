@@ -1,8 +1,14 @@
 //! `urlspec links` in bounded memory: a page whose `<base>` comes last,
-//! read from a file (two passes in place) and from standard input
-//! (spooled), gives every link resolved against that base; a page of 1 GB
-//! is read in less than 64 MB of resident memory (`#[ignore]`d for its
-//! time; `.ci/run` runs it against the release build).
+//! read from a file (two passes in place), from standard input (spooled)
+//! and from a WARC record (spilled, then streamed), gives every link
+//! resolved against that base; a page of 1 GB, alone or as a record of a
+//! `.warc` or a `.warc.gz`, is read in less than 64 MB of resident memory.
+//!
+//! The 1 GB tests are `#[ignore]`d for their time and measure a release
+//! build of the command alone, named by `URLSPEC_RELEASE_BIN` (`cargo
+//! build --release -p urlspec-cli --bin urlspec`; `.ci/run` builds it and
+//! runs them from the debug test binary). Without it they are skipped,
+//! and fail in CI (`CI` set) or with `URLSPEC_RELEASE_BIN_REQUIRED=1`.
 //!
 //! The peak is the child's own maximum resident set size, as `wait4`
 //! reports it.
@@ -14,10 +20,13 @@ use crate::common;
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
 use common::{code, run, stderr};
+
+/// The target URI of the generated WARC records.
+const TARGET: &str = "http://warc.example/page.html";
 
 /// The base the generated pages declare, after all their links.
 const BASE: &str = "http://late.example/d/";
@@ -83,6 +92,7 @@ fn check_rows(rows: impl Iterator<Item = String>, blocks: usize) {
         if fields[0] == "document" {
             continue;
         }
+        assert!(fields.len() > 7, "{row}");
         if fields[1] == "base" {
             assert_eq!(fields[5], BASE);
             continue;
@@ -169,10 +179,36 @@ fn wait_with_peak(child: Child) -> (bool, u64) {
     (ok, usage.ru_maxrss as u64 * 1024)
 }
 
-/// Runs `urlspec links --output tsv` on `path`, checking every row as it
+/// The release build of `urlspec` the 1 GB tests measure, or `None` (the
+/// test is skipped) when `URLSPEC_RELEASE_BIN` is not set and nothing
+/// requires it.
+fn release_bin() -> Option<PathBuf> {
+    let ci = std::env::var("CI").unwrap_or_default().to_ascii_lowercase();
+    let required = !matches!(ci.as_str(), "" | "0" | "false")
+        || std::env::var("URLSPEC_RELEASE_BIN_REQUIRED")
+            .is_ok_and(|v| v == "1");
+    match std::env::var_os("URLSPEC_RELEASE_BIN") {
+        Some(path) => {
+            let path = PathBuf::from(path);
+            assert!(path.is_file(), "URLSPEC_RELEASE_BIN: no {path:?}");
+            Some(path)
+        }
+        None => {
+            assert!(
+                !required,
+                "URLSPEC_RELEASE_BIN: no release build of urlspec named \
+                 (cargo build --release -p urlspec-cli --bin urlspec)"
+            );
+            eprintln!("URLSPEC_RELEASE_BIN not set: not measured");
+            None
+        }
+    }
+}
+
+/// Runs `bin links --output tsv` on `path`, checking every row as it
 /// comes; returns the peak resident memory.
-fn peak_of_links(path: &Path, blocks: usize) -> u64 {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_urlspec"))
+fn peak_of_links(bin: &Path, path: &Path, blocks: usize) -> u64 {
+    let mut child = Command::new(bin)
         .args(["links", "--output", "tsv", "--spec", "rfc3986"])
         .arg(path)
         .stdout(Stdio::piped())
@@ -189,19 +225,229 @@ fn peak_of_links(path: &Path, blocks: usize) -> u64 {
 #[test]
 #[ignore = "a 1 GB page: about a minute in a release build (.ci/run)"]
 fn a_1_gb_page_in_less_than_64_mb() {
+    let Some(bin) = release_bin() else { return };
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("page.html");
     let mut file = BufWriter::new(File::create(&path).unwrap());
     let blocks = write_page(&mut file, 1 << 30).unwrap();
     file.flush().unwrap();
     drop(file);
-    let peak = peak_of_links(&path, blocks);
+    let peak = peak_of_links(&bin, &path, blocks);
     eprintln!(
         "peak resident: {:.1} MB for 1 GB, {} links",
         peak as f64 / 1e6,
         3 * blocks
     );
     assert!(peak < 64 << 20, "{peak} bytes");
+}
+
+/// The HTTP head of the generated responses.
+const HTTP_HEAD: &str = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n";
+
+/// The WARC header of a response record of `target` whose block is
+/// `block` bytes long.
+fn warc_header(target: &str, block: u64) -> String {
+    format!(
+        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {target}\r\n\
+         WARC-Date: 2026-01-01T00:00:00Z\r\n\
+         WARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-000000000000>\r\n\
+         Content-Type: application/http; msgtype=response\r\n\
+         Content-Length: {block}\r\n\r\n"
+    )
+}
+
+/// Writes a response record of [`TARGET`] holding a generated page of at
+/// least `bytes` bytes, as it is generated (the page is generated twice:
+/// first only counted, for the record's length); returns the number of
+/// blocks.
+fn write_page_record(out: &mut impl Write, bytes: u64) -> io::Result<usize> {
+    let mut counted = Counting { inner: io::sink(), written: 0 };
+    let blocks = write_page(&mut counted, bytes)?;
+    let length = HTTP_HEAD.len() as u64 + counted.written;
+    out.write_all(warc_header(TARGET, length).as_bytes())?;
+    out.write_all(HTTP_HEAD.as_bytes())?;
+    assert_eq!(write_page(out, bytes)?, blocks);
+    out.write_all(b"\r\n\r\n")?;
+    Ok(blocks)
+}
+
+/// A small response record of `target`, its page linking `next`.
+fn small_record(target: &str) -> Vec<u8> {
+    let block = format!("{HTTP_HEAD}<a href=\"next\">next</a>");
+    let mut r = warc_header(target, block.len() as u64).into_bytes();
+    r.extend_from_slice(block.as_bytes());
+    r.extend_from_slice(b"\r\n\r\n");
+    r
+}
+
+#[test]
+#[ignore = "a 1 GB WARC record: a few minutes in a release build (.ci/run)"]
+fn a_1_gb_record_of_a_warc_in_less_than_64_mb() {
+    let Some(bin) = release_bin() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("page.warc");
+    let mut file = BufWriter::new(File::create(&path).unwrap());
+    let blocks = write_page_record(&mut file, 1 << 30).unwrap();
+    file.flush().unwrap();
+    drop(file);
+    let peak = peak_of_links(&bin, &path, blocks);
+    eprintln!(
+        "peak resident: {:.1} MB for a 1 GB record of a .warc, {} links",
+        peak as f64 / 1e6,
+        3 * blocks
+    );
+    assert!(peak < 64 << 20, "{peak} bytes");
+}
+
+#[test]
+#[ignore = "a 1 GB WARC record, gzip: a few minutes in a release build (.ci/run)"]
+fn a_1_gb_record_of_a_warc_gz_in_less_than_64_mb() {
+    let Some(bin) = release_bin() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("page.warc.gz");
+    // One gzip member per record, as crawlers write them: a small record,
+    // then the long one, compressed by gzip(1) as it is generated (fast,
+    // where flate2 in a debug build is not).
+    let mut file = File::create(&path).unwrap();
+    file.write_all(&common::gzip(&small_record("http://warc.example/first")))
+        .unwrap();
+    let mut gzip = Command::new("gzip")
+        .args(["-1", "-c"])
+        .stdin(Stdio::piped())
+        .stdout(file)
+        .spawn()
+        .expect("gzip(1)");
+    let mut input = BufWriter::new(gzip.stdin.take().unwrap());
+    let blocks = write_page_record(&mut input, 1 << 30).unwrap();
+    input.flush().unwrap();
+    drop(input);
+    assert!(gzip.wait().unwrap().success());
+    let rows = |rows: io::Lines<BufReader<std::process::ChildStdout>>| {
+        // The first record's one link, then the long page's.
+        let mut rows = rows.map(Result::unwrap).skip(1).peekable();
+        let first = rows.next().unwrap();
+        assert!(first.ends_with("http://warc.example/next\thttp://warc.example/first\tretrieval\t\twindows-1252\t"), "{first}");
+        rows
+    };
+    let mut child = Command::new(&bin)
+        .args(["links", "--output", "tsv", "--spec", "rfc3986"])
+        .arg(&path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    check_rows(rows(lines), blocks);
+    let (ok, peak) = wait_with_peak(child);
+    assert!(ok);
+    eprintln!(
+        "peak resident: {:.1} MB for a 1 GB record of a .warc.gz, {} links",
+        peak as f64 / 1e6,
+        3 * blocks
+    );
+    assert!(peak < 64 << 20, "{peak} bytes");
+}
+
+/// The TSV of `urlspec links` with `args`, each row's document name
+/// replaced by `-`.
+fn tsv(args: &[&str], name: &str) -> String {
+    let mut all = vec!["links", "--output", "tsv", "--spec", "rfc3986"];
+    all.extend_from_slice(args);
+    let out = run(&all, b"");
+    assert_eq!(code(&out), 0, "{args:?}: {}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    text.lines()
+        .map(|row| match row.strip_prefix(name) {
+            Some(rest) => format!("-{rest}\n"),
+            None => format!("{row}\n"),
+        })
+        .collect()
+}
+
+#[test]
+fn a_long_warc_record_gives_the_links_of_the_same_page_given_with_its_url() {
+    // Past the 2 MiB a block is held in memory: spilled, then streamed.
+    let dir = tempfile::tempdir().unwrap();
+    let mut page = Vec::new();
+    let blocks = write_page(&mut page, 3 << 20).unwrap();
+    let html = dir.path().join("page.html");
+    std::fs::write(&html, &page).unwrap();
+    let mut record = Vec::new();
+    assert_eq!(write_page_record(&mut record, 3 << 20).unwrap(), blocks);
+    let plain = dir.path().join("page.warc");
+    std::fs::write(&plain, &record).unwrap();
+    let gz = dir.path().join("page.warc.gz");
+    std::fs::write(&gz, common::gzip(&record)).unwrap();
+    let expected = tsv(
+        &["--url", TARGET, html.to_str().unwrap()],
+        html.to_str().unwrap(),
+    );
+    check_rows(expected.lines().map(str::to_owned), blocks);
+    for archive in [&plain, &gz] {
+        let archive = archive.to_str().unwrap();
+        for threads in ["1", "2"] {
+            let got = tsv(&["-j", threads, archive], TARGET);
+            assert!(
+                got == expected,
+                "{archive} -j{threads}: not the page's links"
+            );
+        }
+    }
+    // Damaged records around the long one: reported with their offsets,
+    // and the reading resumes after each.
+    let first = small_record("http://warc.example/first");
+    let mut damaged = small_record("http://warc.example/damaged");
+    let text = String::from_utf8(damaged.clone()).unwrap();
+    damaged =
+        text.replace("Content-Length: ", "Content-Length: x").into_bytes();
+    let last = small_record("http://warc.example/last");
+    // The long record cut short at the end of a line (its length runs
+    // past the end): its bytes are searched again for the next record,
+    // from its spilled copy, and the next line is the last record's.
+    let mut cut = record.clone();
+    let end = record[..record.len() - 100].iter().rposition(|&b| b == b'\n');
+    cut.truncate(end.unwrap() + 1);
+    let archive =
+        [&first[..], &damaged, &record, &damaged, &cut, &last].concat();
+    let path = dir.path().join("damaged.warc");
+    std::fs::write(&path, &archive).unwrap();
+    let path = path.to_str().unwrap();
+    for threads in ["1", "2"] {
+        let out = run(
+            &[
+                "links", "--output", "tsv", "--spec", "rfc3986", "-j",
+                threads, path,
+            ],
+            b"",
+        );
+        assert_eq!(code(&out), 1, "{}", stderr(&out));
+        let text = String::from_utf8(out.stdout.clone()).unwrap();
+        let docs: Vec<&str> = text
+            .lines()
+            .skip(1)
+            .map(|r| r.split('\t').next().unwrap())
+            .collect();
+        let mut expected = vec!["http://warc.example/first"];
+        expected.extend(std::iter::repeat_n(TARGET, 3 * blocks + 1));
+        expected.push("http://warc.example/last");
+        assert_eq!(docs.len(), expected.len(), "-j{threads}");
+        assert!(docs == expected, "-j{threads}");
+        let err = stderr(&out);
+        let parts = [&first[..], &damaged[..], &record[..], &damaged[..]];
+        let at = |k: usize| archive_offset(&parts, k);
+        for offset in [at(1), at(3), at(4)] {
+            assert!(
+                err.contains(&format!("at byte {offset}: ")),
+                "{offset}: {err}"
+            );
+        }
+        eprintln!("{err}");
+    }
+}
+
+/// The offset of the `k`th of `parts` laid end to end.
+fn archive_offset(parts: &[&[u8]], k: usize) -> usize {
+    parts[..k].iter().map(|p| p.len()).sum()
 }
 
 #[test]

@@ -10,7 +10,8 @@
 //! the next line that starts with `WARC/`. Each damage is reported with the
 //! byte offset of the record (of its gzip member, in a compressed file).
 
-use std::io::{self, BufRead, BufReader, Read};
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
 
 use flate2::bufread::GzDecoder;
 
@@ -31,8 +32,9 @@ pub struct Record {
     pub offset: u64,
     /// The fields, names as written.
     pub fields: Vec<(String, String)>,
-    /// The block, `Content-Length` bytes.
-    pub block: Vec<u8>,
+    /// The block, `Content-Length` bytes: in memory, or in a temporary
+    /// file when it is longer than the archive's block limit.
+    pub block: Spill,
 }
 
 impl Record {
@@ -45,30 +47,200 @@ impl Record {
     }
 }
 
+/// Bytes held in memory up to a limit, and past it in a temporary file
+/// (all of them then), so that neither a long block nor the compressed
+/// bytes of a long gzip member take memory in proportion to their size.
+pub struct Spill {
+    memory: Vec<u8>,
+    file: Option<File>,
+    len: u64,
+    limit: usize,
+    /// The temporary file could not be written: what follows is lost.
+    broken: bool,
+}
+
+impl Spill {
+    /// Empty, held in memory up to `limit` bytes.
+    pub fn new(limit: usize) -> Spill {
+        Spill { memory: Vec::new(), file: None, len: 0, limit, broken: false }
+    }
+
+    /// Appends `bytes`.
+    pub fn extend(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.len += bytes.len() as u64;
+        if self.file.is_none() && self.memory.len() + bytes.len() <= self.limit
+        {
+            self.memory.extend_from_slice(bytes);
+            return Ok(());
+        }
+        if self.file.is_none() {
+            let mut file = tempfile::tempfile()?;
+            file.write_all(&self.memory)?;
+            self.memory = Vec::new();
+            self.file = Some(file);
+        }
+        match &mut self.file {
+            Some(file) => file.write_all(bytes),
+            None => Ok(()),
+        }
+    }
+
+    /// [`Spill::extend`] where an error cannot be returned: it is kept
+    /// ([`Spill::reader`] then fails).
+    fn extend_or_break(&mut self, bytes: &[u8]) {
+        if !self.broken && self.extend(bytes).is_err() {
+            self.broken = true;
+        }
+    }
+
+    /// The number of bytes.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// The bytes, when they are held in memory.
+    pub fn memory(&self) -> Option<&[u8]> {
+        self.file.is_none().then_some(&self.memory[..])
+    }
+
+    /// The first `n` bytes (fewer when there are fewer).
+    pub fn head(&self, n: usize) -> io::Result<Vec<u8>> {
+        let mut head = Vec::with_capacity(n.min(self.len as usize));
+        self.reader(0)?.take(n as u64).read_to_end(&mut head)?;
+        Ok(head)
+    }
+
+    /// The bytes from byte `from` on.
+    pub fn reader(&self, from: u64) -> io::Result<Box<dyn BufRead + '_>> {
+        if self.broken {
+            return Err(io::Error::other("a temporary file failed"));
+        }
+        let from = from.min(self.len);
+        Ok(match &self.file {
+            None => Box::new(&self.memory[from as usize..]),
+            Some(file) => {
+                let mut file: &File = file;
+                file.seek(SeekFrom::Start(from))?;
+                Box::new(BufReader::with_capacity(1 << 16, file))
+            }
+        })
+    }
+
+    /// The temporary file the bytes are in, when they are not in memory.
+    pub fn file(&self) -> Option<&File> {
+        self.file.as_ref().filter(|_| !self.broken)
+    }
+
+    /// The offset of the first `needle` from byte `from` on.
+    fn find(&self, needle: &[u8], from: u64) -> io::Result<Option<u64>> {
+        if let Some(memory) = self.memory() {
+            let from = (from as usize).min(memory.len());
+            return Ok(
+                find(&memory[from..], needle).map(|k| (from + k) as u64)
+            );
+        }
+        let mut reader = self.reader(from)?;
+        // The window: a needle may straddle two reads.
+        let mut window: Vec<u8> = Vec::new();
+        let mut at = from.min(self.len);
+        loop {
+            let buf = reader.fill_buf()?;
+            if buf.is_empty() {
+                return Ok(None);
+            }
+            let n = buf.len();
+            window.extend_from_slice(buf);
+            reader.consume(n);
+            if let Some(k) = find(&window, needle) {
+                return Ok(Some(at + k as u64));
+            }
+            let keep = window.len().min(needle.len() - 1);
+            let drop = window.len() - keep;
+            window.drain(..drop);
+            at += drop as u64;
+        }
+    }
+
+    /// A source of the bytes from `from` on, to be read again.
+    fn into_front(self, from: u64) -> io::Result<Front> {
+        if self.broken {
+            return Err(io::Error::other("a temporary file failed"));
+        }
+        let from = from.min(self.len);
+        Ok(match self.file {
+            None => Front::Bytes(self.memory, from as usize),
+            Some(mut file) => {
+                file.seek(SeekFrom::Start(from))?;
+                let reader = BufReader::with_capacity(1 << 16, file);
+                Front::File(reader.take(self.len - from))
+            }
+        })
+    }
+}
+
+/// Bytes given back to a [`Pushback`], to be read before what follows.
+enum Front {
+    /// In memory, read up to the offset.
+    Bytes(Vec<u8>, usize),
+    /// In a temporary file ([`Spill`]).
+    File(io::Take<BufReader<File>>),
+}
+
+impl Front {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        match self {
+            Front::Bytes(bytes, at) => Ok(&bytes[*at..]),
+            Front::File(file) => file.fill_buf(),
+        }
+    }
+
+    fn consume(&mut self, amt: usize) {
+        match self {
+            Front::Bytes(_, at) => *at += amt,
+            Front::File(file) => file.consume(amt),
+        }
+    }
+}
+
 /// A reader that can be given bytes back (the bytes after a damaged
 /// record, to be searched again), counts what it hands out, and can keep a
 /// copy of it (the compressed bytes of the current gzip member).
 pub struct Pushback<R> {
     inner: R,
-    front: Vec<u8>,
-    at: usize,
+    /// What was given back, the next to read last.
+    front: Vec<Front>,
     /// Bytes handed out, less those given back.
     pub consumed: u64,
-    tee: Option<Vec<u8>>,
+    tee: Option<Spill>,
 }
 
 impl<R: BufRead> Pushback<R> {
     fn new(inner: R) -> Pushback<R> {
-        Pushback { inner, front: Vec::new(), at: 0, consumed: 0, tee: None }
+        Pushback { inner, front: Vec::new(), consumed: 0, tee: None }
     }
 
     /// Puts `bytes` back in front of what is still unread.
     fn unread(&mut self, bytes: &[u8]) {
-        let mut front = bytes.to_vec();
-        front.extend_from_slice(&self.front[self.at..]);
-        self.front = front;
-        self.at = 0;
-        self.consumed -= bytes.len() as u64;
+        if !bytes.is_empty() {
+            self.front.push(Front::Bytes(bytes.to_vec(), 0));
+            self.consumed -= bytes.len() as u64;
+        }
+    }
+
+    /// Puts the bytes of `spill` from `from` on back in front of what is
+    /// still unread; `false` when its file cannot be read (they are lost).
+    fn unread_spill(&mut self, spill: Spill, from: u64) -> bool {
+        let len = spill.len().saturating_sub(from);
+        match spill.into_front(from) {
+            Ok(front) => {
+                if len > 0 {
+                    self.front.push(front);
+                    self.consumed -= len;
+                }
+                true
+            }
+            Err(_) => false,
+        }
     }
 }
 
@@ -84,28 +256,32 @@ impl<R: BufRead> Read for Pushback<R> {
 
 impl<R: BufRead> BufRead for Pushback<R> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        if self.at < self.front.len() {
-            return Ok(&self.front[self.at..]);
+        while let Some(top) = self.front.last_mut() {
+            if !top.fill_buf()?.is_empty() {
+                break;
+            }
+            self.front.pop();
         }
-        self.inner.fill_buf()
+        match self.front.last_mut() {
+            Some(top) => top.fill_buf(),
+            None => self.inner.fill_buf(),
+        }
     }
 
     fn consume(&mut self, amt: usize) {
         self.consumed += amt as u64;
-        if self.at < self.front.len() {
+        if let Some(top) = self.front.last_mut() {
             if let Some(tee) = &mut self.tee {
-                tee.extend_from_slice(&self.front[self.at..self.at + amt]);
+                if let Ok(buf) = top.fill_buf() {
+                    tee.extend_or_break(&buf[..amt.min(buf.len())]);
+                }
             }
-            self.at += amt;
-            if self.at == self.front.len() {
-                self.front.clear();
-                self.at = 0;
-            }
+            top.consume(amt);
             return;
         }
         if let Some(tee) = &mut self.tee {
             if let Ok(buf) = self.inner.fill_buf() {
-                tee.extend_from_slice(&buf[..amt.min(buf.len())]);
+                tee.extend_or_break(&buf[..amt.min(buf.len())]);
             }
         }
         self.inner.consume(amt);
@@ -129,6 +305,10 @@ enum Input<R> {
 /// `Err` and the next item is the record after it.
 pub struct Records<R> {
     input: Input<R>,
+    /// The longest block held in memory, a longer one is spilled; so are
+    /// the compressed bytes of a gzip member, kept for a resync after
+    /// damage.
+    block_limit: usize,
 }
 
 impl<R: BufRead> Records<R> {
@@ -151,7 +331,13 @@ impl<R: BufRead> Records<R> {
             } else {
                 Input::Plain(input)
             },
+            block_limit: crate::html::stream::IN_MEMORY,
         })
+    }
+
+    /// Blocks longer than `bytes` go to a temporary file.
+    pub fn set_block_limit(&mut self, bytes: usize) {
+        self.block_limit = bytes;
     }
 
     /// The next record, `None` at the end of the archive.
@@ -160,7 +346,8 @@ impl<R: BufRead> Records<R> {
             match std::mem::replace(&mut self.input, Input::Done) {
                 Input::Done => return None,
                 Input::Plain(mut raw) => {
-                    let read = read_record(&mut raw, |at| at);
+                    let read =
+                        read_record(&mut raw, |at| at, self.block_limit);
                     self.input = Input::Plain(raw);
                     match read {
                         Ok(None) => self.input = Input::Done,
@@ -185,7 +372,7 @@ impl<R: BufRead> Records<R> {
                         if head.starts_with(GZIP_MAGIC) || head.len() < 3 =>
                     {
                         let start = raw.consumed;
-                        raw.tee = Some(Vec::new());
+                        raw.tee = Some(Spill::new(self.block_limit));
                         // A buffer per member, zeroed on its first fill:
                         // kept small, as a record's member is (64 KiB
                         // cost 6% of the instructions on a crawl).
@@ -201,14 +388,15 @@ impl<R: BufRead> Records<R> {
                     Ok(_) => {
                         // Bytes that start no member: skip to the next one.
                         let start = raw.consumed;
-                        raw.tee = Some(Vec::new());
+                        raw.tee = Some(Spill::new(self.block_limit));
                         let resume = resync_gzip(raw, 0);
                         self.input = resume;
                         return Some(Err(Error::new(start, Reason::NotGzip)));
                     }
                 },
                 Input::Member { start, mut member } => {
-                    let read = read_record(&mut member, |_| start);
+                    let read =
+                        read_record(&mut member, |_| start, self.block_limit);
                     match read {
                         Ok(Some(record)) => {
                             self.input = Input::Member { start, member };
@@ -242,16 +430,36 @@ impl<R: BufRead> Records<R> {
 /// Where reading resumes after a damaged gzip member: at the next gzip
 /// magic in the member's own bytes from `from` on (its inflater may have
 /// read past the member's end), or in what follows them.
-fn resync_gzip<R: BufRead>(mut raw: Pushback<R>, from: usize) -> Input<R> {
-    let seen = raw.tee.take().unwrap_or_default();
+fn resync_gzip<R: BufRead>(mut raw: Pushback<R>, from: u64) -> Input<R> {
+    let seen = raw.tee.take().unwrap_or_else(|| Spill::new(0));
     let from = from.min(seen.len());
-    if let Some(k) = find(&seen[from..], GZIP_MAGIC) {
-        raw.unread(&seen[from + k..]);
-        return Input::Between(raw);
+    let resume = match seen.find(GZIP_MAGIC, from) {
+        Ok(Some(k)) => Some(k),
+        Ok(None) => None,
+        // The copy is lost: the search goes on after it.
+        Err(_) => return resync_after(raw, Vec::new()),
+    };
+    if let Some(k) = resume {
+        return if raw.unread_spill(seen, k) {
+            Input::Between(raw)
+        } else {
+            Input::Done
+        };
     }
     // The last bytes seen may begin a magic that the next ones end.
-    let keep = seen.len().saturating_sub(GZIP_MAGIC.len() - 1).max(from);
-    raw.unread(&seen[keep..]);
+    let keep =
+        seen.len().saturating_sub(GZIP_MAGIC.len() as u64 - 1).max(from);
+    let mut tail = Vec::new();
+    if let Ok(mut r) = seen.reader(keep) {
+        let _ = r.read_to_end(&mut tail);
+    }
+    resync_after(raw, tail)
+}
+
+/// The search for the next gzip magic, with `tail` (the last bytes of the
+/// damaged member) read first.
+fn resync_after<R: BufRead>(mut raw: Pushback<R>, tail: Vec<u8>) -> Input<R> {
+    raw.unread(&tail);
     let partial = GZIP_MAGIC.len() - 1;
     loop {
         let buf = match raw.fill_buf() {
@@ -293,6 +501,7 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 fn read_record<B: BufRead>(
     input: &mut Pushback<B>,
     offset: impl Fn(u64) -> u64,
+    block_limit: usize,
 ) -> Result<Option<Record>, Error> {
     let mut line = Vec::new();
     // Blank lines between records are tolerated.
@@ -310,19 +519,22 @@ fn read_record<B: BufRead>(
     };
     let at = offset(start);
     if !line.starts_with(b"WARC/") {
-        skip_to_next_record(input, &[]);
+        skip_to_next_record(input, Taken::default());
         return Err(Error::new(
             at,
             Reason::BadRecord("no WARC/ version line".into()),
         ));
     }
-    let mut taken = Vec::new();
+    let mut taken =
+        Taken { block: Spill::new(block_limit), ..Taken::default() };
     let outcome = read_fields_and_block(input, &mut taken);
     match outcome {
-        Ok((fields, block)) => Ok(Some(Record { offset: at, fields, block })),
+        Ok(fields) => {
+            Ok(Some(Record { offset: at, fields, block: taken.block }))
+        }
         Err(Damage::Io(e)) => Err(read_error(at, &e)),
         Err(Damage::Bad(reason)) => {
-            skip_to_next_record(input, &taken);
+            skip_to_next_record(input, taken);
             Err(Error::new(at, reason))
         }
     }
@@ -354,13 +566,30 @@ fn read_error(at: u64, e: &io::Error) -> Error {
 
 type Fields = Vec<(String, String)>;
 
-/// The fields up to the blank line, then the block and its two CRLFs;
-/// every byte read is also kept in `taken`, to be searched again if the
-/// record is damaged.
+/// What a record's parse read after its first line, to be searched again
+/// if the record is damaged.
+#[derive(Default)]
+struct Taken {
+    /// The header lines.
+    head: Vec<u8>,
+    /// The block, as far as it was read.
+    block: Spill,
+    /// What came after the block.
+    end: Vec<u8>,
+}
+
+impl Default for Spill {
+    fn default() -> Spill {
+        Spill::new(0)
+    }
+}
+
+/// The fields up to the blank line, then the block (into `taken.block`)
+/// and its two CRLFs; every byte read is kept in `taken`.
 fn read_fields_and_block<B: BufRead>(
     input: &mut Pushback<B>,
-    taken: &mut Vec<u8>,
-) -> Result<(Fields, Vec<u8>), Damage> {
+    taken: &mut Taken,
+) -> Result<Fields, Damage> {
     let mut fields: Fields = Vec::new();
     let mut line = Vec::new();
     loop {
@@ -368,8 +597,8 @@ fn read_fields_and_block<B: BufRead>(
         if read_line(input, &mut line)? == 0 || !line.ends_with(b"\n") {
             return Err(Damage::Bad(Reason::CutInHeader));
         }
-        taken.extend_from_slice(&line);
-        if taken.len() > MAX_HEADER {
+        taken.head.extend_from_slice(&line);
+        if taken.head.len() > MAX_HEADER {
             return Err(Damage::Bad(Reason::BadRecord(
                 "header over 1 MiB".into(),
             )));
@@ -414,9 +643,12 @@ fn read_fields_and_block<B: BufRead>(
     };
     // Copied out of the reader's buffer (`read_to_end` would zero the
     // spare room first: 9% of the instructions on a crawl); room for the
-    // declared length up front, but no more than a MiB on the word of a
-    // header, so that a lying length costs nothing.
-    let mut block = Vec::with_capacity(length.min(1 << 20) as usize);
+    // declared length up front when it is held in memory, so that a
+    // lying length costs nothing.
+    let block = &mut taken.block;
+    if length <= block.limit as u64 {
+        block.memory.reserve_exact(length as usize);
+    }
     let mut left = length;
     while left > 0 {
         let buf = input.fill_buf()?;
@@ -424,12 +656,11 @@ fn read_fields_and_block<B: BufRead>(
             break;
         }
         let n = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
-        block.extend_from_slice(&buf[..n]);
+        block.extend(&buf[..n])?;
         input.consume(n);
         left -= n as u64;
     }
-    let got = block.len() as u64;
-    taken.extend_from_slice(&block);
+    let got = block.len();
     if got < length {
         return Err(Damage::Bad(Reason::Truncated { declared: length, got }));
     }
@@ -441,14 +672,14 @@ fn read_fields_and_block<B: BufRead>(
             k => n += k,
         }
     }
-    taken.extend_from_slice(&end[..n]);
+    taken.end.extend_from_slice(&end[..n]);
     if &end[..n] != b"\r\n\r\n" {
         return Err(Damage::Bad(Reason::BadRecord(
             "the block does not end with two CRLFs (Content-Length wrong?)"
                 .into(),
         )));
     }
-    Ok((fields, block))
+    Ok(fields)
 }
 
 fn truncate(s: &str) -> &str {
@@ -469,8 +700,11 @@ fn read_line<B: BufRead>(
 /// Gives back `taken` (what a damaged record's parse read after its first
 /// line) and skips to the next line that starts with `WARC/`, leaving it
 /// unread.
-fn skip_to_next_record<B: BufRead>(input: &mut Pushback<B>, taken: &[u8]) {
-    input.unread(taken);
+fn skip_to_next_record<B: BufRead>(input: &mut Pushback<B>, taken: Taken) {
+    input.unread(&taken.end);
+    // A block whose file cannot be read again is passed over.
+    input.unread_spill(taken.block, 0);
+    input.unread(&taken.head);
     let mut line = Vec::new();
     loop {
         line.clear();

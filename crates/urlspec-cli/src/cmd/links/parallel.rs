@@ -41,8 +41,8 @@ use indicatif::ProgressBar;
 use urlspec_links::{warc, Context, Document, Format, Summary};
 
 use super::{
-    data_documents, merge, print_data, read_all, read_html, LinksArgs,
-    Printer, Stage, Unique,
+    data_documents, merge, print_data, print_page, read_all, read_html,
+    LinksArgs, Printer, Stage, Unique,
 };
 use crate::output::{self, Error, RecordWrite};
 
@@ -484,8 +484,10 @@ fn work(
                 spool.pieces.push(Piece::Doc(Box::new(page.document(&ctx))));
                 Ok(())
             }
+            // A long page is printed as it is read: its output waits
+            // for its turn in the spool, in bounded memory.
             Work::Page(page) => {
-                printer.document(&mut spool, page.document(&ctx))
+                print_page(&mut printer, &mut spool, page, &ctx)
             }
             Work::Data(format, data) if defer => {
                 let mut docs = Vec::new();

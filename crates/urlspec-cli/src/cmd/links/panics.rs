@@ -1,0 +1,146 @@
+//! A panic in the middle of a long page (while its links stream out) is
+//! reported on standard error with the input named, counted as an input
+//! that could not be read (exit status 1), and the inputs after it are
+//! read and printed whole, on one thread and on several.
+
+use std::io::{self, Write};
+
+use super::*;
+use crate::cli::{Cli, Command};
+use clap::Parser;
+
+/// The target URI of the page whose reading panics in the tests.
+const PANICS: &str = "http://panic.test/long";
+
+/// Panics at the second batch of links of a page named [`PANICS`]: the
+/// fault injected by these tests (compiled into test builds alone).
+pub fn inject(name: &str, batches: &mut usize) {
+    if name == PANICS {
+        *batches += 1;
+        assert!(*batches < 2, "a panic injected in the middle of a page");
+    }
+}
+
+/// The output and the lines for standard error, in their order.
+#[derive(Default)]
+struct Capture {
+    out: Vec<u8>,
+}
+
+impl Write for Capture {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.out.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl RecordWrite for Capture {
+    fn end_record(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn warn(&mut self, line: &str) {
+        self.out.extend_from_slice(format!("stderr: {line}\n").as_bytes());
+    }
+}
+
+fn record(target: &str, page: &str) -> Vec<u8> {
+    let block =
+        format!("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n{page}");
+    format!(
+        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {target}\r\n\
+         Content-Length: {}\r\n\r\n{block}\r\n\r\n",
+        block.len()
+    )
+    .into_bytes()
+}
+
+fn links_args(args: &[&str]) -> LinksArgs {
+    let argv = ["urlspec", "links"].iter().chain(args);
+    let Command::Links(args) = Cli::try_parse_from(argv).unwrap().command
+    else {
+        panic!("not links")
+    };
+    args
+}
+
+#[test]
+fn a_panic_in_the_middle_of_a_long_page_is_reported_and_the_next_input_read() {
+    let dir = tempfile::tempdir().unwrap();
+    // A page past the 2 MiB read whole, so read in batches, then a short
+    // page in the same archive (not read: the input stops at the panic),
+    // and another archive.
+    let long = "<a href=\"x\">x</a>\n".repeat((2 << 20) / 18 + 1000);
+    let first = dir.path().join("first.warc");
+    let archive =
+        [record(PANICS, &long), record("http://same.test/", "<a href=y>")]
+            .concat();
+    std::fs::write(&first, archive).unwrap();
+    let second = dir.path().join("second.warc");
+    std::fs::write(&second, record("http://next.test/", "<a href=z>"))
+        .unwrap();
+    let (first, second) = (first.to_str().unwrap(), second.to_str().unwrap());
+    for how in ["text", "tsv"] {
+        for threads in [1, 2] {
+            let args = links_args(&["-o", how, first, second]);
+            let ctx = context(&args).unwrap();
+            let mut printer = Printer::new(args.output);
+            let mut out = Capture::default();
+            let failed = if threads == 1 {
+                let mut stage = Serial {
+                    printer: &mut printer,
+                    out: &mut out,
+                    failed: false,
+                };
+                read_all(&args, &ctx, &mut stage).unwrap();
+                stage.failed
+            } else {
+                parallel::run(&args, &ctx, threads, &mut printer, &mut out)
+                    .unwrap()
+            };
+            let text = String::from_utf8(out.out).unwrap();
+            let case = format!("-o {how} -j{threads}");
+            // Reported with the input named, once the links before it are
+            // out; counted as unreadable, so the exit status is 1.
+            let warning = format!(
+                "stderr: urlspec: {first}: InternalError: urlspec failed on \
+                 this input, which is a bug: a panic injected in the \
+                 middle of a page\n"
+            );
+            let at = text.find(&warning).unwrap_or_else(|| {
+                panic!("{case}: {}", &text[text.len().saturating_sub(2000)..])
+            });
+            assert!(
+                text[..at].matches("http://panic.test/x").count() >= 4096,
+                "{case}"
+            );
+            assert!(!failed, "{case}");
+            assert_eq!(printer.unreadable, 1, "{case}");
+            assert_eq!(
+                Status::from_valid(printer.unreadable == 0),
+                Status::Invalid
+            );
+            // The rest of the first archive is not read; the second is,
+            // as a document of its own.
+            let rest = &text[at + warning.len()..];
+            assert!(!rest.contains("http://same.test/"), "{case}: {rest}");
+            if how == "text" {
+                // After a blank line, as between any two documents.
+                assert!(
+                    rest.starts_with("\n== http://next.test/\n"),
+                    "{case}: {rest}"
+                );
+            } else {
+                assert!(
+                    rest.starts_with("http://next.test/\ta\thref\t"),
+                    "{case}: {rest}"
+                );
+            }
+            assert!(rest.contains("http://next.test/z"), "{case}: {rest}");
+        }
+    }
+}
