@@ -519,6 +519,100 @@ fn short<const S: usize, B: Bits>(
     }
 }
 
+/// What a strict resolution asks of a reference's bytes before it takes
+/// the fast path ([`super::validate::plain`]), found in one pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Summary {
+    /// A byte other than `#` lies outside the class that the query and
+    /// the fragment share.
+    pub(crate) outside: bool,
+    /// The number of `#`.
+    pub(crate) hashes: u32,
+    /// Whether a `%` is there.
+    pub(crate) percent: bool,
+    /// Whether a `:` is there.
+    pub(crate) colon: bool,
+}
+
+/// [`Summary`] of `b` under `Spec::IETF_AND_WHATWG[S]`: sixteen bytes at a
+/// time, the class of each byte looked up in nibble tables built from the
+/// spec's byte table (its `QUERY` and `FRAGMENT` flags), as the splitter
+/// does.
+#[inline]
+pub(crate) fn summary<const S: usize>(b: &[u8], _: Avx2) -> Summary {
+    // SAFETY: an `Avx2` exists only when `Avx2::get` detected AVX2 (and
+    // with it SSSE3), the features `summary_avx2` is compiled for.
+    unsafe { summary_avx2::<S>(b) }
+}
+
+/// The bytes of the query's class that the fragment's class holds too:
+/// bit `h` of entry `n` set when byte `16 h + n` is in both.
+const fn shared_tail_class(t: &[u16; 256]) -> [u8; 16] {
+    let mut lo = [0u8; 16];
+    let mut c = 0;
+    while c < 256 {
+        if t[c] & (QUERY | FRAGMENT) == QUERY | FRAGMENT {
+            assert!(c < 128, "a class flag on a non-ASCII byte");
+            lo[c & 15] |= 1 << (c >> 4);
+        }
+        c += 1;
+    }
+    lo
+}
+
+impl<const S: usize> Classes<S> {
+    const TAIL: [u8; 16] = shared_tail_class(&Self::TABLE);
+}
+
+/// [`summary`].
+#[target_feature(enable = "avx2")]
+fn summary_avx2<const S: usize>(b: &[u8]) -> Summary {
+    use crate::bytes::x86::sse2::block;
+    let t = Classes::<S>::TAIL.map(|c| c as i8);
+    let class = _mm_setr_epi8(
+        t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10],
+        t[11], t[12], t[13], t[14], t[15],
+    );
+    // Bit `h` for a high nibble `h` under 8; none for non-ASCII.
+    let onehot =
+        _mm_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0);
+    let nibble = _mm_set1_epi8(0x0f);
+    let (hash, percent, colon) = (
+        _mm_set1_epi8(b'#' as i8),
+        _mm_set1_epi8(b'%' as i8),
+        _mm_set1_epi8(b':' as i8),
+    );
+    let (mut outside, mut hashes, mut pct, mut col) = (0u32, 0u32, 0u32, 0u32);
+    let mut i = 0;
+    while i < b.len() {
+        // Zero bytes pad the last block: outside the class, cut off here.
+        let x = block(b, i);
+        let n = b.len() - i;
+        let real = if n >= 16 { 0xffff } else { (1u32 << n) - 1 };
+        let lo = _mm_and_si128(x, nibble);
+        let hi = _mm_and_si128(_mm_srli_epi16::<4>(x), nibble);
+        let inside = _mm_and_si128(
+            _mm_shuffle_epi8(class, lo),
+            _mm_shuffle_epi8(onehot, hi),
+        );
+        let out =
+            _mm_movemask_epi8(_mm_cmpeq_epi8(inside, _mm_setzero_si128()))
+                as u32;
+        let h = _mm_movemask_epi8(_mm_cmpeq_epi8(x, hash)) as u32;
+        outside |= out & real & !h;
+        hashes += h.count_ones();
+        pct |= _mm_movemask_epi8(_mm_cmpeq_epi8(x, percent)) as u32;
+        col |= _mm_movemask_epi8(_mm_cmpeq_epi8(x, colon)) as u32;
+        i += 16;
+    }
+    Summary {
+        outside: outside != 0,
+        hashes,
+        percent: pct != 0,
+        colon: col != 0,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use alloc::string::String;
@@ -651,6 +745,50 @@ mod tests {
                     agree::<0>(&b, avx2, false);
                 }
                 b[i] = keep;
+            }
+        }
+    }
+
+    /// [`summary`] against a byte loop over the spec's table.
+    fn summary_agrees<const S: usize>(b: &[u8], avx2: Avx2) {
+        let t = table::of(Spec::IETF_AND_WHATWG[S]);
+        let both = QUERY | FRAGMENT;
+        let want = Summary {
+            outside: b
+                .iter()
+                .any(|&c| c != b'#' && t[usize::from(c)] & both != both),
+            hashes: b.iter().filter(|&&c| c == b'#').count() as u32,
+            percent: b.contains(&b'%'),
+            colon: b.contains(&b':'),
+        };
+        assert_eq!(summary::<S>(b, avx2), want, "{b:?}");
+    }
+
+    #[test]
+    fn summaries_agree_with_byte_loops() {
+        let Some(avx2) = Avx2::get() else {
+            return;
+        };
+        let mut inputs = shapes();
+        inputs.extend(crate::resolve::scan::tests::shapes());
+        for s in inputs {
+            let mut b = s.into_bytes();
+            for cut in [0, 1, 7, 15, 16, 17, 31, 32, 33] {
+                let b = &b[..b.len().saturating_sub(cut)];
+                summary_agrees::<6>(b, avx2);
+                summary_agrees::<2>(b, avx2);
+                summary_agrees::<1>(b, avx2);
+            }
+            // Every byte value in the first and the last place.
+            for i in [0, b.len().saturating_sub(1)] {
+                if let Some(&keep) = b.get(i) {
+                    for c in 0..=255u8 {
+                        b[i] = c;
+                        summary_agrees::<6>(&b, avx2);
+                        summary_agrees::<2>(&b, avx2);
+                    }
+                    b[i] = keep;
+                }
             }
         }
     }
