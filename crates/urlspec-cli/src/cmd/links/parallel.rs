@@ -41,8 +41,8 @@ use indicatif::ProgressBar;
 use urlspec_links::{warc, Context, Document, Format, Summary};
 
 use super::{
-    data_documents, merge, print_data, read_all, read_html, LinksArgs,
-    Printer, Stage, Unique,
+    data_documents, merge, print_data, read_all, read_html, read_problem,
+    LinksArgs, Printer, Stage, Unique,
 };
 use crate::output::{self, Error, RecordWrite};
 
@@ -693,22 +693,13 @@ impl<W: RecordWrite> Writer<'_, W> {
         let read = output::isolate(|| {
             read_html(&file, &name, &ctx, self.printer, self.out)
         });
-        match read {
-            Ok(Ok(())) => {}
-            Ok(Err(Error::Write(err))) => return Err(err),
-            Ok(Err(Error::Read(err))) => {
+        if let Some(problem) = read_problem(&name, read)? {
+            if problem.failed {
                 self.failed = true;
-                self.out.warn(&format!("urlspec: {name}: {err}"));
-            }
-            Ok(Err(Error::Usage(message))) => {
-                self.failed = true;
-                self.out.warn(&format!("urlspec: {name}: {message}"));
-            }
-            Err(bad) => {
+            } else {
                 self.printer.unreadable += 1;
-                self.out
-                    .warn(&format!("urlspec: {name}: {}: {bad}", bad.kind()));
             }
+            self.out.warn(&problem.line);
         }
         Ok(())
     }
