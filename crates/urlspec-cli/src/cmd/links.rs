@@ -679,26 +679,47 @@ fn read_all(
         };
         let read =
             output::isolate(|| read(input, args.format, &ctx, &mut *stage));
-        match read {
-            Ok(Ok(())) => {}
-            Ok(Err(Error::Read(err))) => {
+        // The input's links up to a failure are printed; the next input
+        // is read.
+        if let Some(problem) =
+            read_problem(&name, read).map_err(Error::Write)?
+        {
+            if problem.failed {
                 stage.failed();
-                stage.warn(format!("urlspec: {name}: {err}"));
-            }
-            Ok(Err(Error::Usage(message))) => {
-                stage.failed();
-                stage.warn(format!("urlspec: {name}: {message}"));
-            }
-            Ok(Err(err)) => return Err(err),
-            // The input's links up to the failure are printed; the next
-            // input is read.
-            Err(bad) => {
+            } else {
                 stage.unreadable();
-                stage.warn(format!("urlspec: {name}: {}: {bad}", bad.kind()));
             }
+            stage.warn(problem.line);
         }
     }
     Ok(())
+}
+
+/// Why input `name` could not be read (to the end): the line for
+/// standard error, and whether it is a failure of the input (exit status
+/// 1, as a missing file) rather than an unreadable document.
+struct ReadProblem {
+    failed: bool,
+    line: String,
+}
+
+/// What `read`, the isolated reading of input `name`, came to: `None`
+/// when it was read, `Err` when the output is gone. One report for
+/// [`read_all`] and for the long pages [`parallel`]'s writer reads.
+fn read_problem(
+    name: &str,
+    read: Result<Result<(), Error>, output::BadLine>,
+) -> io::Result<Option<ReadProblem>> {
+    let (failed, line) = match read {
+        Ok(Ok(())) => return Ok(None),
+        Ok(Err(Error::Write(err))) => return Err(err),
+        Ok(Err(Error::Read(err))) => (true, format!("urlspec: {name}: {err}")),
+        Ok(Err(Error::Usage(message))) => {
+            (true, format!("urlspec: {name}: {message}"))
+        }
+        Err(bad) => (false, format!("urlspec: {name}: {}: {bad}", bad.kind())),
+    };
+    Ok(Some(ReadProblem { failed, line }))
 }
 
 /// How `args` reads documents: the spec, the base options, the retrieval

@@ -42,6 +42,7 @@ use urlspec_links::{warc, Context, Document, Format, Summary};
 
 use super::{
     data_documents, merge, print_data, print_page, read_all, read_html,
+    read_problem,
     LinksArgs, Printer, Stage, Unique,
 };
 use crate::output::{self, Error, RecordWrite};
@@ -695,22 +696,13 @@ impl<W: RecordWrite> Writer<'_, W> {
         let read = output::isolate(|| {
             read_html(&file, &name, &ctx, self.printer, self.out)
         });
-        match read {
-            Ok(Ok(())) => {}
-            Ok(Err(Error::Write(err))) => return Err(err),
-            Ok(Err(Error::Read(err))) => {
+        if let Some(problem) = read_problem(&name, read)? {
+            if problem.failed {
                 self.failed = true;
-                self.out.warn(&format!("urlspec: {name}: {err}"));
-            }
-            Ok(Err(Error::Usage(message))) => {
-                self.failed = true;
-                self.out.warn(&format!("urlspec: {name}: {message}"));
-            }
-            Err(bad) => {
+            } else {
                 self.printer.unreadable += 1;
-                self.out
-                    .warn(&format!("urlspec: {name}: {}: {bad}", bad.kind()));
             }
+            self.out.warn(&problem.line);
         }
         Ok(())
     }
