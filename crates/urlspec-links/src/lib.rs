@@ -32,6 +32,7 @@ pub mod mime;
 mod sniff;
 pub mod warc;
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 pub use encoding_rs::Encoding;
@@ -149,12 +150,26 @@ impl Context {
 }
 
 /// One link found in a document.
+///
+/// ```
+/// use urlspec::Spec;
+/// use urlspec_links::{html, Context};
+/// let ctx = Context::new(Spec::Rfc3986);
+/// let doc = html::document(b"<img srcset='a.png 1x'>", "p", &ctx.retrieval_base(), &ctx);
+/// let link = &doc.links[0];
+/// assert_eq!((&*link.element, &*link.attribute), ("img", "srcset"));
+/// assert_eq!(link.reference, "a.png");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Link {
     /// The element (`a`, `img`, …) or, for a message header, `header`.
-    pub element: String,
-    /// The attribute (`href`, `srcset`, …) or the header's name.
-    pub attribute: String,
+    /// Borrowed from the reader's tables when it is one of their names
+    /// (nearly always: a page has one link per tag), so that a link
+    /// allocates only for its reference and URL.
+    pub element: Cow<'static, str>,
+    /// The attribute (`href`, `srcset`, …) or the header's name; borrowed
+    /// as [`Link::element`] is.
+    pub attribute: Cow<'static, str>,
     /// The reference as written, after HTML entity decoding.
     pub reference: String,
     /// The byte offset of the reference in the document.
@@ -261,11 +276,22 @@ impl Document {
     }
 
     /// Resolves `reference` against the document's base and records it.
+    ///
+    /// ```
+    /// use urlspec::Spec;
+    /// use urlspec_links::{Context, Document};
+    /// let ctx = Context::new(Spec::Rfc3986);
+    /// let mut doc = Document::new("m", ctx.establish().retrieval(&["http://h/d/"]));
+    /// let name = String::from("List-Help");
+    /// doc.push(Spec::Rfc3986, "header", name, "help", 7);
+    /// assert_eq!(doc.links[0].attribute, "List-Help");
+    /// assert_eq!(doc.links[0].url.as_deref(), Ok("http://h/d/help"));
+    /// ```
     pub fn push(
         &mut self,
         spec: Spec,
-        element: &str,
-        attribute: &str,
+        element: impl Into<Cow<'static, str>>,
+        attribute: impl Into<Cow<'static, str>>,
         reference: &str,
         offset: usize,
     ) {

@@ -195,7 +195,13 @@ impl Walker<'_> {
                 LIST_HEADERS.iter().any(|l| l.eq_ignore_ascii_case(hname));
             let form = if list { Form::List } else { Form::Wrapped };
             for (at, url) in headers::urls(value, form) {
-                doc.push(self.ctx.spec, "header", hname, &url, offset + at);
+                doc.push(
+                    self.ctx.spec,
+                    "header",
+                    hname.to_owned(),
+                    &url,
+                    offset + at,
+                );
             }
         }
         let saved = self.unread.clone();
@@ -543,7 +549,7 @@ text";
         let links: Vec<(&str, &str)> = docs[0]
             .links
             .iter()
-            .map(|l| (l.attribute.as_str(), l.url.as_deref().unwrap()))
+            .map(|l| (&*l.attribute, l.url.as_deref().unwrap()))
             .collect();
         assert_eq!(
             links,

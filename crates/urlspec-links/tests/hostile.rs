@@ -12,100 +12,21 @@
 //! `#[ignore = "bug: …"]` documents a reported defect: it fails until the
 //! defect is fixed.
 
-// A counting global allocator needs an `unsafe impl GlobalAlloc`, as in
-// `crates/urlspec/tests/no_alloc.rs`.
-#![allow(unsafe_code)]
-
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use urlspec::base::Base;
 use urlspec::Spec;
 use urlspec_links::{html, mime, warc, Context, Document, Summary};
-
-// ---------------------------------------------------------------------------
-// Counting what the library allocates
-// ---------------------------------------------------------------------------
-
-/// The system allocator, plus byte counts for the current thread while it
-/// has switched tracking on.
-struct Tracking;
-
-thread_local! {
-    // `const` and `Drop`-free: reading them never allocates, so the
-    // allocator can use them without re-entering itself.
-    static ON: Cell<bool> = const { Cell::new(false) };
-    static LIVE: Cell<isize> = const { Cell::new(0) };
-    static PEAK: Cell<isize> = const { Cell::new(0) };
-}
-
-fn tracking() -> bool {
-    ON.try_with(Cell::get).unwrap_or(false)
-}
-
-fn grew(bytes: usize) {
-    if tracking() {
-        let live = LIVE.with(Cell::get) + bytes as isize;
-        LIVE.with(|c| c.set(live));
-        PEAK.with(|c| c.set(c.get().max(live)));
-    }
-}
-
-fn shrank(bytes: usize) {
-    if tracking() {
-        LIVE.with(|c| c.set(c.get() - bytes as isize));
-    }
-}
-
-// SAFETY: every method forwards its arguments unchanged to `System`, which
-// upholds the `GlobalAlloc` contract; the additions only update
-// thread-local counters, which neither allocate nor touch the memory
-// handed out.
-unsafe impl GlobalAlloc for Tracking {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        grew(layout.size());
-        // SAFETY: the caller's guarantees for `alloc` pass through as is.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        grew(layout.size());
-        // SAFETY: as for `alloc`.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn realloc(
-        &self,
-        ptr: *mut u8,
-        layout: Layout,
-        new_size: usize,
-    ) -> *mut u8 {
-        shrank(layout.size());
-        grew(new_size);
-        // SAFETY: `ptr` came from `System` through this allocator, and the
-        // caller's guarantees for `realloc` pass through as is.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        shrank(layout.size());
-        // SAFETY: `ptr` came from `System` through this allocator.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
+use urlspec_test_support::alloc::{measure, Counting};
+use urlspec_test_support::mime::nested_multipart;
+use urlspec_test_support::warc::Record;
 
 #[global_allocator]
-static GLOBAL: Tracking = Tracking;
+static GLOBAL: Counting = Counting;
 
 /// Runs `f`; returns its result and the most bytes it had allocated at
 /// once on this thread.
 fn peak<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    LIVE.with(|c| c.set(0));
-    PEAK.with(|c| c.set(0));
-    ON.with(|c| c.set(true));
-    let out = f();
-    ON.with(|c| c.set(false));
-    (out, usize::try_from(PEAK.with(Cell::get)).unwrap_or(0))
+    let (out, allocated) = measure(f);
+    (out, allocated.peak)
 }
 
 const MB: usize = 1 << 20;
@@ -214,31 +135,6 @@ fn html_tags_and_values_that_never_end() {
 // ---------------------------------------------------------------------------
 // MIME: nesting
 // ---------------------------------------------------------------------------
-
-/// A message of `depth` nested `multipart/mixed` parts, each closed, with
-/// an HTML part at the bottom and one beside the first multipart.
-fn nested_multipart(depth: usize) -> String {
-    let mut message = String::new();
-    for i in 0..depth {
-        message.push_str(&format!(
-            "Content-Type: multipart/mixed; boundary=\"b{i}\"\r\n\r\n--b{i}\r\n"
-        ));
-        if i == 0 {
-            // A shallow HTML part, read whatever the depth below.
-            message.push_str(
-                "Content-Type: text/html\r\n\r\n\
-                 <a href=\"http://top/\">t</a>\r\n--b0\r\n",
-            );
-        }
-    }
-    message.push_str(
-        "Content-Type: text/html\r\n\r\n<a href=\"http://bottom/\">b</a>",
-    );
-    for i in (0..depth).rev() {
-        message.push_str(&format!("\r\n--b{i}--\r\n"));
-    }
-    message
-}
 
 /// `depth` `message/rfc822` parts, each the body of the one before, with
 /// an HTML part at the bottom.
@@ -374,14 +270,10 @@ const PAYLOAD: &[u8] =
 /// A WARC `response` record for `http://h/d/` holding `payload`, with the
 /// `Content-Length` given.
 fn record(content_length: &str, payload: &[u8]) -> Vec<u8> {
-    let mut r = format!(
-        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://h/d/\r\n\
-         Content-Length: {content_length}\r\n\r\n"
-    )
-    .into_bytes();
-    r.extend_from_slice(payload);
-    r.extend_from_slice(b"\r\n\r\n");
-    r
+    Record::new("response", payload)
+        .header("WARC-Target-URI", "http://h/d/")
+        .content_length(content_length)
+        .bytes()
 }
 
 fn good_record() -> Vec<u8> {

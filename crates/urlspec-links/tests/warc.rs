@@ -11,34 +11,27 @@ use flate2::Compression;
 use urlspec::base::Source;
 use urlspec::Spec;
 use urlspec_links::{warc, Context, Document, Format, Summary};
+use urlspec_test_support::warc::Record;
 
-/// One WARC record: its type, target URI and block.
+/// One WARC record: its type, target URI and block, with the date, record
+/// ID and content type a crawler writes.
 fn record(kind: &str, target: Option<&str>, block: &[u8]) -> Vec<u8> {
-    let mut r = Vec::new();
     let content_type = match kind {
         "warcinfo" => "application/warc-fields",
         "request" => "application/http; msgtype=request",
         _ => "application/http; msgtype=response",
     };
-    write!(
-        r,
-        "WARC/1.0\r\nWARC-Type: {kind}\r\nWARC-Date: 2024-05-01T12:00:00Z\r\n\
-         WARC-Record-ID: <urn:uuid:{:08x}-0000-4000-8000-000000000000>\r\n",
-        block.len() * 31 + kind.len()
-    )
-    .unwrap();
+    let id = block.len() * 31 + kind.len();
+    let mut r = Record::new(kind, block)
+        .header("WARC-Date", "2024-05-01T12:00:00Z")
+        .header(
+            "WARC-Record-ID",
+            format!("<urn:uuid:{id:08x}-0000-4000-8000-000000000000>"),
+        );
     if let Some(target) = target {
-        write!(r, "WARC-Target-URI: {target}\r\n").unwrap();
+        r = r.header("WARC-Target-URI", target);
     }
-    write!(
-        r,
-        "Content-Type: {content_type}\r\nContent-Length: {}\r\n\r\n",
-        block.len()
-    )
-    .unwrap();
-    r.extend_from_slice(block);
-    r.extend_from_slice(b"\r\n\r\n");
-    r
+    r.header("Content-Type", content_type).bytes()
 }
 
 /// An HTTP response: status line, headers, body.
@@ -637,11 +630,7 @@ fn link_and_refresh_headers_are_links_before_the_payload() {
         .links
         .iter()
         .map(|l| {
-            (
-                l.attribute.as_str(),
-                l.reference.as_str(),
-                l.url.as_deref().unwrap(),
-            )
+            (&*l.attribute, l.reference.as_str(), l.url.as_deref().unwrap())
         })
         .collect();
     assert_eq!(

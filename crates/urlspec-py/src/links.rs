@@ -8,6 +8,7 @@
 //! does. HTML and MIME inputs are read whole, as their parsers need (and
 //! as `urlspec links` does).
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, VecDeque};
 use std::io::{self, BufReader, Cursor, Read};
 use std::sync::{Arc, Mutex, TryLockError};
@@ -28,8 +29,8 @@ const HEAD: u64 = 1024;
 #[pyclass(frozen, immutable_type, module = "urlspec", name = "Link")]
 pub struct Link {
     doc: Arc<DocInfo>,
-    element: String,
-    attribute: String,
+    element: Cow<'static, str>,
+    attribute: Cow<'static, str>,
     reference: String,
     url: Result<String, String>,
     offset: usize,
@@ -136,8 +137,8 @@ impl Link {
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         d.set_item("document", self.document(py))?;
-        d.set_item("element", &self.element)?;
-        d.set_item("attribute", &self.attribute)?;
+        d.set_item("element", &*self.element)?;
+        d.set_item("attribute", &*self.attribute)?;
         d.set_item("reference", &self.reference)?;
         d.set_item("url", self.url())?;
         d.set_item("base", self.base(py))?;

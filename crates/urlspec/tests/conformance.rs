@@ -6,11 +6,10 @@
 //! failures cannot go stale.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 
 mod common;
 
-use common::specs;
+use common::{specs, testdata};
 use serde::Deserialize;
 use urlspec::escape::{self, Component};
 use urlspec::resolve::{
@@ -18,10 +17,6 @@ use urlspec::resolve::{
 };
 use urlspec::server::HostKind;
 use urlspec::{Reference, Spec};
-
-fn testdata() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata")
-}
 
 fn load<T: for<'de> Deserialize<'de>>(rel: &str) -> T {
     let path = testdata().join(rel);

@@ -3,12 +3,12 @@
 //! spec pair.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use serde::Deserialize;
 use urlspec::diff::{compare, compare_resolution, Cell, Column, NoUrl};
 use urlspec::resolve::ResolveError;
 use urlspec::Spec;
+use urlspec_test_support::paths;
 
 #[derive(Deserialize)]
 struct Table {
@@ -41,8 +41,7 @@ const SEEDS: [Spec; 4] =
     [Spec::Rfc1630, Spec::Draft04, Spec::Rfc1808, Spec::Draft96];
 
 fn table() -> Table {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../testdata/diff/spec-5.7.toml");
+    let path = paths::testdata().join("diff/spec-5.7.toml");
     toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
@@ -188,8 +187,7 @@ fn a_spec_without_a_url_answers_with_its_typed_error() {
 /// agree (or none) shows.
 #[test]
 fn corpus_disagreements() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/urls");
+    let dir = paths::urls();
     let Ok(text) = std::fs::read_to_string(dir.join("kasztp.txt")) else {
         eprintln!("notice: corpus not found; skipped");
         return;

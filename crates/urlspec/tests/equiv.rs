@@ -7,7 +7,6 @@ mod common;
 
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasher, RandomState};
-use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
 use serde::Deserialize;
@@ -15,10 +14,6 @@ use urlspec::equiv::{
     equivalent, normalize, Level, NormalizedUrl, NotComparable, Options,
 };
 use urlspec::Spec;
-
-fn testdata() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata")
-}
 
 fn specs(name: &str) -> Vec<Spec> {
     common::specs(&[name])
@@ -95,8 +90,9 @@ fn table<T>(
 
 #[test]
 fn vectors() {
-    let text = std::fs::read_to_string(testdata().join("equiv/vectors.toml"))
-        .unwrap();
+    let text =
+        std::fs::read_to_string(common::testdata().join("equiv/vectors.toml"))
+            .unwrap();
     let data: File = toml::from_str(&text).unwrap();
     let (mut passed, mut failures) = (0, Vec::new());
     for c in &data.case {

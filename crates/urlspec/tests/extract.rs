@@ -6,21 +6,21 @@
 mod common;
 
 use std::borrow::Cow;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use proptest::prelude::*;
 use serde::Deserialize;
 use urlspec::extract::{extract, Finder, Form, Found, LineIndex};
 use urlspec::Spec;
+use urlspec_test_support::paths;
 
 fn testdata() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/extract")
+    paths::testdata().join("extract")
 }
 
 /// The seed texts, when this checkout sits next to them.
 fn seeds_dir() -> Option<PathBuf> {
-    let dir =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/seeds");
+    let dir = paths::seeds();
     if dir.is_dir() {
         Some(dir)
     } else {

@@ -15,13 +15,7 @@
 //! says why. A test marked `#[ignore = "bug: …"]` documents a defect that is
 //! reported and not yet fixed: it fails today and passes once fixed.
 
-// A counting global allocator needs an `unsafe impl GlobalAlloc`, as in
-// `tests/no_alloc.rs`.
-#![allow(unsafe_code)]
-
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::borrow::Cow;
-use std::cell::Cell;
 
 use urlspec::check::{self, Redacted};
 use urlspec::equiv::{self, NormalizedUrl};
@@ -34,103 +28,14 @@ use urlspec::resolve::{
 };
 use urlspec::server::{AuthorityKind, HostKind};
 use urlspec::{Reference, ReferenceBuf, Spec};
+use urlspec_test_support::alloc::{measure, Counting};
 
 // ---------------------------------------------------------------------------
 // Counting what the library allocates
 // ---------------------------------------------------------------------------
 
-/// The system allocator, plus byte counts for the current thread while it
-/// has switched tracking on.
-struct Tracking;
-
-thread_local! {
-    // `const` and `Drop`-free: reading them never allocates, so the
-    // allocator can use them without re-entering itself.
-    static ON: Cell<bool> = const { Cell::new(false) };
-    static LIVE: Cell<isize> = const { Cell::new(0) };
-    static PEAK: Cell<isize> = const { Cell::new(0) };
-    static TOTAL: Cell<usize> = const { Cell::new(0) };
-}
-
-fn tracking() -> bool {
-    ON.try_with(Cell::get).unwrap_or(false)
-}
-
-fn grew(bytes: usize) {
-    if tracking() {
-        let live = LIVE.with(Cell::get) + bytes as isize;
-        LIVE.with(|c| c.set(live));
-        PEAK.with(|c| c.set(c.get().max(live)));
-        TOTAL.with(|c| c.set(c.get() + bytes));
-    }
-}
-
-fn shrank(bytes: usize) {
-    if tracking() {
-        LIVE.with(|c| c.set(c.get() - bytes as isize));
-    }
-}
-
-// SAFETY: every method forwards its arguments unchanged to `System`, which
-// upholds the `GlobalAlloc` contract; the additions only update
-// thread-local counters, which neither allocate nor touch the memory
-// handed out.
-unsafe impl GlobalAlloc for Tracking {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        grew(layout.size());
-        // SAFETY: the caller's guarantees for `alloc` pass through as is.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        grew(layout.size());
-        // SAFETY: as for `alloc`.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn realloc(
-        &self,
-        ptr: *mut u8,
-        layout: Layout,
-        new_size: usize,
-    ) -> *mut u8 {
-        shrank(layout.size());
-        grew(new_size);
-        // SAFETY: `ptr` came from `System` through this allocator, and the
-        // caller's guarantees for `realloc` pass through as is.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        shrank(layout.size());
-        // SAFETY: `ptr` came from `System` through this allocator.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Tracking = Tracking;
-
-/// What a call allocated on this thread.
-#[derive(Clone, Copy, Debug)]
-struct Allocated {
-    /// The most bytes live at once, above what was live before the call.
-    peak: usize,
-    /// Every byte allocated (a `realloc` counts its new size).
-    total: usize,
-}
-
-/// Runs `f`, counting the bytes it allocates on this thread.
-fn allocated<T>(f: impl FnOnce() -> T) -> (T, Allocated) {
-    LIVE.with(|c| c.set(0));
-    PEAK.with(|c| c.set(0));
-    TOTAL.with(|c| c.set(0));
-    ON.with(|c| c.set(true));
-    let out = f();
-    ON.with(|c| c.set(false));
-    let peak = usize::try_from(PEAK.with(Cell::get)).unwrap_or(0);
-    (out, Allocated { peak, total: TOTAL.with(Cell::get) })
-}
+static GLOBAL: Counting = Counting;
 
 // ---------------------------------------------------------------------------
 // Inputs
@@ -200,7 +105,7 @@ fn ten_megabyte_url() -> (String, String) {
 fn a_10_mb_url_parses_losslessly_and_allocation_free() {
     let (url, path) = ten_megabyte_url();
     for spec in SPECS {
-        let (r, parse) = allocated(|| {
+        let (r, parse) = measure(|| {
             let r = Reference::parse_with(&url, spec);
             // The getters borrow from the input: nothing is allocated.
             let _ = (r.scheme(), r.net_loc(), r.path(), r.params());
@@ -225,7 +130,7 @@ fn a_10_mb_url_parses_losslessly_and_allocation_free() {
         assert_eq!((r.query(), r.fragment()), (Some("q=2"), Some("frag")));
 
         // Recomposing allocates the one output string, no more.
-        let (back, recompose) = allocated(|| r.recompose());
+        let (back, recompose) = measure(|| r.recompose());
         same(&back, &url, "recomposed");
         assert_eq!(recompose.total, url.len(), "{spec}");
         same(r.to_string(), &url, "displayed");
@@ -234,7 +139,7 @@ fn a_10_mb_url_parses_losslessly_and_allocation_free() {
 
         // Validation reads every byte and allocates nothing. RFC 1630 has
         // no params, and `;` and `=` are reserved in its path and search.
-        let (valid, validate) = allocated(|| r.is_valid());
+        let (valid, validate) = measure(|| r.is_valid());
         assert_eq!(validate.total, 0, "{spec}: is_valid allocated");
         let violations = r.violations();
         if spec == Spec::Rfc1630 {
@@ -254,14 +159,14 @@ fn a_10_mb_url_resolves_in_bounded_memory() {
     for spec in [Spec::Rfc1808, Spec::Rfc3986] {
         // As a reference with a scheme it is its own result (RFC 3986 also
         // removes dot segments, and there are none).
-        let (out, cost) = allocated(|| resolve("http://b/", &url, spec));
+        let (out, cost) = measure(|| resolve("http://b/", &url, spec));
         same(out.unwrap().href, &url, spec.name());
         assert!(cost.peak <= 2 * n, "{spec}: {cost:?} for {n} bytes");
     }
     // As a relative path: the base's directory, then the path.
     let relative = &path[1..];
     let (out, cost) =
-        allocated(|| resolve("http://b/c/d", relative, Spec::Rfc3986));
+        measure(|| resolve("http://b/c/d", relative, Spec::Rfc3986));
     same(out.unwrap().href, format!("http://b/c/{relative}"), "resolved");
     assert!(cost.peak <= 2 * n, "{cost:?}");
 }
@@ -270,7 +175,7 @@ fn a_10_mb_url_resolves_in_bounded_memory() {
 fn a_10_mb_url_normalizes_in_bounded_memory() {
     let (url, path) = ten_megabyte_url();
     let o = equiv::Options::default();
-    let (norm, cost) = allocated(|| equiv::normalize(&url, Spec::Rfc3986, &o));
+    let (norm, cost) = measure(|| equiv::normalize(&url, Spec::Rfc3986, &o));
     // The default port of http is 80: 8080 stays; the fragment goes.
     same(
         norm.unwrap(),
@@ -283,7 +188,7 @@ fn a_10_mb_url_normalizes_in_bounded_memory() {
 #[test]
 fn a_10_mb_url_is_checked_in_bounded_memory() {
     let (url, _) = ten_megabyte_url();
-    let (findings, cost) = allocated(|| check::check(&url, Spec::Rfc3986));
+    let (findings, cost) = measure(|| check::check(&url, Spec::Rfc3986));
     // 8080 is not http's port, 80.
     let codes: Vec<_> = findings.iter().map(|f| f.code).collect();
     assert_eq!(codes, ["URL001"]);
@@ -308,7 +213,7 @@ fn dotdots(n: usize) -> String {
 fn a_million_dotdots_climb_to_the_root_under_rfc3986() {
     let reference = dotdots(MILLION);
     let (out, cost) =
-        allocated(|| resolve(BASE, &reference, Spec::Rfc3986).unwrap());
+        measure(|| resolve(BASE, &reference, Spec::Rfc3986).unwrap());
     assert_eq!(out.href, "http://a/g");
     // One output buffer sized for base and reference, reduced in place.
     assert!(cost.peak <= reference.len() + BASE.len() + 64, "{cost:?}");
@@ -330,7 +235,7 @@ fn a_million_dotdots_climb_to_the_root_under_rfc3986() {
 fn a_million_dotdots_are_kept_above_the_root_under_rfc1808() {
     let reference = dotdots(MILLION);
     let (out, cost) =
-        allocated(|| resolve(BASE, &reference, Spec::Rfc1808).unwrap());
+        measure(|| resolve(BASE, &reference, Spec::Rfc1808).unwrap());
     // `b` and `c` are cancelled; RFC 1808 keeps the `..` that cannot be.
     let want = format!("http://a/{}g", "../".repeat(MILLION - 2));
     same(&out.href, want, "rfc1808");
@@ -370,8 +275,7 @@ fn make_relative_is_linear_in_the_depth_of_the_path() {
     // search allocates a small multiple of its input.
     let base = format!("http://a/{}", "x/".repeat(2_000));
     let target = format!("{base}y");
-    let (rel, cost) =
-        allocated(|| make_relative(&base, &target, Spec::Rfc3986));
+    let (rel, cost) = measure(|| make_relative(&base, &target, Spec::Rfc3986));
     assert_eq!(rel.as_deref(), Some("y"));
     let input = base.len() + target.len();
     assert!(cost.total <= 64 * input, "{cost:?} for {input} bytes of input");
@@ -382,8 +286,7 @@ fn make_relative_of_a_long_but_shallow_path() {
     // One long segment: a handful of candidates, each read once.
     let base = "http://a/b/c";
     let target = format!("http://a/b/{}", "x".repeat(MB));
-    let (rel, cost) =
-        allocated(|| make_relative(base, &target, Spec::Rfc3986));
+    let (rel, cost) = measure(|| make_relative(base, &target, Spec::Rfc3986));
     same(rel.unwrap(), &target["http://a/b/".len()..], "relative");
     assert!(cost.total <= 64 * target.len(), "{cost:?}");
 }
@@ -440,7 +343,7 @@ fn a_million_percent_signs_in_a_url() {
     assert!(!r.is_valid());
     // One violation per `%`, at its position; one `Violation` each is the
     // only memory used.
-    let (violations, cost) = allocated(|| r.violations());
+    let (violations, cost) = measure(|| r.violations());
     assert_eq!(violations.len(), MILLION);
     for (i, v) in violations.iter().enumerate() {
         assert_eq!(
@@ -600,7 +503,7 @@ fn check_memory_is_linear_in_the_findings() {
     let n = 10_000;
     for unit in ["\0", " ", "\t", "\\"] {
         let url = format!("http://a/{}", unit.repeat(n));
-        let (findings, cost) = allocated(|| check::check(&url, Spec::Rfc3986));
+        let (findings, cost) = measure(|| check::check(&url, Spec::Rfc3986));
         let runs: Vec<_> =
             findings.iter().filter(|f| f.span.start >= 9).collect();
         assert_eq!(runs.len(), 1, "{unit:?}: {findings:?}");
@@ -618,7 +521,7 @@ fn check_memory_is_linear_in_the_findings() {
 fn check_memory_stays_near_the_input_size() {
     let n = 10_000;
     let url = format!("http://a/{}", " ".repeat(n));
-    let (findings, cost) = allocated(|| check::check(&url, Spec::Rfc3986));
+    let (findings, cost) = measure(|| check::check(&url, Spec::Rfc3986));
     assert!(!findings.is_empty());
     assert!(cost.peak <= 64 * url.len(), "{cost:?} for {} bytes", url.len());
 }

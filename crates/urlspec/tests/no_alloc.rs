@@ -1,84 +1,27 @@
 //! Parsing and the component getters allocate nothing.
 //!
-//! A counting global allocator wraps the system allocator; it counts only
+//! The counting global allocator of `urlspec-test-support` wraps the
+//! system allocator; it counts only
 //! on a thread that has switched counting on, and only while it is on, so
 //! the test harness's own allocations (and those of other threads) are not
 //! counted. Every URL of `kasztp.txt` (from `shared/data/urls/` beside the
 //! workspace, or `$URLSPEC_DATA`) is parsed under every spec; without the
 //! corpus a built-in list is used instead.
 
-// The one exception to the workspace's `unsafe_code = "deny"`: implementing
-// `GlobalAlloc` takes an `unsafe impl`.
-#![allow(unsafe_code)]
-
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::hint::black_box;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use urlspec::{Reference, Spec};
-
-struct Counting;
-
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-thread_local! {
-    // `const` and `Drop`-free, so reading it never allocates and never
-    // re-enters the allocator.
-    static COUNTING: Cell<bool> = const { Cell::new(false) };
-}
-
-fn note() {
-    if COUNTING.try_with(Cell::get).unwrap_or(false) {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-    }
-}
-
-// SAFETY: every method forwards its arguments unchanged to `System`, which
-// upholds the `GlobalAlloc` contract; the only addition is a relaxed counter
-// increment, which neither allocates nor touches the memory handed out.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note();
-        // SAFETY: the caller's guarantees for `alloc` pass through as is.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note();
-        // SAFETY: as for `alloc`.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn realloc(
-        &self,
-        ptr: *mut u8,
-        layout: Layout,
-        new_size: usize,
-    ) -> *mut u8 {
-        note();
-        // SAFETY: `ptr` came from `System` through this allocator, and the
-        // caller's guarantees for `realloc` pass through as is.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` came from `System` through this allocator.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
+use urlspec_test_support::alloc::{measure, Counting};
+use urlspec_test_support::paths;
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
 /// The number of allocations `f` makes on this thread.
 fn allocations<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
-    COUNTING.with(|c| c.set(true));
-    let out = f();
-    COUNTING.with(|c| c.set(false));
-    (out, ALLOCATIONS.load(Ordering::Relaxed) - before)
+    let (out, allocated) = measure(f);
+    (out, allocated.count)
 }
 
 /// Used when the corpus is absent: one URL per shape that the corpus has,
@@ -118,8 +61,7 @@ const BUILT_IN: &[&str] = &[
 fn data_dir() -> PathBuf {
     match std::env::var_os("URLSPEC_DATA") {
         Some(dir) if !dir.is_empty() => PathBuf::from(dir),
-        _ => PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../shared/data/urls"),
+        _ => paths::urls(),
     }
 }
 

@@ -3,9 +3,9 @@
 
 mod common;
 
-use common::specs;
+use common::{specs, testdata};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde::Deserialize;
 use urlspec::check::WireErrorKind;
@@ -14,10 +14,6 @@ use urlspec::scheme::{
     MessageId, SchemeView, DEFAULT_PORTS,
 };
 use urlspec::{Reference, Spec};
-
-fn testdata() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata")
-}
 
 fn files(dir: &str) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(testdata().join(dir))

@@ -8,20 +8,17 @@
 //! folder); without them the suite tests fail, unless `URLSPEC_WPT=skip`.
 #![cfg(feature = "whatwg")]
 
-use std::path::PathBuf;
-
 use serde_json::Value;
 use urlspec::resolve::Resolver;
 use urlspec::whatwg::{
     self, domain_to_ascii, Host, Part, State, Step, Url, ValidationError,
 };
 use urlspec::{Reference, Spec};
+use urlspec_test_support::paths;
 
 /// A suite file of `../shared/data/urls`, or `None` when it may be skipped.
 fn suite(name: &str) -> Option<Vec<Value>> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/urls")
-        .join(name);
+    let path = paths::urls().join(name);
     match std::fs::read_to_string(&path) {
         Ok(text) => Some(serde_json::from_str(&text).unwrap()),
         Err(e) if std::env::var("URLSPEC_WPT").as_deref() == Ok("skip") => {

@@ -2040,8 +2040,7 @@ fn extract_files_bytes_and_exit_statuses() {
 
 /// The seed texts, when this checkout sits next to them.
 fn seeds_dir() -> Option<std::path::PathBuf> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/seeds");
+    let dir = urlspec_test_support::paths::seeds();
     if dir.is_dir() {
         Some(dir)
     } else {

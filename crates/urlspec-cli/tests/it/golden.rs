@@ -21,6 +21,7 @@ use crate::common;
 use common::{run_in, SPECS};
 
 use sha2::{Digest, Sha256};
+use urlspec_test_support::paths;
 
 /// How many lines each corpus sample holds at most: spread over the whole
 /// file (every k-th line), so that the sample sees all of it while a debug
@@ -43,14 +44,6 @@ impl Case {
             stdin: stdin.to_vec(),
         }
     }
-}
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn shared() -> PathBuf {
-    repo().join("../shared")
 }
 
 /// Every k-th line of a corpus file, at most `SAMPLE` of them, each ending
@@ -84,7 +77,7 @@ fn column(text: &[u8], n: usize) -> Vec<u8> {
 /// command-line flags.
 fn equiv_pairs() -> Vec<(String, String, Vec<String>)> {
     let text =
-        std::fs::read_to_string(repo().join("testdata/equiv/vectors.toml"))
+        std::fs::read_to_string(paths::testdata().join("equiv/vectors.toml"))
             .unwrap();
     let doc: toml::Value = toml::from_str(&text).unwrap();
     let mut pairs = Vec::new();
@@ -316,7 +309,7 @@ fn cases(data: &Path) -> Vec<Case> {
         ],
     ));
     let seeds: Vec<String> = {
-        let mut names: Vec<String> = std::fs::read_dir(shared().join("seeds"))
+        let mut names: Vec<String> = std::fs::read_dir(paths::seeds())
             .unwrap()
             .map(|e| {
                 format!(
@@ -381,7 +374,7 @@ fn cases(data: &Path) -> Vec<Case> {
 
 /// Runs one case: a line of the table (without its name) and the outputs.
 fn run(case: &Case) -> (String, Vec<u8>, Vec<u8>) {
-    let out = run_in(Some(&repo()), &case.args, &case.stdin);
+    let out = run_in(Some(&paths::repository()), &case.args, &case.stdin);
     let hex = |bytes: &[u8]| {
         Sha256::digest(bytes).iter().take(16).fold(
             String::new(),
@@ -404,7 +397,7 @@ fn run(case: &Case) -> (String, Vec<u8>, Vec<u8>) {
 
 #[test]
 fn outputs_match_the_golden_table() {
-    let data = shared().join("data/urls");
+    let data = paths::urls();
     let mode = std::env::var("URLSPEC_GOLDEN").unwrap_or_default();
     if !data.join("kasztp.txt").exists() {
         assert_eq!(

@@ -17,6 +17,7 @@ use common::{json_lines, run, stderr, stdout};
 
 use serde_json::Value;
 use serde_json::Value::Null;
+use urlspec_test_support::mime::nested_multipart;
 
 /// The exit status, or a failure naming the signal that ended the process.
 fn code(out: &Output) -> i32 {
@@ -287,30 +288,6 @@ fn json_output_is_linear_in_the_line() {
 // ---------------------------------------------------------------------------
 // `links`: MIME nested too deep, WARC cut short
 // ---------------------------------------------------------------------------
-
-/// A message of `depth` nested, closed `multipart/mixed` parts with an HTML
-/// part beside the first one and another at the bottom.
-fn nested_multipart(depth: usize) -> String {
-    let mut message = String::new();
-    for i in 0..depth {
-        message.push_str(&format!(
-            "Content-Type: multipart/mixed; boundary=\"b{i}\"\r\n\r\n--b{i}\r\n"
-        ));
-        if i == 0 {
-            message.push_str(
-                "Content-Type: text/html\r\n\r\n\
-                 <a href=\"http://top/\">t</a>\r\n--b0\r\n",
-            );
-        }
-    }
-    message.push_str(
-        "Content-Type: text/html\r\n\r\n<a href=\"http://bottom/\">b</a>",
-    );
-    for i in (0..depth).rev() {
-        message.push_str(&format!("\r\n--b{i}--\r\n"));
-    }
-    message
-}
 
 #[test]
 fn links_on_mime_nested_too_deep_is_a_clear_error() {

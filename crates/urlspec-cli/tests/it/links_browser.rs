@@ -30,6 +30,7 @@ use common::browser::Chromium;
 use common::pages::{Pages, Response};
 use scraper::{Html, Selector};
 use serde_json::Value;
+use urlspec_test_support::paths;
 
 /// How long each page may run in virtual time: its subresources are
 /// requested and answered well within it.
@@ -171,7 +172,7 @@ struct Page {
 }
 
 fn testdata() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/links/browser")
+    paths::testdata().join("links/browser")
 }
 
 /// The pages of `pages.toml`, the collector appended to each.

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use common::{code, gzip, json_lines, run, stderr, stdout};
+use urlspec_test_support::warc;
 
 /// A fresh directory of this file's tests under the test target's scratch
 /// space, holding `files` (name, content).
@@ -118,13 +119,9 @@ fn binary_input_is_refused_unless_a_format_is_forced() {
     assert_eq!(urls(&links_ok(&["--format", "html"], png)), ["http://h/"]);
 }
 
-/// A WARC `response` record for `target` holding `http`.
+/// A WARC record of `kind` for `target` holding `http`.
 fn record(kind: &str, target: &str, http: &str) -> Vec<u8> {
-    format!(
-        "WARC/1.0\r\nWARC-Type: {kind}\r\nWARC-Target-URI: {target}\r\nContent-Length: {}\r\n\r\n{http}\r\n\r\n",
-        http.len()
-    )
-    .into_bytes()
+    warc::record(kind, target, http.as_bytes())
 }
 
 const PAGE: &str =

@@ -16,23 +16,11 @@ use std::path::PathBuf;
 use std::process::Output;
 
 use common::{code, gzip, run};
+use urlspec_test_support::warc::record;
 
 /// A fresh scratch directory of this file's tests.
 fn scratch(name: &str) -> PathBuf {
     common::scratch("links_threads", name)
-}
-
-/// A WARC record of `kind` for `target` holding `block`.
-fn record(kind: &str, target: &str, block: &[u8]) -> Vec<u8> {
-    let mut r = format!(
-        "WARC/1.0\r\nWARC-Type: {kind}\r\nWARC-Target-URI: {target}\r\n\
-         Content-Length: {}\r\n\r\n",
-        block.len()
-    )
-    .into_bytes();
-    r.extend_from_slice(block);
-    r.extend_from_slice(b"\r\n\r\n");
-    r
 }
 
 /// A page of `n` links: relative ones, absolute ones, ones that do not

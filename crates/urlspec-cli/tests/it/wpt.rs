@@ -20,6 +20,7 @@ use std::path::PathBuf;
 use serde_json::Value;
 
 use common::run;
+use urlspec_test_support::paths;
 
 /// The JSON Lines of `args` run over `lines`, one object per line.
 fn json_lines(args: &[&str], lines: &[String]) -> Vec<Value> {
@@ -37,8 +38,7 @@ fn json_lines(args: &[&str], lines: &[String]) -> Vec<Value> {
 /// The cases a line of standard input can carry: no CR or LF (a NUL is
 /// data like any other byte).
 fn cases() -> Option<Vec<serde_json::Map<String, Value>>> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/urls/wpt-urltestdata.json");
+    let path = paths::urls().join("wpt-urltestdata.json");
     let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,
         Err(e) if std::env::var("URLSPEC_WPT").as_deref() == Ok("skip") => {

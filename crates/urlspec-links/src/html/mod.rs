@@ -417,8 +417,8 @@ impl<'c> Links<'c> {
             query_encoding,
         );
         doc.push_resolved(Link {
-            element: raw.element.into_owned(),
-            attribute: raw.attribute.into(),
+            element: raw.element,
+            attribute: Cow::Borrowed(raw.attribute),
             reference: raw.reference,
             offset: raw.offset,
             url,
@@ -768,9 +768,17 @@ fn collect(
         };
         match holds {
             None => {
-                // A style attribute, of any element.
+                // A style attribute, of any element: its name borrowed
+                // from the tables when they have it.
+                let known = URL_ATTRIBUTES.iter().map(|&(e, _, _)| e);
+                let known =
+                    known.chain(SVG_ATTRIBUTES.iter().map(|&(e, _)| e));
+                let name = known
+                    .into_iter()
+                    .find(|e| *e == tag)
+                    .map_or_else(|| Cow::Owned(tag.clone()), Cow::Borrowed);
                 for (_, i, url) in css::urls(&value) {
-                    push(Cow::Owned(tag.clone()), &url, at(i), true);
+                    push(name.clone(), &url, at(i), true);
                 }
             }
             Some(Holds::Url) => {
@@ -934,11 +942,7 @@ mod tests {
             .links
             .iter()
             .map(|l| {
-                (
-                    l.element.as_str(),
-                    l.attribute.as_str(),
-                    l.url.as_deref().unwrap_or("?"),
-                )
+                (&*l.element, &*l.attribute, l.url.as_deref().unwrap_or("?"))
             })
             .collect();
         assert_eq!(
@@ -1078,6 +1082,27 @@ mod tests {
         ctx.exclude = vec![Within::Noscript, Within::Template];
         let (_, got) = links_of(page, Spec::Rfc3986, Some(ctx));
         assert_eq!(got, [("a@href".into(), "http://h/d/d".into(), None)]);
+    }
+
+    #[test]
+    fn names_are_borrowed_from_the_tables() {
+        let page = br#"<a href=a><td style="background: url(t.png)"><p style="background: url(p.png)">"#;
+        let ctx = Context::new(Spec::Rfc3986);
+        let doc = document(page, "t", &ctx.retrieval_base(), &ctx);
+        let got: Vec<_> = doc
+            .links
+            .iter()
+            .map(|l| {
+                let borrowed =
+                    |c: &Cow<'static, str>| matches!(c, Cow::Borrowed(_));
+                (&*l.element, borrowed(&l.element), borrowed(&l.attribute))
+            })
+            .collect();
+        // `p` is in no table: its name is the tokenizer's, owned.
+        assert_eq!(
+            got,
+            [("a", true, true), ("td", true, true), ("p", false, true)]
+        );
     }
 
     #[test]

@@ -1,14 +1,9 @@
 //! Helpers shared by the data-driven test files.
 
-use std::path::PathBuf;
-
 use urlspec::Spec;
 
-/// The repository's `testdata/` folder.
-#[allow(dead_code)]
-pub fn testdata() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata")
-}
+#[allow(unused_imports)]
+pub use urlspec_test_support::paths::testdata;
 
 /// The specs a data file names: spec names, or the groups `all` (every
 /// spec urlspec implements from the documents) and `seed1808` (draft 04,
