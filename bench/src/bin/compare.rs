@@ -728,6 +728,24 @@ fn one_pass(what: &str) -> Result<(), String> {
                     black_box((p.run)(&urls));
                 }
                 urls.len()
+            } else if section == "equiv" {
+                // `urlspec-SPEC`: `equiv::normalize` of each URL under SPEC
+                // at the default level (no peer normalizes per spec).
+                if name != "-" {
+                    let spec: urlspec::Spec = name
+                        .strip_prefix("urlspec-")
+                        .and_then(|s| s.parse().ok())
+                        .ok_or_else(|| unknown("normalizer", name))?;
+                    let o = urlspec::equiv::Options::default();
+                    let n = urls
+                        .iter()
+                        .filter(|u| {
+                            urlspec::equiv::normalize(u, spec, &o).is_ok()
+                        })
+                        .count();
+                    black_box(n);
+                }
+                urls.len()
             } else {
                 let case = ESCAPES
                     .iter()

@@ -77,18 +77,17 @@ use alloc::borrow::Cow;
 use alloc::string::{String, ToString};
 use core::fmt;
 
-use crate::chars::{
-    draft04, draft96, draft96dec, rfc1630, rfc1808, rfc2396, rfc2732, rfc3986,
-    CharClass, ALPHANUM,
-};
-use crate::escape::{escaped_octet, is_escape_at};
+use alloc::vec::Vec;
+
+use crate::chars::CharClass;
+use crate::escape::{is_escape_at, Escapes, Rewrite};
 use crate::names::option_names;
 use crate::reference::Redacted;
 use crate::reference::{Part, Reference};
 use crate::resolve::remove_dot_segments;
 use crate::scheme::default_port;
 use crate::server::HostKind;
-use crate::spec::Spec;
+use crate::spec::{HostCase, Spec};
 
 /// A rung of RFC 3986 §6.2's comparison ladder; each includes the ones
 /// below it. See the [module docs](self) for what each does per spec.
@@ -429,109 +428,21 @@ enum Comp {
     Other,
 }
 
-/// Schemes for which RFC 2396 decoding is allowed (AS16).
-const ALLOW_2396: [&str; 4] = ["http", "https", "ftp", "file"];
-
 /// The characters whose escapes `spec` lets normalization decode in `comp`.
 fn decodable(spec: Spec, comp: Comp, scheme: Option<&str>) -> CharClass {
-    let base = match spec {
-        Spec::Rfc1630 => ALPHANUM.or(CharClass::of("$-_@.&+'(),\"")),
-        Spec::Draft04 => draft04::UNRESERVED,
-        Spec::Rfc1808 => rfc1808::UNRESERVED,
-        Spec::Draft96 | Spec::Draft96Dec => draft96::UNRESERVED,
-        Spec::Rfc2396 => {
-            let allowed = scheme.is_some_and(|s| {
-                ALLOW_2396.iter().any(|a| a.eq_ignore_ascii_case(s))
-            });
-            if allowed {
-                rfc2396::UNRESERVED
-            } else {
-                CharClass::EMPTY
-            }
-        }
-        Spec::Rfc3986 | Spec::Whatwg => rfc3986::UNRESERVED,
-    };
+    let eq = &spec.rules().equivalence;
+    let allowed = eq.decode_schemes.map_or(true, |schemes| {
+        scheme
+            .is_some_and(|s| schemes.iter().any(|a| a.eq_ignore_ascii_case(s)))
+    });
+    if !allowed {
+        return CharClass::EMPTY;
+    }
     match comp {
         // `@` and `:` delimit user, password, host and port.
-        Comp::Authority => base.without(b'@').without(b':'),
-        // RFC 1630: `+` means a space in a query (R1630-QUERY).
-        Comp::Query if spec == Spec::Rfc1630 => base.without(b'+'),
-        Comp::Query if spec == Spec::Draft96Dec => {
-            base.minus(draft96dec::QUERY_RESERVED)
-        }
-        _ => base,
-    }
-}
-
-/// The characters `spec` admits raw somewhere (unreserved and reserved);
-/// every other character is escaped at [`Level::PercentEncoding`].
-fn legal(spec: Spec) -> CharClass {
-    match spec {
-        Spec::Rfc1630 => rfc1630::XPALPHA.or(CharClass::of("=;/?:")),
-        Spec::Draft04 => draft04::UNRESERVED.or(rfc1808::RESERVED),
-        Spec::Rfc1808 => rfc1808::UNRESERVED.or(rfc1808::RESERVED),
-        Spec::Draft96 | Spec::Draft96Dec => {
-            draft96::UNRESERVED.or(draft96::RESERVED)
-        }
-        Spec::Rfc2396 => rfc2732::URIC,
-        Spec::Rfc3986 | Spec::Whatwg => {
-            rfc3986::UNRESERVED.or(rfc3986::RESERVED).without(b'#')
-        }
-    }
-}
-
-const UPPER_HEX: &[u8; 16] = b"0123456789ABCDEF";
-
-fn push_escape(out: &mut String, b: u8) {
-    out.push('%');
-    out.push(UPPER_HEX[usize::from(b >> 4)] as char);
-    out.push(UPPER_HEX[usize::from(b & 15)] as char);
-}
-
-/// How one piece of text is rewritten.
-#[derive(Clone, Copy)]
-struct Rewrite {
-    /// Decode escapes of these.
-    decode: CharClass,
-    /// Escape raw characters outside this (when `escape_raw`).
-    legal: CharClass,
-    escape_raw: bool,
-}
-
-impl Rewrite {
-    /// Upper-cases escapes, decodes the decodable ones and escapes raw
-    /// characters that need it. Every `%` starts a valid escape here.
-    fn apply(&self, out: &mut String, text: &str) {
-        let b = text.as_bytes();
-        let mut i = 0;
-        while i < b.len() {
-            let c = b[i];
-            if let Some(v) = escaped_octet(b, i) {
-                if self.decode.contains(v) {
-                    out.push(char::from(v));
-                } else {
-                    push_escape(out, v);
-                }
-                i += 3;
-            } else if self.escape_raw && !self.legal.contains(c) {
-                push_escape(out, c);
-                i += 1;
-            } else {
-                let ch = text[i..].chars().next().unwrap_or('\u{FFFD}');
-                out.push(ch);
-                i += ch.len_utf8();
-            }
-        }
-    }
-
-    fn without_decoding(self) -> Rewrite {
-        Rewrite { decode: CharClass::EMPTY, ..self }
-    }
-
-    /// Neither decoding nor escaping raw characters (hex digits are still
-    /// upper-cased).
-    fn verbatim(self) -> Rewrite {
-        Rewrite { decode: CharClass::EMPTY, escape_raw: false, ..self }
+        Comp::Authority => eq.decodable.without(b'@').without(b':'),
+        Comp::Query => eq.query_decodable,
+        _ => eq.decodable,
     }
 }
 
@@ -540,83 +451,98 @@ impl Rewrite {
 fn rewrite_escapes(r: &Reference<'_>, spec: Spec, level: Level) -> String {
     let decoding = level >= Level::PercentEncoding;
     let scheme = r.scheme();
-    let rw = |comp| Rewrite {
-        decode: if decoding {
-            decodable(spec, comp, scheme)
+    let eq = &spec.rules().equivalence;
+    // Below `PercentEncoding`, escapes only have their hex digits
+    // upper-cased; from it on, the decodable ones are decoded and raw
+    // characters outside the spec's legal set escaped.
+    let rw = |comp| {
+        if decoding {
+            Rewrite::new(
+                Some(eq.legal),
+                Escapes::Normalize(decodable(spec, comp, scheme)),
+            )
         } else {
-            CharClass::EMPTY
-        },
-        legal: legal(spec),
-        escape_raw: decoding,
+            Rewrite::new(None, Escapes::Normalize(CharClass::EMPTY))
+        }
     };
-    let mut out = String::with_capacity(r.as_str().len() + 8);
-    push_prefix(&mut out, r);
+    // Neither decoding nor escaping raw characters.
+    let verbatim = Rewrite::new(None, Escapes::Normalize(CharClass::EMPTY));
+    let mut out = Vec::with_capacity(r.as_str().len() + 8);
+    if has_url_prefix(r) {
+        out.extend_from_slice(b"url:");
+    }
     if let Some(s) = scheme {
-        rw(Comp::Other).without_decoding().apply(&mut out, s);
-        out.push(':');
+        let no_decoding = if decoding {
+            Rewrite::new(Some(eq.legal), Escapes::Normalize(CharClass::EMPTY))
+        } else {
+            verbatim
+        };
+        no_decoding.apply(s.as_bytes(), &mut out);
+        out.push(b':');
     }
     if let Some(n) = r.net_loc() {
-        out.push_str("//");
-        rw(Comp::Authority).apply(&mut out, n);
+        out.extend_from_slice(b"//");
+        rw(Comp::Authority).apply(n.as_bytes(), &mut out);
     }
     // A relative path whose first segment holds `:` must not gain a
     // scheme by decoding what precedes the colon (`%61:b` is not `a:b`).
     let guard_first = scheme.is_none() && r.net_loc().is_none();
     // A40: no new `.` or `..` segments, except where RFC 3986 decodes
     // unreserved dots in a URL with a scheme (AS15).
-    let protect_dots = !(spec == Spec::Rfc3986 && scheme.is_some());
+    let protect_dots = !(eq.remove_dot_segments && scheme.is_some());
     let path_rw = rw(Comp::Path);
     for (k, seg) in r.path().split('/').enumerate() {
         if k > 0 {
-            out.push('/');
+            out.push(b'/');
         }
         let start = out.len();
-        match seg.find(':') {
+        let seg = seg.as_bytes();
+        match memchr::memchr(b':', seg) {
             // Neither decoding nor escaping may turn the text before the
             // colon into a scheme: RFC 1630's `ialpha` admits escapes, so
             // `U<SUB>-:` escaped becomes the scheme `U%1A-` (fuzzing).
             Some(c) if k == 0 && guard_first => {
-                path_rw.verbatim().apply(&mut out, &seg[..c]);
-                path_rw.apply(&mut out, &seg[c..]);
+                verbatim.apply(&seg[..c], &mut out);
+                path_rw.apply(&seg[c..], &mut out);
             }
-            _ => path_rw.apply(&mut out, seg),
+            _ => path_rw.apply(seg, &mut out),
         }
-        if protect_dots && seg.contains('%') {
+        if protect_dots && seg.contains(&b'%') {
             let dots = out.len() - start;
-            if &out[start..] == "." || &out[start..] == ".." {
+            if &out[start..] == b"." || &out[start..] == b".." {
                 out.truncate(start);
                 for _ in 0..dots {
-                    out.push_str("%2E");
+                    out.extend_from_slice(b"%2E");
                 }
             }
         }
     }
     for (delim, part, comp) in [
-        (';', r.params(), Comp::Other),
-        ('?', r.query(), Comp::Query),
-        ('#', r.fragment(), Comp::Other),
+        (b';', r.params(), Comp::Other),
+        (b'?', r.query(), Comp::Query),
+        (b'#', r.fragment(), Comp::Other),
     ] {
         if let Some(p) = part {
             out.push(delim);
-            rw(comp).apply(&mut out, p);
+            rw(comp).apply(p.as_bytes(), &mut out);
         }
     }
-    out
+    // A run of raw bytes copied ends only at a `%` or at a byte that is
+    // escaped, with every byte of its character: the text stays UTF-8.
+    String::from_utf8(out)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// Whether the normal form keeps RFC 1630's `url:` prefix. It is no part
+/// of the URL and is dropped, except before a scheme that is itself `url`:
+/// without it, `url:` would be read as the prefix again and the normal
+/// form would not be normal (found by fuzzing).
+fn has_url_prefix(r: &Reference<'_>) -> bool {
+    r.prefix().is_some()
+        && r.scheme().is_some_and(|s| s.eq_ignore_ascii_case("url"))
 }
 
 /// Pushes `s` with its ASCII letters in lower case, escapes excepted.
-/// RFC 1630's `url:` prefix is no part of the URL and is dropped, except
-/// before a scheme that is itself `url`: without it, `url:` would be read
-/// as the prefix again and the normal form would not be normal (found by
-/// fuzzing).
-fn push_prefix(out: &mut String, r: &Reference<'_>) {
-    let scheme_is_url =
-        r.scheme().is_some_and(|s| s.eq_ignore_ascii_case("url"));
-    if r.prefix().is_some() && scheme_is_url {
-        out.push_str("url:");
-    }
-}
-
 fn push_lower(out: &mut String, s: &str) {
     let b = s.as_bytes();
     let mut i = 0;
@@ -644,7 +570,9 @@ fn structure(
     let rules = spec.rules();
     let scheme = r.scheme();
     let mut out = String::with_capacity(r.as_str().len() + 1);
-    push_prefix(&mut out, r);
+    if has_url_prefix(r) {
+        out.push_str("url:");
+    }
     if let Some(s) = scheme {
         push_lower(&mut out, s);
         out.push(':');
@@ -654,28 +582,30 @@ fn structure(
         authority(&mut out, r, n, spec, level, options);
     }
     let mut path = Cow::Borrowed(r.path());
-    if spec == Spec::Rfc3986 {
-        // §6.2.2.3: remove_dot_segments on the path, rooted or not, as
-        // resolving the URI against any base would (5.2.2). A relative
-        // reference keeps its dot segments: they climb the base.
-        if level >= Level::PathSegment && scheme.is_some() {
-            let p = remove_dot_segments(&path);
-            // Without an authority, a path may not start with `//`.
-            if r.net_loc().is_some() || !p.starts_with("//") {
-                path = Cow::Owned(p);
-            }
+    let eq = &rules.equivalence;
+    // §6.2.2.3: remove_dot_segments on the path, rooted or not, as
+    // resolving the URI against any base would (5.2.2). A relative
+    // reference keeps its dot segments: they climb the base.
+    if eq.remove_dot_segments
+        && level >= Level::PathSegment
+        && scheme.is_some()
+    {
+        let p = remove_dot_segments(&path);
+        // Without an authority, a path may not start with `//`.
+        if r.net_loc().is_some() || !p.starts_with("//") {
+            path = Cow::Owned(p);
         }
-        if level >= Level::Scheme {
-            if r.net_loc().is_some() && path.is_empty() {
-                path = Cow::Borrowed("/");
-            }
-            if scheme.is_some_and(|s| s.eq_ignore_ascii_case("mailto")) {
-                if let Some(at) = path.rfind('@') {
-                    let mut p = String::with_capacity(path.len());
-                    p.push_str(&path[..=at]);
-                    push_lower(&mut p, &path[at + 1..]);
-                    path = Cow::Owned(p);
-                }
+    }
+    if eq.scheme_based && level >= Level::Scheme {
+        if r.net_loc().is_some() && path.is_empty() {
+            path = Cow::Borrowed("/");
+        }
+        if scheme.is_some_and(|s| s.eq_ignore_ascii_case("mailto")) {
+            if let Some(at) = path.rfind('@') {
+                let mut p = String::with_capacity(path.len());
+                p.push_str(&path[..=at]);
+                push_lower(&mut p, &path[at + 1..]);
+                path = Cow::Owned(p);
             }
         }
     }
@@ -692,7 +622,7 @@ fn structure(
     if options.include_fragment {
         // RFC 1630: "A void fragment-id with or without the hash sign
         // means that the URL refers to the whole object".
-        let void = drop_empty || spec == Spec::Rfc1630;
+        let void = eq.void_fragment;
         if let Some(f) = r.fragment().filter(|f| !(f.is_empty() && void)) {
             out.push('#');
             out.push_str(f);
@@ -725,13 +655,13 @@ fn authority(
         out.push('@');
     }
     let fold = options.host_case
-        || match spec {
-            Spec::Rfc2396 => matches!(
+        || match spec.rules().equivalence.host_case {
+            HostCase::Sensitive => false,
+            HostCase::Hostnames => matches!(
                 server.host_kind(),
                 HostKind::Hostname | HostKind::Ipv4 | HostKind::Ipv6
             ),
-            Spec::Rfc3986 | Spec::Whatwg => true,
-            _ => false,
+            HostCase::Insensitive => true,
         };
     if fold {
         push_lower(out, host);

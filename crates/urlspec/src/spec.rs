@@ -302,6 +302,8 @@ pub struct Cites {
     pub empty: &'static str,
     /// The character classes.
     pub chars: &'static str,
+    /// What comparison decodes and what it escapes.
+    pub equivalence: &'static str,
 }
 
 /// The characters each component admits unescaped under one spec, as used by
@@ -331,6 +333,67 @@ pub struct Grammar {
     pub opaque: CharClass,
     /// The spec's unreserved characters: data that never needs escaping.
     pub unreserved: CharClass,
+}
+
+/// The names a spec's grammar gives the rules validation applies, for
+/// messages ([`Violation::rule`](crate::reference::Violation)).
+#[derive(Clone, Copy, Debug)]
+pub struct RuleNames {
+    /// A path segment.
+    pub segment: &'static str,
+    /// The first segment of a relative-path reference.
+    pub first_segment: &'static str,
+    /// One parameter.
+    pub param: &'static str,
+    /// The query.
+    pub query: &'static str,
+    /// The fragment.
+    pub fragment: &'static str,
+}
+
+/// Which hosts comparison treats as case-insensitive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HostCase {
+    /// None: no seed says hosts are case-insensitive (unless asked,
+    /// [`equiv::Options::host_case`](crate::equiv::Options::host_case)).
+    Sensitive,
+    /// Host names and IP literals, not a `reg_name` (RFC 2396 §3.2.2:
+    /// "domain names are case-insensitive").
+    Hostnames,
+    /// Every host (RFC 3986 §6.2.2.1).
+    Insensitive,
+}
+
+/// What comparing URLs ([`crate::equiv`]) may change under a spec: which
+/// escapes equal their characters, which characters must be escaped, and
+/// which structural steps of RFC 3986 §6.2 apply (docs/readings.md#as16).
+#[derive(Clone, Copy, Debug)]
+pub struct Equivalence {
+    /// The characters whose escapes equal the characters (`@` and `:` are
+    /// taken out in the authority, where they delimit).
+    pub decodable: CharClass,
+    /// The same in a query, where a spec may reserve more (RFC 1630's `+`
+    /// for a space, the December 1996 draft's `/ & = +`).
+    pub query_decodable: CharClass,
+    /// The schemes under which anything is decoded at all; `None`: every
+    /// scheme (RFC 2396 allows it for http, https, ftp and file only, AS16).
+    pub decode_schemes: Option<&'static [&'static str]>,
+    /// The characters admitted raw somewhere (unreserved and reserved);
+    /// every other one is escaped at
+    /// [`Level::PercentEncoding`](crate::equiv::Level::PercentEncoding).
+    pub legal: CharClass,
+    /// Which hosts are folded to lower case.
+    pub host_case: HostCase,
+    /// Whether a URL with a scheme has its escaped dots decoded and its
+    /// dot-segments removed (RFC 3986 §6.2.2.3, AS15); elsewhere decoding
+    /// never makes a `.` or `..` segment (docs/readings.md#a40).
+    pub remove_dot_segments: bool,
+    /// RFC 3986 §6.2.3's scheme-based steps: an empty path with an
+    /// authority is `/`, a mailto domain is in lower case.
+    pub scheme_based: bool,
+    /// Whether an empty fragment is no fragment (RFC 1630's "void
+    /// fragment-id", and every spec whose empty components are absent).
+    pub void_fragment: bool,
 }
 
 /// Everything that sets one spec apart, as data.
@@ -379,6 +442,18 @@ pub struct Rules {
     pub dotdot_cancels_dotdot: bool,
     /// Characters per component, for validation.
     pub grammar: Grammar,
+    /// The names of the grammar's rules, for validation's messages.
+    pub rule_names: RuleNames,
+    /// Whether an empty query (`a?`) is valid: not under RFC 1630, whose
+    /// `search` is `xalphas [ + search ]`, one character at least.
+    pub empty_query: bool,
+    /// The classes the spec names, each with its name, for messages: the
+    /// first class holding an ASCII character names it.
+    pub class_names: &'static [(CharClass, &'static str)],
+    /// The name of the class of a non-ASCII byte.
+    pub non_ascii_class: &'static str,
+    /// What comparison may change.
+    pub equivalence: Equivalence,
     /// Characters that may stand for themselves as *data* in a path segment,
     /// a parameter, a query, a fragment, a user name, a password and a host
     /// (indexed by [`crate::escape::Component`]); everything else is
@@ -414,6 +489,57 @@ const QUERY_DATA_DELIMS: CharClass = CharClass::of("/?");
 /// schemes) are never used with relative URLs".
 const NEVER_BASE_1808: &[&str] = &["mailto", "telnet", "news"];
 
+/// RFC 2396 §2.4.2 lets a scheme decode unreserved escapes only "if the
+/// given URI scheme defines a canonicalization algorithm": those that do
+/// (AS16).
+const DECODE_SCHEMES_2396: &[&str] = &["http", "https", "ftp", "file"];
+
+/// The class names of RFC 1808 §2.2 (and draft 04 §2.2); a control
+/// character or space is in none of its classes.
+const CLASS_NAMES_1808: &[(CharClass, &str)] = {
+    use chars::rfc1808::*;
+    &[
+        (chars::CONTROL.or(chars::SPACE), "control or space"),
+        (NATIONAL, "national"),
+        (PUNCTUATION, "punctuation"),
+        (RESERVED, "reserved"),
+        (SAFE, "safe"),
+        (EXTRA, "extra"),
+    ]
+};
+
+/// The class names of the 1996 drafts §2.3 (both versions).
+const CLASS_NAMES_96: &[(CharClass, &str)] = {
+    use chars::draft96::*;
+    &[
+        (UNWISE, "unwise"),
+        (DELIMS, "delims"),
+        (RESERVED, "reserved"),
+        (MARK, "mark"),
+        (chars::CONTROL, "control"),
+        (chars::SPACE, "space"),
+    ]
+};
+
+/// What comparison may change under the specs before RFC 2396 whose empty
+/// components are absent: decode the escapes of `unreserved`, escape what
+/// is neither unreserved nor reserved.
+const fn seed_equivalence(
+    unreserved: CharClass,
+    reserved: CharClass,
+) -> Equivalence {
+    Equivalence {
+        decodable: unreserved,
+        query_decodable: unreserved,
+        decode_schemes: None,
+        legal: unreserved.or(reserved),
+        host_case: HostCase::Sensitive,
+        remove_dot_segments: false,
+        scheme_based: false,
+        void_fragment: true,
+    }
+}
+
 static RFC1630: Rules = {
     use chars::rfc1630::*;
     Rules {
@@ -445,6 +571,36 @@ static RFC1630: Rules = {
             opaque: XPALPHA.or(CharClass::of("/;=?:")),
             unreserved: XALPHA,
         },
+        rule_names: RuleNames {
+            segment: "xpalphas",
+            first_segment: "xpalphas",
+            param: "xpalphas",
+            query: "search",
+            fragment: "fragmentid",
+        },
+        empty_query: false,
+        class_names: &[
+            (chars::CONTROL, "control or space"),
+            (chars::SPACE, "reserved"),
+            (NATIONAL, "national"),
+            (PUNCTUATION, "punctuation"),
+            (RESERVED, "reserved"),
+            (SAFE, "safe"),
+            (EXTRA, "extra"),
+        ],
+        non_ascii_class: "non-ASCII",
+        equivalence: Equivalence {
+            // Example 1: `%2D` is `-`; reserved characters "may NEVER be
+            // encoded and unencoded"; `+` is a space in a query.
+            decodable: chars::ALPHANUM.or(CharClass::of("$-_@.&+'(),\"")),
+            query_decodable: chars::ALPHANUM.or(CharClass::of("$-_@.&'(),\"")),
+            decode_schemes: None,
+            legal: XPALPHA.or(CharClass::of("=;/?:")),
+            host_case: HostCase::Sensitive,
+            remove_dot_segments: false,
+            scheme_based: false,
+            void_fragment: true,
+        },
         data: [
             XPALPHA,
             XPALPHA,
@@ -470,6 +626,7 @@ static RFC1630: Rules = {
             resolution: "RFC 1630 \"Partial (relative) form\" (docs/readings.md#rfc1630-partial)",
             empty: "RFC 1630 \"Fragment-id\": a void fragment means the whole object",
             chars: "RFC 1630 BNF: `safe`, `extra`, `national`",
+            equivalence: "RFC 1630 \"Conventional URI encoding scheme\": URIs are compared at the same encoding level; reserved characters are never encoded or decoded",
         },
     }
 };
@@ -513,6 +670,24 @@ const fn seed_data(
     ]
 }
 
+/// The rule names of draft 04 and RFC 1808 §2.2.
+const NAMES_1808: RuleNames = RuleNames {
+    segment: "pchar",
+    first_segment: "pchar",
+    param: "param",
+    query: "query",
+    fragment: "fragment",
+};
+
+/// The rule names of the 1996 drafts §4.
+const NAMES_96: RuleNames = RuleNames {
+    segment: "pchar",
+    first_segment: "pchar",
+    param: "param",
+    query: "urlchar",
+    fragment: "urlchar",
+};
+
 /// RFC 1738's `user = *[ uchar | ";" | "?" | "&" | "=" ]`, which RFC 1808
 /// cites for the inside of its net_loc.
 const USER_1738: CharClass = chars::rfc1808::UCHAR.or(CharClass::of(";?&="));
@@ -540,6 +715,11 @@ static DRAFT04: Rules = {
         empty_is_absent: true,
         dotdot_cancels_dotdot: true,
         grammar: G,
+        rule_names: NAMES_1808,
+        empty_query: true,
+        class_names: CLASS_NAMES_1808,
+        non_ascii_class: "non-ASCII",
+        equivalence: seed_equivalence(UNRESERVED, chars::rfc1808::RESERVED),
         data: seed_data(&G, UCHAR.or(QUERY_DATA_DELIMS), USER_1738.or(UCHAR)),
         tilde_unreserved: true,
         dot_segments: DotSegments::MergedOnly,
@@ -557,6 +737,7 @@ static DRAFT04: Rules = {
             resolution: "draft 04 §4, steps 6c/6d without the `..` exclusion",
             empty: "draft 04 §2.4: a trailing `;`, `?` or `#` gives an empty component",
             chars: "draft 04 §2.2: `unreserved` includes `national`",
+            equivalence: "draft 04 §2.2: escapes of unreserved characters (national included) equal them; reserved ones do not",
         },
     }
 };
@@ -582,6 +763,11 @@ static RFC1808: Rules = {
         empty_is_absent: true,
         dotdot_cancels_dotdot: false,
         grammar: G,
+        rule_names: NAMES_1808,
+        empty_query: true,
+        class_names: CLASS_NAMES_1808,
+        non_ascii_class: "non-ASCII",
+        equivalence: seed_equivalence(UNRESERVED, RESERVED),
         data: seed_data(&G, UCHAR.or(QUERY_DATA_DELIMS), USER_1738),
         tilde_unreserved: false,
         dot_segments: DotSegments::MergedOnly,
@@ -599,6 +785,7 @@ static RFC1808: Rules = {
             resolution: "RFC 1808 §4",
             empty: "RFC 1808 §2.4: a trailing `;`, `?` or `#` gives an empty component",
             chars: "RFC 1808 §2.2: `national` is not allowed unescaped",
+            equivalence: "RFC 1808 §2.2: escapes of unreserved characters equal them; `~` is national, so `%7E` stays",
         },
     }
 };
@@ -626,6 +813,11 @@ static DRAFT96: Rules = {
         empty_is_absent: true,
         dotdot_cancels_dotdot: false,
         grammar: G,
+        rule_names: NAMES_96,
+        empty_query: true,
+        class_names: CLASS_NAMES_96,
+        non_ascii_class: "national",
+        equivalence: seed_equivalence(UNRESERVED, RESERVED),
         data: seed_data(&G, UNRESERVED.or(QUERY_DATA_DELIMS), USER),
         tilde_unreserved: true,
         dot_segments: DotSegments::MergedOnly,
@@ -643,6 +835,7 @@ static DRAFT96: Rules = {
             resolution: "1996 draft §6, whose step 2a makes the current document",
             empty: "1996 draft §4.3: a trailing `;`, `?` or `#` gives an empty component",
             chars: "1996 draft §2.3.3: `unwise` must be escaped",
+            equivalence: "1996 draft §2.3: escapes of unreserved characters (with `~`) equal them; reserved (with `+`) do not",
         },
     }
 };
@@ -669,6 +862,15 @@ static DRAFT96DEC: Rules = {
         empty_is_absent: true,
         dotdot_cancels_dotdot: false,
         grammar: G,
+        rule_names: NAMES_96,
+        empty_query: true,
+        class_names: CLASS_NAMES_96,
+        non_ascii_class: "national",
+        equivalence: Equivalence {
+            query_decodable: UNRESERVED
+                .minus(chars::draft96dec::QUERY_RESERVED),
+            ..seed_equivalence(UNRESERVED, RESERVED)
+        },
         data: seed_data(
             &G,
             UNRESERVED
@@ -692,6 +894,7 @@ static DRAFT96DEC: Rules = {
             resolution: "1996 draft §6, whose step 2a makes the current document",
             empty: "1996 draft §4.3: a trailing `;`, `?` or `#` gives an empty component",
             chars: "1996 draft §2.3.3: `unwise` must be escaped",
+            equivalence: "December 1996 changes: as the draft, and `/ & = +` are reserved in a query",
         },
     }
 };
@@ -730,6 +933,33 @@ static RFC2396: Rules = {
             opaque: chars::rfc2732::URIC,
             unreserved: UNRESERVED,
         },
+        rule_names: RuleNames {
+            segment: "pchar",
+            first_segment: "rel_segment",
+            param: "param",
+            query: "uric",
+            fragment: "uric",
+        },
+        empty_query: true,
+        class_names: &[
+            (chars::rfc2732::UNWISE, "unwise"),
+            (DELIMS, "delims"),
+            (chars::rfc2732::RESERVED, "reserved"),
+            (MARK, "mark"),
+            (chars::CONTROL, "control"),
+            (chars::SPACE, "space"),
+        ],
+        non_ascii_class: "non-ASCII",
+        equivalence: Equivalence {
+            decodable: UNRESERVED,
+            query_decodable: UNRESERVED,
+            decode_schemes: Some(DECODE_SCHEMES_2396),
+            legal: chars::rfc2732::URIC,
+            host_case: HostCase::Hostnames,
+            remove_dot_segments: false,
+            scheme_based: false,
+            void_fragment: false,
+        },
         data: [
             PCHAR,
             PCHAR,
@@ -755,6 +985,7 @@ static RFC2396: Rules = {
             resolution: "RFC 2396 §5.2",
             empty: "RFC 2396 §5.2 step 7: undefined and empty components differ",
             chars: "RFC 2396 §2.4.3: `unwise` must be escaped",
+            equivalence: "RFC 2396 §2.4.2: unreserved escapes are decoded only by a scheme's canonicalization (AS16); §3.2.2: host names are case-insensitive",
         },
     }
 };
@@ -793,6 +1024,30 @@ const RFC3986_RULES: Rules = {
             opaque: PCHAR.with(b'/'),
             unreserved: UNRESERVED,
         },
+        rule_names: RuleNames {
+            segment: "pchar",
+            first_segment: "segment-nz-nc",
+            param: "pchar",
+            query: "query",
+            fragment: "fragment",
+        },
+        empty_query: true,
+        class_names: &[
+            (chars::CONTROL.or(chars::SPACE), "control or space"),
+            (GEN_DELIMS, "gen-delims"),
+            (SUB_DELIMS, "sub-delims"),
+        ],
+        non_ascii_class: "non-ASCII",
+        equivalence: Equivalence {
+            decodable: UNRESERVED,
+            query_decodable: UNRESERVED,
+            decode_schemes: None,
+            legal: UNRESERVED.or(RESERVED).without(b'#'),
+            host_case: HostCase::Insensitive,
+            remove_dot_segments: true,
+            scheme_based: true,
+            void_fragment: false,
+        },
         data: [
             PCHAR,
             PCHAR.without(b';'),
@@ -818,6 +1073,7 @@ const RFC3986_RULES: Rules = {
             resolution: "RFC 3986 §5.2",
             empty: "RFC 3986 §5.3: undefined and empty components differ",
             chars: "RFC 3986 §2: not in the grammar, so percent-encoded",
+            equivalence: "RFC 3986 §6.2.2: case, percent-encoding and path segment normalization; §6.2.3: scheme-based",
         },
     }
 };
@@ -855,6 +1111,7 @@ static WHATWG: Rules = Rules {
         resolution: "WHATWG URL §4.4, basic URL parser with a base",
         empty: "WHATWG URL §4.4: an empty query or fragment is kept",
         chars: "WHATWG URL §4.4: `\\` is a path separator in special URLs",
+        equivalence: "WHATWG URL §4.6, URL equivalence: two URLs are equal when their serializations are",
     },
     ..RFC3986_RULES
 };
@@ -875,6 +1132,29 @@ mod tests {
         assert!(err.to_string().contains("rfc1630, draft04"));
         assert_eq!(err.expected(), NAMES);
         assert!("a-very-long-name-indeed".parse::<Spec>().is_err());
+    }
+
+    #[test]
+    fn equivalence_decodes_only_what_it_keeps_raw() {
+        // A decoded character is legal raw, so normalizing twice changes
+        // nothing more; a query reserves at least what a path does.
+        for spec in Spec::IETF {
+            let eq = &spec.rules().equivalence;
+            assert_eq!(
+                eq.decodable.minus(eq.legal),
+                CharClass::EMPTY,
+                "{spec}"
+            );
+            assert_eq!(
+                eq.query_decodable.minus(eq.decodable),
+                CharClass::EMPTY,
+                "{spec}"
+            );
+        }
+        let eq = &Spec::Rfc1630.rules().equivalence;
+        assert!(
+            eq.decodable.contains(b'+') && !eq.query_decodable.contains(b'+')
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use core::fmt;
 
-use crate::chars::{self, CharClass};
+use crate::chars::CharClass;
 use crate::escape::is_escape_at;
 use crate::spec::Spec;
 
@@ -220,63 +220,36 @@ impl<'s, 'k> Checker<'s, 'k> {
 
 /// The name the spec gives the class of `byte`, for messages.
 pub(crate) fn class_name(spec: Spec, byte: u8) -> Option<&'static str> {
-    use chars::*;
-    let table: &[(CharClass, &'static str)] = match spec {
-        Spec::Rfc1630 => &[
-            (rfc1630::NATIONAL, "national"),
-            (rfc1630::PUNCTUATION, "punctuation"),
-            (rfc1630::RESERVED, "reserved"),
-            (rfc1630::SAFE, "safe"),
-            (rfc1630::EXTRA, "extra"),
-        ],
-        Spec::Draft04 | Spec::Rfc1808 => &[
-            (rfc1808::NATIONAL, "national"),
-            (rfc1808::PUNCTUATION, "punctuation"),
-            (rfc1808::RESERVED, "reserved"),
-            (rfc1808::SAFE, "safe"),
-            (rfc1808::EXTRA, "extra"),
-        ],
-        Spec::Draft96 | Spec::Draft96Dec => &[
-            (draft96::UNWISE, "unwise"),
-            (draft96::DELIMS, "delims"),
-            (draft96::RESERVED, "reserved"),
-            (draft96::MARK, "mark"),
-            (CONTROL, "control"),
-            (SPACE, "space"),
-        ],
-        Spec::Rfc2396 => &[
-            (rfc2732::UNWISE, "unwise"),
-            (rfc2396::DELIMS, "delims"),
-            (rfc2732::RESERVED, "reserved"),
-            (rfc2396::MARK, "mark"),
-            (CONTROL, "control"),
-            (SPACE, "space"),
-        ],
-        Spec::Rfc3986 | Spec::Whatwg => &[
-            (rfc3986::GEN_DELIMS, "gen-delims"),
-            (rfc3986::SUB_DELIMS, "sub-delims"),
-        ],
-    };
+    let rules = spec.rules();
     if byte >= 0x80 {
-        return Some(if matches!(spec, Spec::Draft96 | Spec::Draft96Dec) {
-            "national"
-        } else {
-            "non-ASCII"
-        });
+        return Some(rules.non_ascii_class);
     }
-    if matches!(
-        spec,
-        Spec::Rfc1630
-            | Spec::Draft04
-            | Spec::Rfc1808
-            | Spec::Rfc3986
-            | Spec::Whatwg
-    ) && (CONTROL.contains(byte) || byte == b' ')
-    {
-        if spec == Spec::Rfc1630 && byte == b' ' {
-            return Some("reserved");
-        }
-        return Some("control or space");
+    rules
+        .class_names
+        .iter()
+        .find(|(class, _)| class.contains(byte))
+        .map(|&(_, name)| name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn class_names_are_those_of_each_spec() {
+        let name = |spec: Spec, byte: u8| class_name(spec, byte);
+        assert_eq!(name(Spec::Rfc1630, b' '), Some("reserved"));
+        assert_eq!(name(Spec::Rfc1630, 0x01), Some("control or space"));
+        assert_eq!(name(Spec::Rfc1808, b' '), Some("control or space"));
+        assert_eq!(name(Spec::Rfc1808, b'~'), Some("national"));
+        assert_eq!(name(Spec::Draft04, b'{'), Some("national"));
+        assert_eq!(name(Spec::Draft96, b' '), Some("space"));
+        assert_eq!(name(Spec::Draft96Dec, b'{'), Some("unwise"));
+        assert_eq!(name(Spec::Draft96, 0xE9), Some("national"));
+        assert_eq!(name(Spec::Rfc2396, 0xE9), Some("non-ASCII"));
+        assert_eq!(name(Spec::Rfc2396, b'"'), Some("delims"));
+        assert_eq!(name(Spec::Rfc3986, b'['), Some("gen-delims"));
+        assert_eq!(name(Spec::Whatwg, b'!'), Some("sub-delims"));
+        assert_eq!(name(Spec::Rfc3986, b'a'), None);
     }
-    table.iter().find(|(class, _)| class.contains(byte)).map(|&(_, name)| name)
 }

@@ -236,23 +236,89 @@ pub fn escape_unsafe(
 /// The escaped form of `data`, or `None` when every byte stays (and so no
 /// allocation is made): a byte stays when it is in `keep`, or, with
 /// `keep_escapes`, when it starts a valid escape (whose hex digits are in
-/// every class). Runs of bytes that stay are copied whole.
+/// every class).
 fn escape_with(
     data: &[u8],
     keep: CharClass,
     keep_escapes: bool,
 ) -> Option<String> {
-    // The class as a bitmap over all 256 bytes, tested with one load and
-    // one bit test per byte.
-    let bits = keep.bits();
-    let map = [bits as u64, (bits >> 64) as u64, 0, 0];
-    let stays = |b: u8| map[usize::from(b >> 6)] & (1 << (b & 63)) != 0;
-    // The index of the first byte at or after `from` that must be escaped.
-    let next = |from: usize| {
+    let escapes = if keep_escapes { Escapes::Keep } else { Escapes::Data };
+    let rw = Rewrite::new(Some(keep), escapes);
+    let i = rw.next(data, 0);
+    if i == data.len() {
+        return None;
+    }
+    let mut out = Vec::with_capacity(data.len() + data.len() / 2 + 3);
+    out.extend_from_slice(&data[..i]);
+    rw.finish(data, i, &mut out);
+    // Every byte written is a byte of `keep` (ASCII), `%` or a hex digit,
+    // so the conversion cannot fail.
+    Some(String::from_utf8(out).unwrap_or_default())
+}
+
+/// What a [`Rewrite`] does with the escapes already in the text.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Escapes {
+    /// There are none: `%` is data like any byte (escaped as `%25` unless
+    /// the class keeps it).
+    Data,
+    /// Kept as written.
+    Keep,
+    /// Hex digits in upper case, and the escape of a character of the
+    /// class decoded to the character (RFC 3986 §6.2.2.1–2). A `%` that
+    /// starts no escape is a byte like any other.
+    Normalize(CharClass),
+}
+
+/// One percent-encoding rewrite of component text: the raw bytes outside
+/// a class escaped, the escapes kept, taken as data or normalized. Runs of
+/// bytes that stay are copied whole.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Rewrite {
+    /// The bytes that stay as they are, as a bitmap over all 256 (one
+    /// load and one bit test per byte); `%` is never in it when escapes
+    /// are normalized, since they all change case or decode.
+    stays: [u64; 4],
+    /// Whether a `%` that starts no escape stays.
+    stray_percent_stays: bool,
+    escapes: Escapes,
+}
+
+impl Rewrite {
+    /// A rewrite that keeps the raw bytes of `keep` (every byte: `None`)
+    /// and escapes every other one, its escapes handled as `escapes` says.
+    pub(crate) const fn new(
+        keep: Option<CharClass>,
+        escapes: Escapes,
+    ) -> Rewrite {
+        let mut stays = match keep {
+            Some(class) => {
+                let bits = class.bits();
+                [bits as u64, (bits >> 64) as u64, 0, 0]
+            }
+            None => [u64::MAX; 4],
+        };
+        let stray_percent_stays = stays[0] & (1 << b'%') != 0;
+        if let Escapes::Normalize(_) = escapes {
+            stays[0] &= !(1 << b'%');
+        }
+        Rewrite { stays, stray_percent_stays, escapes }
+    }
+
+    #[inline(always)]
+    fn stays(&self, b: u8) -> bool {
+        self.stays[usize::from(b >> 6)] & (1 << (b & 63)) != 0
+    }
+
+    /// The index of the first byte at or after `from` that the rewrite
+    /// changes (or, for a normalized escape, may change).
+    #[inline]
+    fn next(&self, data: &[u8], from: usize) -> usize {
+        let keep_escapes = matches!(self.escapes, Escapes::Keep);
         let mut i = from;
         while i < data.len() {
             let b = data[i];
-            if stays(b) {
+            if self.stays(b) {
                 i += 1;
             } else if keep_escapes && b == b'%' && is_escape_at(data, i) {
                 i += 3;
@@ -261,27 +327,57 @@ fn escape_with(
             }
         }
         data.len()
-    };
-    let mut i = next(0);
-    if i == data.len() {
-        return None;
     }
-    // Every byte written is a class byte (ASCII), `%` or a hex digit, so
-    // the bytes are UTF-8 and the conversion at the end cannot fail.
-    let mut out = Vec::with_capacity(data.len() + data.len() / 2 + 3);
-    out.extend_from_slice(&data[..i]);
-    while i < data.len() {
-        let b = data[i];
-        out.extend_from_slice(&[
-            b'%',
-            UPPER_HEX[usize::from(b >> 4)],
-            UPPER_HEX[usize::from(b & 15)],
-        ]);
-        let end = next(i + 1);
-        out.extend_from_slice(&data[i + 1..end]);
-        i = end;
+
+    /// Appends the rewrite of `data[i..]` to `out`, `i` being where
+    /// [`next`](Self::next) stopped.
+    fn finish(&self, data: &[u8], mut i: usize, out: &mut Vec<u8>) {
+        while i < data.len() {
+            let b = data[i];
+            let octet = match self.escapes {
+                Escapes::Normalize(_) if b == b'%' => escaped_octet(data, i),
+                _ => None,
+            };
+            match (octet, self.escapes) {
+                (Some(v), Escapes::Normalize(decode))
+                    if decode.contains(v) =>
+                {
+                    out.push(v);
+                    i += 3;
+                }
+                (Some(v), _) => {
+                    push_hex(out, v);
+                    i += 3;
+                }
+                (None, _) if b == b'%' && self.stray_percent_stays => {
+                    out.push(b);
+                    i += 1;
+                }
+                (None, _) => {
+                    push_hex(out, b);
+                    i += 1;
+                }
+            }
+            let end = self.next(data, i);
+            out.extend_from_slice(&data[i..end]);
+            i = end;
+        }
     }
-    Some(String::from_utf8(out).unwrap_or_default())
+
+    /// Appends the rewrite of `data` to `out`.
+    pub(crate) fn apply(&self, data: &[u8], out: &mut Vec<u8>) {
+        let i = self.next(data, 0);
+        out.extend_from_slice(&data[..i]);
+        self.finish(data, i, out);
+    }
+}
+
+fn push_hex(out: &mut Vec<u8>, b: u8) {
+    out.extend_from_slice(&[
+        b'%',
+        UPPER_HEX[usize::from(b >> 4)],
+        UPPER_HEX[usize::from(b & 15)],
+    ]);
 }
 
 fn push_escape(out: &mut String, b: u8) {
@@ -650,6 +746,58 @@ mod tests {
             };
             let lenient = decode(text.as_bytes(), false, true).unwrap();
             assert_eq!(&*lenient, &plain[..], "{text:?}");
+        }
+    }
+
+    #[test]
+    fn normalizing_agrees_with_a_byte_at_a_time_version() {
+        // Upper-case every escape, decode those of `decode`, escape the raw
+        // bytes outside `legal` (when given), copy the rest.
+        let naive =
+            |text: &str, decode: CharClass, legal: Option<CharClass>| {
+                let b = text.as_bytes();
+                let mut out = String::new();
+                let mut i = 0;
+                while i < b.len() {
+                    if let Some(v) = escaped_octet(b, i) {
+                        if decode.contains(v) {
+                            out.push(char::from(v));
+                        } else {
+                            push_escape(&mut out, v);
+                        }
+                        i += 3;
+                    } else if legal.is_some_and(|l| !l.contains(b[i])) {
+                        push_escape(&mut out, b[i]);
+                        i += 1;
+                    } else {
+                        let ch = text[i..].chars().next().unwrap();
+                        out.push(ch);
+                        i += ch.len_utf8();
+                    }
+                }
+                out
+            };
+        let mut texts = crate::reference::tests::samples();
+        texts
+            .extend(["%7e%2f%41%zz%", "a%c3%A9é b", "%%41"].map(String::from));
+        for text in &texts {
+            for spec in Spec::IETF {
+                let eq = &spec.rules().equivalence;
+                for (decode, legal) in [
+                    (eq.decodable, Some(eq.legal)),
+                    (CharClass::EMPTY, Some(eq.legal)),
+                    (CharClass::EMPTY, None),
+                ] {
+                    let mut out = Vec::new();
+                    Rewrite::new(legal, Escapes::Normalize(decode))
+                        .apply(text.as_bytes(), &mut out);
+                    assert_eq!(
+                        String::from_utf8(out).unwrap(),
+                        naive(text, decode, legal),
+                        "{spec}: {text:?}"
+                    );
+                }
+            }
         }
     }
 

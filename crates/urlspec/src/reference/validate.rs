@@ -14,54 +14,6 @@ use crate::spec::{SchemeRule, ServerGrammar, Spec};
 pub(crate) use crate::violation::{Checker, Sink};
 pub use crate::violation::{Violation, ViolationKind};
 
-struct Names {
-    segment: &'static str,
-    first_segment: &'static str,
-    param: &'static str,
-    query: &'static str,
-    fragment: &'static str,
-}
-
-fn names(spec: Spec) -> Names {
-    match spec {
-        Spec::Rfc1630 => Names {
-            segment: "xpalphas",
-            first_segment: "xpalphas",
-            param: "xpalphas",
-            query: "search",
-            fragment: "fragmentid",
-        },
-        Spec::Draft04 | Spec::Rfc1808 => Names {
-            segment: "pchar",
-            first_segment: "pchar",
-            param: "param",
-            query: "query",
-            fragment: "fragment",
-        },
-        Spec::Draft96 | Spec::Draft96Dec => Names {
-            segment: "pchar",
-            first_segment: "pchar",
-            param: "param",
-            query: "urlchar",
-            fragment: "urlchar",
-        },
-        Spec::Rfc2396 => Names {
-            segment: "pchar",
-            first_segment: "rel_segment",
-            param: "param",
-            query: "uric",
-            fragment: "uric",
-        },
-        Spec::Rfc3986 | Spec::Whatwg => Names {
-            segment: "pchar",
-            first_segment: "segment-nz-nc",
-            param: "pchar",
-            query: "query",
-            fragment: "fragment",
-        },
-    }
-}
-
 /// `is_valid()` from what the splitter noted ([`Meta::fits`](super::Meta)),
 /// when that settles it; `None` when only [`check`] can tell.
 ///
@@ -150,8 +102,7 @@ fn quick_rest(r: &Reference<'_>) -> Option<bool> {
         return Some(false);
     }
     // RFC 1630 has no empty `search`.
-    if spec == Spec::Rfc1630 && m.query_start != NONE && r.query() == Some("")
-    {
+    if !rules.empty_query && m.query_start != NONE && r.query() == Some("") {
         return Some(false);
     }
     if m.net_loc_start != NONE
@@ -307,7 +258,7 @@ pub(crate) fn check(r: &Reference<'_>, sink: &mut Sink<'_>) {
     let spec = r.spec();
     let rules = spec.rules();
     let g = &rules.grammar;
-    let n = names(spec);
+    let n = &rules.rule_names;
     let m = *r.meta();
     let input = r.as_str();
     let mut c = Checker::new(spec, sink);
@@ -419,7 +370,7 @@ pub(crate) fn check(r: &Reference<'_>, sink: &mut Sink<'_>) {
     if let Some(q) = r.query() {
         if !opaque_2396 {
             let start = m.query_start + 1;
-            if spec == Spec::Rfc1630 && q.is_empty() {
+            if !rules.empty_query && q.is_empty() {
                 c.report(
                     start,
                     n.query,
