@@ -123,9 +123,8 @@ fn quick_rest(r: &Reference<'_>) -> Option<bool> {
 /// Whether `input` is valid under `spec`, one of RFC 3986, RFC 1808 and
 /// draft 04, told from its bytes alone without splitting it: `true` only
 /// when it is; `false` when it is not, or when only a parse can tell (a
-/// `:` in the first segment, an authority other than a plain registered
-/// name, an invalid byte, whose position the parse finds; without AVX2,
-/// any scheme).
+/// scheme, a `:` in the first segment, an authority other than a plain
+/// registered name, an invalid byte, whose position the parse finds).
 ///
 /// For resolution that refuses invalid references on its fast path, which
 /// never splits the reference. Under these specs the query's class holds
@@ -135,72 +134,8 @@ fn quick_rest(r: &Reference<'_>) -> Option<bool> {
 /// before the first `#` are all in the query's class, those after it in
 /// the fragment's, its net_loc (after a leading `//`) in the plain
 /// authority class, and every `%` starts an escape.
-///
-/// Where the CPU has AVX2 the bytes are read once, sixteen at a time
-/// ([`summarized`]), and a reference with a scheme is vouched for too.
 #[inline]
 pub(crate) fn plain(input: &str, spec: Spec) -> bool {
-    #[cfg(all(target_arch = "x86_64", feature = "std"))]
-    if let Some(avx2) = crate::bytes::x86::Avx2::get() {
-        use super::simd::summary;
-        let b = input.as_bytes();
-        let s = match spec {
-            Spec::Rfc3986 => summary::<6>(b, avx2),
-            Spec::Rfc1808 => summary::<2>(b, avx2),
-            Spec::Draft04 => summary::<1>(b, avx2),
-            _ => return false,
-        };
-        return summarized(b, spec, s);
-    }
-    plain_bytes(input, spec)
-}
-
-/// [`plain`] from the [`Summary`](super::simd::Summary) of the input's
-/// bytes: every byte but one `#` in the class the query and fragment
-/// share (which holds the path's, the params' and their delimiters, see
-/// [`plain_bytes`]); a scheme, if a `:` comes before the first `/`, `?`
-/// or `#`, made of scheme characters; a `//` net_loc in the plain
-/// authority class; every `%` an escape.
-#[cfg(all(target_arch = "x86_64", feature = "std"))]
-fn summarized(b: &[u8], spec: Spec, s: super::simd::Summary) -> bool {
-    if s.outside || s.hashes > 1 {
-        return false;
-    }
-    let t = table::of(spec);
-    let mut from = 0;
-    if s.colon {
-        let stop = memchr::memchr3(b'/', b'?', b'#', b).unwrap_or(b.len());
-        if let Some(c) = memchr::memchr(b':', &b[..stop]) {
-            // Not a scheme: a `:` in the first segment, which the parse
-            // reports.
-            let letter_first = spec.rules().scheme == SchemeRule::LetterFirst;
-            let first =
-                if letter_first { table::ALPHA } else { table::SCHEME };
-            if c == 0
-                || t[usize::from(b[0])] & first == 0
-                || table::classes(&b[..c], t) & table::SCHEME == 0
-            {
-                return false;
-            }
-            from = c + 1;
-        }
-    }
-    if b[from..].starts_with(b"//") {
-        let (end, acc) = table::run(b, from + 2, t, AUTH_GO);
-        // Under RFC 1808 and draft 04 a path after the net_loc must not
-        // start with an empty segment (`fsegment`).
-        if acc & AUTH == 0
-            || (spec != Spec::Rfc3986 && b[end..].starts_with(b"//"))
-        {
-            return false;
-        }
-    }
-    !s.percent || escapes_valid(b)
-}
-
-/// [`plain`] a byte at a time, for a reference without a scheme (one
-/// with a scheme is left to the parse).
-fn plain_bytes(input: &str, spec: Spec) -> bool {
     let t = table::of(spec);
     let b = input.as_bytes();
     let (mut from, mut net_loc) = (0, u16::MAX);
@@ -420,12 +355,9 @@ mod tests {
 
     const SERVED: [Spec; 3] = [Spec::Rfc3986, Spec::Rfc1808, Spec::Draft04];
 
-    /// `plain` says valid only of valid references, and so does its
-    /// byte-at-a-time form, which says it of no more references.
+    /// `plain` says valid only of valid references.
     fn sound(input: &str, spec: Spec) -> bool {
         let said = plain(input, spec);
-        let bytes = plain_bytes(input, spec);
-        assert!(said || !bytes, "{spec} {input:?}");
         if said {
             let r = Reference::parse_with(input, spec);
             assert!(r.violations().is_empty(), "{spec} {input:?}");
@@ -477,29 +409,6 @@ mod tests {
             ("#a#b", Spec::Rfc3986, false),
             ("a b", Spec::Rfc1808, false),
         ] {
-            assert_eq!(plain_bytes(input, spec), want, "{spec} {input:?}");
-        }
-        // With a scheme: vouched for from the bytes where the CPU has
-        // AVX2, left to the parse otherwise.
-        #[cfg(all(target_arch = "x86_64", feature = "std"))]
-        let avx2 = crate::bytes::x86::Avx2::get().is_some();
-        #[cfg(not(all(target_arch = "x86_64", feature = "std")))]
-        let avx2 = false;
-        for (input, spec, want) in [
-            ("http://a/b?c#d", Spec::Rfc3986, true),
-            ("http://a/b?c#d", Spec::Rfc1808, true),
-            ("h1+.-:x/y", Spec::Rfc3986, true),
-            ("1h:x", Spec::Rfc3986, false),
-            ("1h:x", Spec::Rfc1808, true),
-            ("http://u@a/b", Spec::Rfc3986, false),
-            ("http://a//b", Spec::Rfc3986, true),
-            ("http://a//b", Spec::Rfc1808, false),
-            ("http://a/b#c#d", Spec::Rfc3986, false),
-            ("ht%tp:x", Spec::Rfc3986, false),
-            (":x", Spec::Rfc1808, false),
-        ] {
-            assert_eq!(plain(input, spec), want && avx2, "{spec} {input:?}");
-            assert!(!plain_bytes(input, spec), "{spec} {input:?}");
             assert_eq!(plain(input, spec), want, "{spec} {input:?}");
         }
     }
