@@ -262,21 +262,23 @@ pub fn list_of<'py>(
 #[derive(Clone, Copy)]
 pub enum Fast {
     /// One argument (`compat.urlsplit`, `urlparse`).
-    One(
-        for<'py> fn(
-            Python<'py>,
-            &Bound<'py, PyString>,
-        ) -> PyResult<Bound<'py, PyAny>>,
-    ),
+    One(OneStr),
     /// Two arguments (`compat.urljoin`).
-    Two(
-        for<'py> fn(
-            Python<'py>,
-            &Bound<'py, PyString>,
-            &Bound<'py, PyString>,
-        ) -> PyResult<Bound<'py, PyAny>>,
-    ),
+    Two(TwoStrs),
 }
+
+/// A function of one `str`.
+pub type OneStr = for<'py> fn(
+    Python<'py>,
+    &Bound<'py, PyString>,
+) -> PyResult<Bound<'py, PyAny>>;
+
+/// A function of two `str`.
+pub type TwoStrs = for<'py> fn(
+    Python<'py>,
+    &Bound<'py, PyString>,
+    &Bound<'py, PyString>,
+) -> PyResult<Bound<'py, PyAny>>;
 
 /// A function object that CPython calls through vectorcall straight into
 /// Rust, with attributes a builtin cannot have: `compat.urlsplit` must
