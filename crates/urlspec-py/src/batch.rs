@@ -582,7 +582,6 @@ fn parse_columns(u: &ArrowStrs<'_>, spec: Spec) -> Result<Parsed, String> {
     let n = u.len;
     let bytes = u.text.len();
     let text = u.text.as_bytes();
-    let origin = u.text.as_ptr() as usize;
     // Room for each column's data as the corpora need it (the path most),
     // grown when a batch needs more.
     // A spec without params has an all-null params column, made in Python.
@@ -621,7 +620,8 @@ fn parse_columns(u: &ArrowStrs<'_>, spec: Spec) -> Result<Parsed, String> {
                 spans[k][j] = match p {
                     Some(p) => {
                         bits[k][j / 8] |= 1 << (j % 8);
-                        Span { at: p.as_ptr() as usize - origin, len: p.len() }
+                        let at = crate::bytes::offset(text, p.as_bytes());
+                        Span { at, len: p.len() }
                     }
                     None => Span::default(),
                 };
@@ -704,7 +704,6 @@ fn parse_views(u: &ArrowStrs<'_>, spec: Spec) -> Result<ParsedViews, String> {
     const BLOCK: usize = 256;
     let n = u.len;
     let text = u.text.as_bytes();
-    let origin = u.text.as_ptr() as usize;
     // A spec without params has an all-null params column, made in Python.
     let params = spec.rules().params;
     let mut cols: Vec<Views> = (0..6)
@@ -738,7 +737,7 @@ fn parse_views(u: &ArrowStrs<'_>, spec: Spec) -> Result<ParsedViews, String> {
             let parts = crate::components(&r);
             for (s, p) in slot.iter_mut().zip(parts) {
                 *s = p.map_or((ABSENT, 0), |p| {
-                    (p.as_ptr() as usize - origin, p.len() as u32)
+                    (crate::bytes::offset(text, p.as_bytes()), p.len() as u32)
                 });
             }
             if r.is_valid() {

@@ -13,11 +13,9 @@
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
-use std::panic::AssertUnwindSafe;
 use std::sync::OnceLock;
 
 use pyo3::exceptions::{PyNameError, PyRuntimeError, PyTypeError};
-use pyo3::panic::PanicException;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{
@@ -126,6 +124,10 @@ fn tuple_of<'py, const N: usize>(
     // hands it (no check, no error: about 80 instructions fewer per result
     // than `PyTuple_SetItem`'s). The new object is owned by the `Bound`
     // made from it, seen by no other code until returned.
+    // (Taking a result of strings off the collector's list, as the
+    // collector does itself for a plain tuple of atoms, was measured: 36
+    // instructions more per result, the call costing more than the
+    // tracking it saves; BENCHMARKS.md.)
     unsafe {
         let obj = ffi::PyType_GenericAlloc(cls.as_ptr().cast(), N as _);
         let obj = Bound::from_owned_ptr_or_err(py, obj)?;
@@ -367,7 +369,7 @@ struct Text<'a> {
 
 impl<'a> Text<'a> {
     fn of(s: &'a Bound<'_, PyString>) -> PyResult<Text<'a>> {
-        if let Some(t) = compact_ascii(s) {
+        if let Some(t) = fastpy::compact_ascii(s) {
             return Ok(Text { bytes: Cow::Borrowed(t), kind: Kind::Ascii });
         }
         if let Ok(t) = s.to_str() {
@@ -395,27 +397,6 @@ fn empty_str(py: Python<'_>) -> Bound<'_, PyAny> {
         .into_any()
 }
 
-/// A compact ASCII string's characters, which are its UTF-8, read where
-/// they are (CPython before 3.14, whose layout PyO3 describes; others ask
-/// `PyUnicode_AsUTF8AndSize`): about 60 instructions fewer per string than
-/// the call.
-fn compact_ascii<'a>(s: &'a Bound<'_, PyString>) -> Option<&'a [u8]> {
-    #[cfg(not(Py_3_14))]
-    // SAFETY: `s` is a str, alive as long as the borrow `'a`, and a str
-    // never changes. A compact ASCII string holds its `length` characters,
-    // one byte each, right after its `PyASCIIObject` header.
-    unsafe {
-        let obj = s.as_ptr();
-        if ffi::PyUnicode_IS_COMPACT_ASCII(obj) != 0 {
-            let len = ffi::PyUnicode_GET_LENGTH(obj) as usize;
-            let data = obj.cast::<ffi::PyASCIIObject>().add(1).cast::<u8>();
-            return Some(std::slice::from_raw_parts(data, len));
-        }
-    }
-    let _ = s;
-    None
-}
-
 /// A Python string of `text`, which is of `kind` (a part of a text of that
 /// kind is).
 fn str_from<'py>(
@@ -427,14 +408,11 @@ fn str_from<'py>(
         return Ok(empty_str(py));
     }
     match kind {
-        // SAFETY: a part of an ASCII text is ASCII, so valid UTF-8.
-        // `new_str` makes it with PyUnicode_New(len, 127) and one copy,
-        // without decoding: about 100 instructions fewer than
+        // SAFETY: a part of an ASCII text is ASCII. `new_ascii` makes it
+        // with PyUnicode_New(len, 127) and one copy, without decoding or
+        // checking again: about 100 instructions fewer than
         // `PyUnicode_FromStringAndSize`.
-        Kind::Ascii => Ok(fastpy::new_str(py, unsafe {
-            std::str::from_utf8_unchecked(text)
-        })?
-        .into_any()),
+        Kind::Ascii => Ok(unsafe { fastpy::new_ascii(py, text) }?.into_any()),
         Kind::Utf8 => Ok(PyString::from_bytes(py, text)?.into_any()),
         Kind::Wtf8 => {
             let bytes = PyBytes::new(py, text);
@@ -538,7 +516,7 @@ struct Interp<'a, 'py> {
     lists: Option<RefCell<&'a mut Lists>>,
 }
 
-/// urllib's scheme lists as a thread last read them.
+/// urllib's scheme lists as last read.
 #[derive(Default)]
 struct Lists {
     /// `urllib.parse.__dict__`'s version (PEP 509) when `bound` was read.
@@ -547,6 +525,30 @@ struct Lists {
     /// `uses_netloc`, `uses_params` (when looked up).
     bound: [Option<Py<PyAny>>; 3],
     snapshots: [Option<Snapshot>; 3],
+}
+
+impl Lists {
+    /// Whether `scheme` is in list `list`, answered from its snapshot
+    /// alone when the module's dict is unchanged since the list was looked
+    /// up (`version`, its version now) and the snapshot is of that list:
+    /// no Python object touched, no reference taken.
+    #[inline]
+    fn quick(
+        &self,
+        version: Option<u64>,
+        list: usize,
+        scheme: &[u8],
+    ) -> Option<bool> {
+        if version.is_none() || version != self.version {
+            return None;
+        }
+        let (bound, snapshot) =
+            (self.bound[list].as_ref()?, self.snapshots[list].as_ref()?);
+        if bound.as_ptr() != snapshot.list.as_ptr().cast() {
+            return None;
+        }
+        snapshot.answer(scheme)
+    }
 }
 
 /// A dict's version (PEP 509): changed by every change of the dict.
@@ -603,6 +605,12 @@ impl<'py> Interp<'_, 'py> {
 
     /// `scheme in urllib.parse.<list>`, as urllib reads it at each call.
     fn listed(&self, list: usize, scheme: &[u8]) -> PyResult<bool> {
+        if let Some(lists) = &self.lists {
+            let version = dict_version(self.u.globals.bind(self.py));
+            if let Some(answer) = lists.borrow().quick(version, list, scheme) {
+                return Ok(answer);
+            }
+        }
         let mut lists = self.lists.as_ref().map(|l| l.borrow_mut());
         let found =
             self.bound(lists.as_deref_mut().map(|l| &mut **l), list)?;
@@ -611,13 +619,16 @@ impl<'py> Interp<'_, 'py> {
             (found.cast_exact::<PyList>(), &mut lists)
         {
             let slot = &mut lists.snapshots[list];
-            let known = slot.as_ref().and_then(|s| s.answer(items, scheme));
-            if let Some(answer) = known {
+            if !slot.as_ref().is_some_and(|s| items.is(&s.list)) {
+                *slot = Snapshot::of(items);
+            }
+            if let Some(answer) = slot.as_ref().and_then(|s| s.answer(scheme))
+            {
                 return Ok(answer);
             }
+            // The list changed in place since its snapshot: taken again.
             *slot = Snapshot::of(items);
-            if let Some(answer) =
-                slot.as_ref().and_then(|s| s.answer(items, scheme))
+            if let Some(answer) = slot.as_ref().and_then(|s| s.answer(scheme))
             {
                 return Ok(answer);
             }
@@ -628,8 +639,8 @@ impl<'py> Interp<'_, 'py> {
     }
 }
 
-/// Per thread: urllib's scheme lists as last read, and the buffers
-/// `urljoin` writes into, reused from call to call.
+/// urllib's scheme lists as last read, and the buffers `urljoin` writes
+/// into, reused from call to call.
 #[derive(Default)]
 struct State {
     lists: Lists,
@@ -637,30 +648,54 @@ struct State {
     scratch: Vec<u8>,
 }
 
-thread_local! {
-    static STATE: RefCell<Option<State>> = const { RefCell::new(None) };
+/// The one [`State`], used by a call at a time (`busy`), touched only
+/// with the GIL held: a static read under the GIL costs less than a
+/// thread-local (about 30 instructions a call, BENCHMARKS.md).
+struct Shared {
+    busy: Cell<bool>,
+    state: std::cell::UnsafeCell<Option<State>>,
 }
 
-/// `f` over this thread's state, buffers emptied; over a new one for a
-/// call made while the thread's is in use (a netloc check or a scheme
-/// list's `in` that calls compat again).
-fn with_state<R>(f: impl FnOnce(&mut State) -> R) -> R {
-    STATE.with(|state| {
-        let Ok(mut state) = state.try_borrow_mut() else {
-            return f(&mut State::default());
-        };
-        let state = state.get_or_insert_with(State::default);
-        state.out.clear();
-        state.scratch.clear();
-        let result = f(state);
-        // A huge URL's room is not kept.
-        for b in [&mut state.out, &mut state.scratch] {
-            if b.capacity() > 1 << 16 {
-                *b = Vec::new();
-            }
+// SAFETY: `SHARED` is read and written only by `with_state`, which takes
+// the `Python` token: with the GIL held, on GIL builds only (the module
+// refuses to run without it, `check_interpreter` in lib.rs), so by one
+// thread at a time, the GIL ordering its accesses.
+unsafe impl Sync for Shared {}
+
+static SHARED: Shared =
+    Shared { busy: Cell::new(false), state: std::cell::UnsafeCell::new(None) };
+
+/// `f` over the shared state, buffers emptied; over a new one for a call
+/// made while it is in use (a netloc check or a scheme list's `in` that
+/// calls compat again, or another thread that runs while such Python code
+/// has released the GIL).
+fn with_state<R>(_py: Python<'_>, f: impl FnOnce(&mut State) -> R) -> R {
+    if SHARED.busy.replace(true) {
+        return f(&mut State::default());
+    }
+    /// Marks the state free again, on return or unwind.
+    struct Release;
+    impl Drop for Release {
+        fn drop(&mut self) {
+            SHARED.busy.set(false);
         }
-        result
-    })
+    }
+    let _release = Release;
+    // SAFETY: the GIL is held (`_py`), and `busy` was false and is now
+    // true until `_release` drops: no other reference to the state exists
+    // (every other use, in this thread or another, goes through `busy`).
+    let state = unsafe { &mut *SHARED.state.get() };
+    let state = state.get_or_insert_with(State::default);
+    state.out.clear();
+    state.scratch.clear();
+    let result = f(state);
+    // A huge URL's room is not kept.
+    for b in [&mut state.out, &mut state.scratch] {
+        if b.capacity() > 1 << 16 {
+            *b = Vec::new();
+        }
+    }
+    result
 }
 
 /// A scheme list of urllib as it was when last read: the list, its items
@@ -676,8 +711,18 @@ struct Snapshot {
     /// Each item's text, and as [`packed`].
     schemes: Vec<Box<[u8]>>,
     packed: Vec<u64>,
-    /// The last scheme found ([`packed`]) and where.
-    last: Cell<(u64, usize)>,
+    /// Where a short scheme is ([`packed`], index), at [`slot`] of its
+    /// packed form: one probe for the schemes asked again and again (the
+    /// first of equal ones, or none when two share a slot: then the scan).
+    slots: [(u64, u32); SLOTS],
+}
+
+/// The slots of a [`Snapshot`]: more than urllib's lists have items.
+const SLOTS: usize = 64;
+
+/// The slot of a packed scheme: the top bits of a multiplicative hash.
+fn slot(key: u64) -> usize {
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize
 }
 
 /// A text of up to seven bytes and its length in one word (`u64::MAX`
@@ -703,49 +748,54 @@ impl Snapshot {
             items: Vec::with_capacity(n),
             schemes: Vec::with_capacity(n),
             packed: Vec::with_capacity(n),
-            last: Cell::new((u64::MAX, 0)),
+            slots: [(u64::MAX, 0); SLOTS],
         };
-        for item in list.iter() {
+        for (i, item) in list.iter().enumerate() {
             let text = item.cast_exact::<PyString>().ok()?.to_str().ok()?;
+            let key = packed(text.as_bytes());
+            let at = &mut snapshot.slots[slot(key)];
+            if key != u64::MAX && at.0 == u64::MAX {
+                *at = (key, u32::try_from(i).ok()?);
+            }
             snapshot.schemes.push(text.as_bytes().into());
-            snapshot.packed.push(packed(text.as_bytes()));
+            snapshot.packed.push(key);
             snapshot.items.push(item.unbind());
         }
         Some(snapshot)
     }
 
-    /// Whether `scheme` is in `list`, when this snapshot can tell.
-    fn answer(&self, list: &Bound<'_, PyList>, scheme: &[u8]) -> Option<bool> {
+    /// Whether `scheme` is in the list, when this snapshot can tell (the
+    /// list has the items it had when the snapshot was taken, as far as
+    /// the answer depends on them).
+    #[inline]
+    fn answer(&self, scheme: &[u8]) -> Option<bool> {
         let n = self.items.len();
-        // SAFETY: `list` is a list and the GIL is held: its size is read
-        // where it is (no call).
-        let len = unsafe { ffi::PyList_GET_SIZE(list.as_ptr()) } as usize;
-        if !list.is(&self.list) || len != n {
+        let list = self.list.as_ptr();
+        // SAFETY: `list` is a list, alive (held by `self.list`), and the
+        // GIL is held: its size is read where it is (no call).
+        let len = unsafe { ffi::PyList_GET_SIZE(list) } as usize;
+        if len != n {
             return None;
         }
         let same = |i: usize| {
             // SAFETY: `i < n`, the list's length, read just above with no
             // Python code run since (none runs here), and the GIL is held:
             // `PyList_GET_ITEM` reads a valid slot, compared as a pointer.
-            let now = unsafe {
-                ffi::PyList_GET_ITEM(list.as_ptr(), i as ffi::Py_ssize_t)
-            };
+            let now =
+                unsafe { ffi::PyList_GET_ITEM(list, i as ffi::Py_ssize_t) };
             std::ptr::eq(now, self.items[i].as_ptr())
         };
         let key = packed(scheme);
-        let (last_key, last_at) = self.last.get();
-        let found = if key == last_key && key != u64::MAX {
-            Some(last_at)
+        let (at_key, at) = self.slots[slot(key)];
+        let found = if key == at_key && key != u64::MAX {
+            Some(at as usize)
         } else if key == u64::MAX {
             self.schemes.iter().position(|s| &s[..] == scheme)
         } else {
             self.packed.iter().position(|&k| k == key)
         };
         match found {
-            Some(i) if same(i) => {
-                self.last.set((key, i));
-                Some(true)
-            }
+            Some(i) if same(i) => Some(true),
             Some(_) => None,
             None => (0..n).all(same).then_some(false),
         }
@@ -916,10 +966,11 @@ fn split_text<'py>(
     )
 }
 
-/// `name` (``"urlsplit"`` or ``"urlparse"``) as a function object that
-/// splits a lone `str` argument itself and hands every other call to
-/// `fallback` (the `urllib_` function of the same name), with `doc` as its
-/// `__doc__` and a `cache_clear()` that does nothing.
+/// `name` (``"urlsplit"``, ``"urlparse"`` or ``"urljoin"``) as a function
+/// object that answers the common call itself (one `str`; for urljoin two)
+/// and hands every other call to `fallback` (the `urllib_` function of the
+/// same name), with `doc` as its `__doc__` and a `cache_clear()` that does
+/// nothing.
 #[pyfunction]
 fn urllib_fast<'py>(
     py: Python<'py>,
@@ -928,15 +979,26 @@ fn urllib_fast<'py>(
     doc: Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let fast = match name {
-        "urlsplit" => split_default::<false>,
-        "urlparse" => split_default::<true>,
+        "urlsplit" => fastpy::Fast::One(split_default::<false>),
+        "urlparse" => fastpy::Fast::One(split_default::<true>),
+        "urljoin" => fastpy::Fast::Two(join_default),
         _ => return Err(PyNameError::new_err(format!("no fast {name}"))),
     };
-    fastpy::FastFunction::make(py, fast, fallback, doc)
+    fastpy::FastFunction::make(py, fast, name, fallback, doc)
+}
+
+/// `urljoin(base, url)` of two `str`, fragments allowed: the common call,
+/// which [`fastpy::FastFunction`] makes without reading arguments.
+fn join_default<'py>(
+    py: Python<'py>,
+    base: &Bound<'py, PyString>,
+    url: &Bound<'py, PyString>,
+) -> PyResult<Bound<'py, PyAny>> {
+    join_strs(py, urllib_state()?, base, url, &Arg::Default)
 }
 
 /// ``urllib.parse.urljoin(base, url, allow_fragments=True)``, answer for
-/// answer, exceptions included: every call [`urljoin_fastcall`] does not
+/// answer, exceptions included: every call [`join_default`] does not
 /// answer itself.
 #[pyfunction]
 #[pyo3(signature = (base, url, allow_fragments = Arg::Default))]
@@ -976,7 +1038,7 @@ fn join_strs<'py>(
     }
     let allow = allow_fragments.is_truthy(true)?;
     let kind = base_text.kind.max(ref_text.kind);
-    with_state(|state| {
+    with_state(py, |state| {
         let State { lists, out, scratch } = state;
         let interp = Interp { py, u, kind, lists: Some(RefCell::new(lists)) };
         let joined = urllib::join(
@@ -998,109 +1060,6 @@ fn join_strs<'py>(
             ),
         }
     })
-}
-
-/// `compat.urljoin` itself, a `METH_FASTCALL | METH_KEYWORDS` C function:
-/// the common call, two `str` and nothing else, goes straight to
-/// [`join_strs`]; any other (keywords, a third argument, other types, a
-/// wrong count) is handed with its arguments as given to
-/// [`urllib_urljoin`], whose argument parsing and errors are PyO3's. PyO3's
-/// own entry (its trampoline and argument extraction) cost about 300 of a
-/// call's instructions (BENCHMARKS.md, Python package).
-unsafe extern "C" fn urljoin_fastcall(
-    _module: *mut ffi::PyObject,
-    args: *const *mut ffi::PyObject,
-    nargs: ffi::Py_ssize_t,
-    kwnames: *mut ffi::PyObject,
-) -> *mut ffi::PyObject {
-    // SAFETY: CPython calls a C function with the GIL held, so the thread
-    // is attached for the whole call, and `py` does not outlive it.
-    let py = unsafe { Python::assume_attached() };
-    if nargs == 2 && kwnames.is_null() {
-        // SAFETY: `args` holds `nargs` (2) borrowed references, alive for
-        // the call (the caller holds them).
-        let (base, url) = unsafe { (*args, *args.add(1)) };
-        // SAFETY: both are live objects (above); only their types are read.
-        let strs = unsafe {
-            ffi::PyUnicode_CheckExact(base) != 0
-                && ffi::PyUnicode_CheckExact(url) != 0
-        };
-        if let (true, Some(u)) = (strs, URLLIB.get()) {
-            // SAFETY: borrowed for the call, exact `str` (checked above).
-            let (b, r) = unsafe {
-                (
-                    Borrowed::from_ptr(py, base).cast_unchecked::<PyString>(),
-                    Borrowed::from_ptr(py, url).cast_unchecked::<PyString>(),
-                )
-            };
-            let joined = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                join_strs(py, u, &b, &r, &Arg::Default)
-            }));
-            let err = match joined {
-                Ok(Ok(obj)) => return obj.into_ptr(),
-                Ok(Err(e)) => e,
-                Err(_) => PanicException::new_err("urljoin panicked"),
-            };
-            err.restore(py);
-            return std::ptr::null_mut();
-        }
-    }
-    let full = match URLJOIN_FULL.get(py) {
-        Some(f) => f,
-        None => {
-            PyRuntimeError::new_err("urlspec.compat is not initialized")
-                .restore(py);
-            return std::ptr::null_mut();
-        }
-    };
-    // SAFETY: the arguments are passed on exactly as CPython gave them;
-    // `full` is a live callable (held by the static).
-    unsafe {
-        ffi::PyObject_Vectorcall(full.as_ptr(), args, nargs as usize, kwnames)
-    }
-}
-
-/// [`urllib_urljoin`] as a Python callable, for the calls
-/// [`urljoin_fastcall`] hands on.
-static URLJOIN_FULL: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-
-/// The method definition of [`urljoin_fastcall`], which CPython only
-/// reads.
-struct MethodDef(ffi::PyMethodDef);
-
-// SAFETY: the definition is never written after it is made; its
-// pointers are to static text and a function.
-unsafe impl Sync for MethodDef {}
-
-static URLJOIN_DEF: MethodDef = MethodDef(ffi::PyMethodDef {
-    ml_name: c"urllib_urljoin".as_ptr(),
-    ml_meth: ffi::PyMethodDefPointer {
-        PyCFunctionFastWithKeywords: urljoin_fastcall,
-    },
-    ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
-    ml_doc: c"urllib_urljoin(base, url, allow_fragments=True)\n--\n\n\
-urllib.parse.urljoin, answer for answer, exceptions included."
-        .as_ptr(),
-});
-
-/// Adds `urllib_urljoin` to `m`: [`urljoin_fastcall`], over the PyO3
-/// function [`urllib_urljoin`] for the calls it hands on.
-fn add_urljoin(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    let py = m.py();
-    let full = wrap_pyfunction!(urllib_urljoin, m)?;
-    let _ = URLJOIN_FULL.set(py, full.into_any().unbind());
-    let name = m.name()?;
-    // SAFETY: the definition is static and read only (MethodDef); the
-    // module and its name are live; a new reference or NULL with an
-    // exception set is returned, which `from_owned_ptr_or_err` takes.
-    let f = unsafe {
-        let def = std::ptr::addr_of!(URLJOIN_DEF.0).cast_mut();
-        Bound::from_owned_ptr_or_err(
-            py,
-            ffi::PyCFunction_NewEx(def, m.as_ptr(), name.as_ptr()),
-        )?
-    };
-    m.add("urllib_urljoin", f)
 }
 
 /// ``urlunparse((scheme, netloc, path, params, query, fragment))`` of six
@@ -1219,7 +1178,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(urllib_urlsplit, m)?)?;
     m.add_function(wrap_pyfunction!(urllib_fast, m)?)?;
     m.add_function(wrap_pyfunction!(urllib_urlparse, m)?)?;
-    add_urljoin(m)?;
+    m.add_function(wrap_pyfunction!(urllib_urljoin, m)?)?;
     m.add_function(wrap_pyfunction!(urllib_unparse, m)?)?;
     m.add_function(wrap_pyfunction!(urllib_unquote, m)?)?;
     m.add_function(wrap_pyfunction!(unquote_to_bytes, m)?)?;

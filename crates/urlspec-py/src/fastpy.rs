@@ -1,6 +1,6 @@
 //! The pieces of CPython's full (non-limited) C API that the package's
 //! fast paths use: a function type called through vectorcall
-//! ([`FastFunction`], `compat.urlsplit` and `urlparse`), and for the batch
+//! ([`FastFunction`], `compat.urlsplit`, `urlparse` and `urljoin`), and for the batch
 //! calls over lists, list items read in place without a new reference each
 //! (`PyList_GET_ITEM`), their UTF-8 as Python caches it (for an ASCII
 //! string, its data itself), ASCII results made with their exact kind and
@@ -40,8 +40,8 @@ unsafe fn text<'a>(list: &'a Bound<'_, PyList>, i: usize) -> Text<'a> {
     let mut size: ffi::Py_ssize_t = 0;
     // SAFETY: the callers check `i < len`, so `PyList_GET_ITEM` gives a
     // valid borrowed pointer (the GIL is held). `PyUnicode_Check` reads
-    // the type only. A compact ASCII string's `len` characters follow its
-    // `PyASCIIObject` header, one byte each. `PyUnicode_AsUTF8AndSize` returns the UTF-8 cached on
+    // the type only; a `str` it is, alive while the item stays in the list
+    // (`compact_ascii_raw`). `PyUnicode_AsUTF8AndSize` returns the UTF-8 cached on
     // the string object (for an ASCII string its data), unchanged for the
     // object's life (a str is immutable), with its length in `size`; or
     // NULL with an exception set for a lone surrogate, cleared here (the
@@ -55,14 +55,7 @@ unsafe fn text<'a>(list: &'a Bound<'_, PyList>, i: usize) -> Text<'a> {
         if ffi::PyUnicode_Check(obj) == 0 {
             return Text::Other;
         }
-        // A compact ASCII string (nearly every URL) holds its characters,
-        // which are its UTF-8, right after its header (CPython before
-        // 3.14, whose layout PyO3 describes; later ones take the call).
-        #[cfg(not(Py_3_14))]
-        if ffi::PyUnicode_IS_COMPACT_ASCII(obj) != 0 {
-            let len = ffi::PyUnicode_GET_LENGTH(obj) as usize;
-            let data = obj.cast::<ffi::PyASCIIObject>().add(1).cast::<u8>();
-            let bytes = std::slice::from_raw_parts(data, len);
+        if let Some(bytes) = compact_ascii_raw(obj) {
             return Text::Str(std::str::from_utf8_unchecked(bytes));
         }
         let data = ffi::PyUnicode_AsUTF8AndSize(obj, &mut size);
@@ -74,6 +67,36 @@ unsafe fn text<'a>(list: &'a Bound<'_, PyList>, i: usize) -> Text<'a> {
             std::slice::from_raw_parts(data.cast::<u8>(), size as usize);
         Text::Str(std::str::from_utf8_unchecked(bytes))
     }
+}
+
+/// A compact ASCII string's characters, which are its UTF-8, read where
+/// they are (CPython before 3.14, whose layout PyO3 describes; others ask
+/// `PyUnicode_AsUTF8AndSize`): about 60 instructions fewer per string than
+/// the call.
+pub fn compact_ascii<'a>(s: &'a Bound<'_, PyString>) -> Option<&'a [u8]> {
+    // SAFETY: `s` is a str, alive as long as the borrow `'a`.
+    unsafe { compact_ascii_raw(s.as_ptr()) }
+}
+
+/// [`compact_ascii`] of a raw `str`.
+///
+/// # Safety
+/// `obj` is a `str`, alive for `'a`, and the GIL is held.
+#[inline(always)]
+unsafe fn compact_ascii_raw<'a>(obj: *mut ffi::PyObject) -> Option<&'a [u8]> {
+    #[cfg(not(Py_3_14))]
+    // SAFETY: a str never changes. A compact ASCII string holds its
+    // `length` characters, one byte each, right after its
+    // `PyASCIIObject` header.
+    unsafe {
+        if ffi::PyUnicode_IS_COMPACT_ASCII(obj) != 0 {
+            let len = ffi::PyUnicode_GET_LENGTH(obj) as usize;
+            let data = obj.cast::<ffi::PyASCIIObject>().add(1).cast::<u8>();
+            return Some(std::slice::from_raw_parts(data, len));
+        }
+    }
+    let _ = obj;
+    None
 }
 
 fn changed() -> PyErr {
@@ -165,10 +188,25 @@ pub fn new_str<'py>(
     if !s.is_ascii() {
         return Ok(PyString::new(py, s));
     }
+    // SAFETY: `s` is ASCII (just checked).
+    unsafe { new_ascii(py, s.as_bytes()) }
+}
+
+/// `s`, ASCII, as a new `str` of its exact kind, copied in.
+///
+/// # Safety
+/// Every byte of `s` is ASCII: a `str` of that kind holding other bytes
+/// would be invalid.
+#[inline]
+pub unsafe fn new_ascii<'py>(
+    py: Python<'py>,
+    s: &[u8],
+) -> PyResult<Bound<'py, PyString>> {
     // SAFETY: `PyUnicode_New(len, 127)` makes an ASCII string object (one
     // byte per character, its data `len` writable bytes followed by a NUL)
     // or returns NULL with an exception set, which `from_owned_ptr_or_err`
-    // turns into `Err`. The `len` bytes copied in are ASCII, so the object
+    // turns into `Err`. The `len` bytes copied in are ASCII (the caller's
+    // contract), so the object
     // holds what its kind says, and it is complete before anything else
     // sees it. It is a `str`, so the unchecked cast holds.
     unsafe {
@@ -219,9 +257,26 @@ pub fn list_of<'py>(
     }
 }
 
-/// What a [`FastFunction`] does with a lone `str` argument.
-pub type Fast = for<'py> fn(
+/// What a [`FastFunction`] does itself: a call with exactly these
+/// arguments, each an exact `str`, and no keywords.
+#[derive(Clone, Copy)]
+pub enum Fast {
+    /// One argument (`compat.urlsplit`, `urlparse`).
+    One(OneStr),
+    /// Two arguments (`compat.urljoin`).
+    Two(TwoStrs),
+}
+
+/// A function of one `str`.
+pub type OneStr = for<'py> fn(
     Python<'py>,
+    &Bound<'py, PyString>,
+) -> PyResult<Bound<'py, PyAny>>;
+
+/// A function of two `str`.
+pub type TwoStrs = for<'py> fn(
+    Python<'py>,
+    &Bound<'py, PyString>,
     &Bound<'py, PyString>,
 ) -> PyResult<Bound<'py, PyAny>>;
 
@@ -231,10 +286,12 @@ pub type Fast = for<'py> fn(
 /// has been swapped in) and urllib's `__doc__`, which a
 /// `functools.partial` around the PyO3 function gave at about 140
 /// instructions a call, and PyO3's argument reading costs another 230
-/// (BENCHMARKS.md, Python). One positional exact `str` and no keywords
-/// (nearly every call) go to `fast`; any other call goes to `fallback`
-/// with its arguments as they came, so that only one code path reads
-/// them.
+/// (BENCHMARKS.md, Python). `compat.urlsplit`, `urlparse` and `urljoin`
+/// are all of this type. The call [`Fast`] describes (nearly every call)
+/// goes to `fast`; any other goes to `fallback` with its arguments as
+/// they came, so that only one code path reads them. `__name__`,
+/// `__qualname__`, the type's `__module__` and `__reduce__` let pickle
+/// find the object by name, as it finds a function.
 #[repr(C)]
 pub struct FastFunction {
     ob_base: ffi::PyObject,
@@ -244,6 +301,7 @@ pub struct FastFunction {
     /// Owned references.
     fallback: *mut ffi::PyObject,
     doc: *mut ffi::PyObject,
+    name: *mut ffi::PyObject,
 }
 
 impl FastFunction {
@@ -251,15 +309,17 @@ impl FastFunction {
     pub fn make<'py>(
         py: Python<'py>,
         fast: Fast,
+        name: &str,
         fallback: Bound<'py, PyAny>,
         doc: Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let ty = fast_function_type(py)?;
+        let name = PyString::intern(py, name);
         // SAFETY: `ty` is the type made by `fast_function_type`, whose
         // instances are `FastFunction`s (`basicsize`); `tp_alloc` gives
         // one zeroed, with its header set, or NULL with an exception. Each
         // field is written once before the object is seen by anyone; the
-        // two objects are owned by it (released in `dealloc`).
+        // three objects are owned by it (released in `dealloc`).
         unsafe {
             let tp = ty.as_ptr().cast::<ffi::PyTypeObject>();
             let alloc = (*tp).tp_alloc.unwrap_or(ffi::PyType_GenericAlloc);
@@ -269,6 +329,7 @@ impl FastFunction {
             (*this).fast = fast;
             (*this).fallback = fallback.into_ptr();
             (*this).doc = doc.into_ptr();
+            (*this).name = name.into_ptr();
             Ok(obj)
         }
     }
@@ -284,48 +345,69 @@ impl FastFunction {
         // `FastFunction` (the only type whose vectorcall this is), `args`
         // holding the `PyVectorcall_NARGS(nargsf)` positional arguments
         // (borrowed for the call) and `kwnames` NULL or a tuple of keyword
-        // names. A panic is caught before it reaches C.
+        // names. Only the types of the arguments are read before they are
+        // borrowed as exact `str`s. A panic is caught before it reaches C.
         unsafe {
             let this = callable.cast::<FastFunction>();
             let n = ffi::PyVectorcall_NARGS(nargsf);
-            if n == 1
-                && kwnames.is_null()
-                && ffi::PyUnicode_CheckExact(*args) != 0
-            {
-                let py = Python::assume_attached();
-                let url =
-                    Borrowed::from_ptr(py, *args).cast_unchecked::<PyString>();
-                let fast = (*this).fast;
-                let result = std::panic::catch_unwind(
-                    std::panic::AssertUnwindSafe(|| fast(py, &url)),
-                );
-                return match result {
-                    Ok(Ok(v)) => v.into_ptr(),
-                    Ok(Err(e)) => {
-                        e.restore(py);
-                        std::ptr::null_mut()
-                    }
-                    Err(_) => {
-                        pyo3::panic::PanicException::new_err(
-                            "urlspec panicked",
-                        )
+            let is_str =
+                |i: usize| ffi::PyUnicode_CheckExact(*args.add(i)) != 0;
+            let py = Python::assume_attached();
+            let arg = |i: usize| {
+                Borrowed::from_ptr(py, *args.add(i))
+                    .cast_unchecked::<PyString>()
+            };
+            let result = match (*this).fast {
+                Fast::One(f) if n == 1 && kwnames.is_null() && is_str(0) => {
+                    let url = arg(0);
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(
+                        || f(py, &url),
+                    ))
+                }
+                Fast::Two(f)
+                    if n == 2
+                        && kwnames.is_null()
+                        && is_str(0)
+                        && is_str(1) =>
+                {
+                    let (a, b) = (arg(0), arg(1));
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(
+                        || f(py, &a, &b),
+                    ))
+                }
+                _ => {
+                    return ffi::PyObject_Vectorcall(
+                        (*this).fallback,
+                        args,
+                        nargsf,
+                        kwnames,
+                    )
+                }
+            };
+            match result {
+                Ok(Ok(v)) => v.into_ptr(),
+                Ok(Err(e)) => {
+                    e.restore(py);
+                    std::ptr::null_mut()
+                }
+                Err(_) => {
+                    pyo3::panic::PanicException::new_err("urlspec panicked")
                         .restore(py);
-                        std::ptr::null_mut()
-                    }
-                };
+                    std::ptr::null_mut()
+                }
             }
-            ffi::PyObject_Vectorcall((*this).fallback, args, nargsf, kwnames)
         }
     }
 
     unsafe extern "C" fn dealloc(obj: *mut ffi::PyObject) {
         // SAFETY: `obj` is a `FastFunction` whose last reference went;
-        // its two objects are released once, then the memory, and the
+        // its three objects are released once, then the memory, and the
         // reference the instance held on its heap type.
         unsafe {
             let this = obj.cast::<FastFunction>();
             ffi::Py_XDECREF((*this).fallback);
             ffi::Py_XDECREF((*this).doc);
+            ffi::Py_XDECREF((*this).name);
             let tp = ffi::Py_TYPE(obj);
             if let Some(free) = (*tp).tp_free {
                 free(obj.cast());
@@ -344,6 +426,27 @@ impl FastFunction {
             ffi::Py_INCREF(doc);
             doc
         }
+    }
+
+    unsafe extern "C" fn get_name(
+        obj: *mut ffi::PyObject,
+        _: *mut std::ffi::c_void,
+    ) -> *mut ffi::PyObject {
+        // SAFETY: `obj` is a `FastFunction`; a new reference to its name.
+        unsafe {
+            let name = (*obj.cast::<FastFunction>()).name;
+            ffi::Py_INCREF(name);
+            name
+        }
+    }
+
+    /// `__reduce__`: the name, which pickle looks up in `__module__`.
+    unsafe extern "C" fn reduce(
+        obj: *mut ffi::PyObject,
+        _: *mut ffi::PyObject,
+    ) -> *mut ffi::PyObject {
+        // SAFETY: as `get_name`.
+        unsafe { FastFunction::get_name(obj, std::ptr::null_mut()) }
     }
 
     unsafe extern "C" fn cache_clear(
@@ -382,7 +485,7 @@ fn fast_function_type(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
                 doc: std::ptr::null(),
             },
         ];
-        static mut METHODS: [ffi::PyMethodDef; 2] = [
+        static mut METHODS: [ffi::PyMethodDef; 3] = [
             ffi::PyMethodDef {
                 ml_name: c"cache_clear".as_ptr(),
                 ml_meth: ffi::PyMethodDefPointer {
@@ -391,12 +494,34 @@ fn fast_function_type(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
                 ml_flags: ffi::METH_NOARGS,
                 ml_doc: c"Does nothing: there is no cache.".as_ptr(),
             },
+            ffi::PyMethodDef {
+                ml_name: c"__reduce__".as_ptr(),
+                ml_meth: ffi::PyMethodDefPointer {
+                    PyCFunction: FastFunction::reduce,
+                },
+                ml_flags: ffi::METH_NOARGS,
+                ml_doc: std::ptr::null(),
+            },
             ffi::PyMethodDef::zeroed(),
         ];
-        static mut GETSET: [ffi::PyGetSetDef; 2] = [
+        static mut GETSET: [ffi::PyGetSetDef; 4] = [
             ffi::PyGetSetDef {
                 name: c"__doc__".as_ptr(),
                 get: Some(FastFunction::get_doc),
+                set: None,
+                doc: std::ptr::null(),
+                closure: std::ptr::null_mut(),
+            },
+            ffi::PyGetSetDef {
+                name: c"__name__".as_ptr(),
+                get: Some(FastFunction::get_name),
+                set: None,
+                doc: std::ptr::null(),
+                closure: std::ptr::null_mut(),
+            },
+            ffi::PyGetSetDef {
+                name: c"__qualname__".as_ptr(),
+                get: Some(FastFunction::get_name),
                 set: None,
                 doc: std::ptr::null(),
                 closure: std::ptr::null_mut(),

@@ -93,26 +93,9 @@ fn is_c0_or_space(b: u8) -> bool {
     b <= b' '
 }
 
-/// Whether `text` may hold a byte below 14 (tab is 9, LF 10, CR 13):
-/// eight bytes at a time, never false for a text that holds one (a word
-/// with such a byte always sets a high bit; a borrow may set one more).
-fn may_hold_low_byte(text: &[u8]) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let mut words = text.chunks_exact(8);
-    let low = |w: u64| w.wrapping_sub(ONES * 14) & !w & HIGHS != 0;
-    if words
-        .by_ref()
-        .any(|w| low(u64::from_le_bytes(w.try_into().unwrap_or([0xff; 8]))))
-    {
-        return true;
-    }
-    words.remainder().iter().any(|&c| c < 14)
-}
-
 /// `text` without tab, CR and LF.
 fn remove_tab_cr_lf(text: &[u8]) -> Cow<'_, [u8]> {
-    if !may_hold_low_byte(text)
+    if !crate::bytes::may_hold_below_14(text)
         || memchr::memchr3(b'\t', b'\r', b'\n', text).is_none()
     {
         return Cow::Borrowed(text);

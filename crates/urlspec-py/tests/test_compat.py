@@ -13,6 +13,7 @@ delimiters, non-ASCII letters and lone surrogates.
 from __future__ import annotations
 
 import os
+import pickle
 import random
 import sys
 import urllib.parse as up
@@ -357,6 +358,91 @@ def test_scheme_lists_are_read_at_each_call(monkeypatch):
         compat.urljoin("http://a/b", "c")
 
 
+def test_scheme_lists_changed_in_place_are_seen(monkeypatch):
+    """compat answers ``scheme in uses_relative`` from a table of the
+    list's items it keeps while the module binds the same list, of the
+    same length, with the same item objects: each change of the list in
+    place (an item appended, removed, replaced by another or by an equal
+    string, the whole list assigned through a slice) is seen at the next
+    call, as urllib sees it."""
+    monkeypatch.setattr(up, "uses_relative", list(up.uses_relative))
+    monkeypatch.setattr(up, "uses_netloc", list(up.uses_netloc))
+    rel, net = up.uses_relative, up.uses_netloc
+    pairs = [("s3://b/a/b", "c"), ("http://a/b/c", "../d"), ("git://h/x/y", "z"), ("HTTP://a/b", "c")]
+
+    def same():
+        for _ in range(2):  # the second call answers from the table
+            for base, ref in pairs:
+                assert compat.urljoin(base, ref) == up.urljoin(base, ref), (base, ref, rel, net)
+
+    same()
+    rel.append("s3")
+    same()
+    net.append("s3")
+    same()
+    net[net.index("s3")] = "".join(["s", "3"])  # an equal string, another object
+    same()
+    rel[rel.index("http")] = "s4"  # the same length, the found item replaced
+    same()
+    rel[0] = "git"  # another place than the one found before
+    same()
+    rel[:] = ["http", "https"]  # the same list object, every item new
+    same()
+    del rel[:]
+    same()
+    rel.extend(["http", "s3"])
+    net.remove("s3")
+    same()
+
+
+def test_threads_share_the_join_state():
+    """urljoin's buffers and scheme tables are shared by every thread (the
+    GIL orders the calls); a call made while they are in use, here by a
+    thread that runs while another one's ``in`` has released the GIL,
+    works on its own: every answer is urllib's."""
+    import threading
+    import time
+
+    class Slow(list):
+        def __contains__(self, item):
+            time.sleep(0.001)  # releases the GIL mid-call
+            return list.__contains__(self, item)
+
+    pairs = [(b, r) for b, r in _pairs()][:300]
+    want = [up.urljoin(b, r) for b, r in pairs]
+    slow = Slow(up.uses_relative)
+    errors = []
+
+    def work(k):
+        try:
+            for _ in range(3):
+                got = [compat.urljoin(b, r) for b, r in pairs]
+                if got != want:
+                    errors.append((k, next(i for i, (g, w) in enumerate(zip(got, want)) if g != w)))
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append((k, e))
+
+    original = up.uses_relative
+    up.uses_relative = slow
+    try:
+        threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=120)
+        assert not any(t.is_alive() for t in threads)
+    finally:
+        up.uses_relative = original
+    assert errors == []
+
+
+def _pairs():
+    for line in corpus_lines("relative-pairs.tsv"):
+        base, sep, ref = line.partition("\t")
+        if sep:
+            yield base, ref
+
+
 def test_probes_match_the_interpreter():
     """Each probed behaviour is the interpreter's, whatever its version."""
     p = compat.PROBED
@@ -413,7 +499,31 @@ def test_every_way_of_calling_answers_as_urllib():
         ours, theirs = getattr(compat, name), getattr(up, name)
         for args, kwargs in calls:
             assert _answer(ours, args, kwargs) == _answer(theirs, args, kwargs), (name, args, kwargs)
+    base = "http://a/b/c;p?q#f"
+    join_calls = [
+        ((base, "../g?x#y"), {}),
+        ((Sub(base), "g"), {}),
+        ((base, Sub("g")), {}),
+        ((base.encode(), b"g"), {}),
+        ((base, "g#h", False), {}),
+        ((base, "g#h"), {"allow_fragments": False}),
+        ((), {"base": base, "url": "g"}),
+        ((base,), {}),
+        ((base, "g", True, 1), {}),
+        ((base, None), {}),
+        ((None, "g"), {}),
+        ((base, 1), {}),
+        (("", "g"), {}),
+        ((base, ""), {}),
+    ]
+    for args, kwargs in join_calls:
+        assert _answer(compat.urljoin, args, kwargs) == _answer(up.urljoin, args, kwargs), (args, kwargs)
+    for name in ("urlsplit", "urlparse", "urljoin"):
+        ours, theirs = getattr(compat, name), getattr(up, name)
         assert ours.__doc__ == theirs.__doc__
+        assert ours.__name__ == ours.__qualname__ == name
+        assert ours.__module__ == "urlspec.compat"
+        assert pickle.loads(pickle.dumps(ours)) is ours
         assert ours.cache_clear() is None
         with pytest.raises(TypeError):
             type(ours)()

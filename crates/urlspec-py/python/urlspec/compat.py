@@ -218,8 +218,9 @@ urlsplit = _native.urllib_fast("urlsplit", _native.urllib_urlsplit, _up.urlsplit
 #: the same way.
 urlparse = _native.urllib_fast("urlparse", _native.urllib_urlparse, _up.urlparse.__doc__)
 
-#: ``urllib.parse.urljoin(base, url, allow_fragments=True)``.
-urljoin = _native.urllib_urljoin
+#: ``urllib.parse.urljoin(base, url, allow_fragments=True)``, made the same
+#: way: two ``str`` are joined by the Rust code itself.
+urljoin = _native.urllib_fast("urljoin", _native.urllib_urljoin, _up.urljoin.__doc__)
 
 
 # Inputs on which an interpreter's urllib may answer otherwise than the

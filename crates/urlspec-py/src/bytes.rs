@@ -1,0 +1,37 @@
+//! The byte-level helpers of the package's own code, in one place: where
+//! a slice lies in the text it was cut from, a scan for control bytes,
+//! the hex digits of an escape. Reading a Python string's bytes where
+//! they are is CPython's layout, so it is in `fastpy`; the URL grammars'
+//! scans are the core library's (`urlspec::scan`).
+
+/// The digits of a `%XX` escape, upper-case as RFC 3986 §2.1 and urllib
+/// write them.
+pub const UPPER_HEX: &[u8; 16] = b"0123456789ABCDEF";
+
+/// The byte offset of `part`, a slice of `text`, in `text`: one
+/// subtraction, as cheap as the pointer arithmetic it replaces in the
+/// batch loops (a slice of another text gives a meaningless offset, never
+/// a panic).
+#[inline(always)]
+pub fn offset(text: &[u8], part: &[u8]) -> usize {
+    let at = (part.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+    debug_assert!(at <= text.len(), "a slice of another text");
+    at
+}
+
+/// Whether `text` may hold a byte below 14 (tab is 9, LF 10, CR 13):
+/// eight bytes at a time, never false for a text that holds one (a word
+/// with such a byte always sets a high bit; a borrow may set one more).
+pub fn may_hold_below_14(text: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut words = text.chunks_exact(8);
+    let low = |w: u64| w.wrapping_sub(ONES * 14) & !w & HIGHS != 0;
+    if words
+        .by_ref()
+        .any(|w| low(u64::from_le_bytes(w.try_into().unwrap_or([0xff; 8]))))
+    {
+        return true;
+    }
+    words.remainder().iter().any(|&c| c < 14)
+}
