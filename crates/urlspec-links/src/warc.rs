@@ -27,7 +27,7 @@ use std::io::{self, BufRead, BufReader, Read};
 use flate2::read::{MultiGzDecoder, ZlibDecoder};
 
 use crate::headers::{self, Form};
-use crate::{html, Context, Document, Error, Reason, Summary};
+use crate::{html, Context, Document, Error, Problem, Reason, Summary};
 
 mod framing;
 
@@ -520,7 +520,7 @@ impl Page {
             }
             Err(e) => {
                 let mut d = Document::new(self.target.clone(), base);
-                d.problems.push(Error::new(self.offset, e).to_string());
+                d.problems.push(Problem::Payload(Error::new(self.offset, e)));
                 d
             }
         };

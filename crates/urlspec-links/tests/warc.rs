@@ -10,7 +10,9 @@ use flate2::write::GzEncoder;
 use flate2::Compression;
 use urlspec::base::Source;
 use urlspec::Spec;
-use urlspec_links::{warc, Context, Document, Format, Summary};
+use urlspec_links::{
+    warc, Context, Document, Error, Format, Problem, Reason, Summary,
+};
 
 /// One WARC record: its type, target URI and block.
 fn record(kind: &str, target: Option<&str>, block: &[u8]) -> Vec<u8> {
@@ -393,7 +395,8 @@ fn an_unknown_content_coding_is_a_problem_not_a_failure() {
     let (docs, _) = read(data, Spec::Rfc3986);
     assert_eq!(docs.len(), 1);
     assert!(docs[0].links.is_empty());
-    assert_eq!(docs[0].problems.len(), 1);
+    let coding = Reason::ContentCoding("\"br\" not supported".into());
+    assert_eq!(docs[0].problems, [Problem::Payload(Error::new(0, coding))]);
 }
 
 #[test]

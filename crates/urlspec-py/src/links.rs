@@ -17,7 +17,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
 
 use urlspec_links::warc::{self, Documents, Skip};
-use urlspec_links::{html, mime, Context, Document, Format, Summary};
+use urlspec_links::{
+    html, mime, Context, Document, Format, LinkError, Summary,
+};
 
 use crate::{error, spec_of};
 
@@ -31,7 +33,7 @@ pub struct Link {
     element: String,
     attribute: String,
     reference: String,
-    url: Result<String, String>,
+    url: Result<String, LinkError>,
     offset: usize,
     context: Option<&'static str>,
 }
@@ -94,8 +96,8 @@ impl Link {
 
     /// Why the reference could not be resolved; `None` when it was.
     #[getter]
-    fn error(&self) -> Option<&str> {
-        self.url.as_ref().err().map(String::as_str)
+    fn error(&self) -> Option<String> {
+        self.url.as_ref().err().map(ToString::to_string)
     }
 
     /// The byte offset of the reference in the document.
@@ -389,7 +391,7 @@ impl Links {
             };
             state.summary.add(&doc);
             for p in &doc.problems {
-                state.problems.push((doc.name.clone(), p.clone()));
+                state.problems.push((doc.name.clone(), p.to_string()));
             }
             let info = DocInfo {
                 name: PyString::new(py, &doc.name).unbind(),
