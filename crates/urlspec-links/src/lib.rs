@@ -29,6 +29,7 @@ mod error;
 pub mod headers;
 pub mod html;
 pub mod mime;
+mod slice;
 mod sniff;
 pub mod warc;
 

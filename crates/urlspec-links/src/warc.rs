@@ -27,6 +27,7 @@ use std::io::{self, BufRead, BufReader, Read};
 use flate2::read::{MultiGzDecoder, ZlibDecoder};
 
 use crate::headers::{self, Form};
+use crate::slice::offset_in;
 use crate::{html, Context, Document, Error, Problem, Reason, Summary};
 
 mod framing;
@@ -634,12 +635,11 @@ impl Response {
         else {
             return None;
         };
-        let base = head.as_ptr() as usize;
         let headers = r
             .headers
             .iter()
             .map(|h| {
-                let at = (h.value.as_ptr() as usize - base) as isize - shift;
+                let at = offset_in(&head, h.value) as isize - shift;
                 (
                     h.name.to_ascii_lowercase(),
                     String::from_utf8_lossy(h.value).into_owned(),

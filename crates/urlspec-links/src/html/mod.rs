@@ -34,6 +34,7 @@ use lol_html::{
 use urlspec::base::Base;
 use urlspec::resolve::{Options, PairResolver};
 
+use crate::slice::offset_in;
 use crate::{Context, Document, Link, Problem, Within};
 
 /// The HTML namespace, as `lol_html` names an element's.
@@ -811,7 +812,7 @@ fn split_ascii_whitespace(value: &str) -> impl Iterator<Item = (usize, &str)> {
     value
         .split(|c: char| c.is_ascii_whitespace())
         .filter(|t| !t.is_empty())
-        .map(move |t| (t.as_ptr() as usize - value.as_ptr() as usize, t))
+        .map(move |t| (offset_in(value.as_bytes(), t.as_bytes()), t))
 }
 
 /// The URLs of an image candidate list, with their offsets, as the HTML
