@@ -1,6 +1,7 @@
 //! The arguments several subcommands share, declared once: `--spec`
 //! ([`SpecArg`], flattened into each command that takes it, with the
-//! value parser [`SpecParser`]), the specs of this build ([`SPECS`]) that
+//! value parser [`SpecParser`]), `--json` ([`JsonArg`], likewise), the
+//! URLs of the commands that answer one at a time ([`UrlArgs`]), the specs of this build ([`SPECS`]) that
 //! every list of specs shows, and the `--help` paragraph on inputs read
 //! one per line ([`url_inputs!`]).
 //!
@@ -32,6 +33,15 @@ pub struct SpecArg {
     pub value: Spec,
 }
 
+/// `--json`: JSON instead of text, in every command that has it; each
+/// words its help for what it prints ([`help_of`]).
+#[derive(Clone, Copy, Debug, Args)]
+pub struct JsonArg {
+    /// Print one JSON object per URL (JSON Lines) instead of text
+    #[arg(id = "json", long = "json")]
+    pub on: bool,
+}
+
 /// The arguments of a command that answers URLs one at a time (`parse`,
 /// `scheme`, `normalize`, `check`): `--spec`, `--json` and the URLs. Each
 /// command words the help of `--spec` and of the URLs
@@ -42,9 +52,9 @@ pub struct UrlArgs {
     #[command(flatten)]
     pub spec: SpecArg,
 
-    /// Print one JSON object per URL (JSON Lines) instead of text
-    #[arg(long)]
-    pub json: bool,
+    /// `--json`
+    #[command(flatten)]
+    pub json: JsonArg,
 
     /// The URLs
     #[arg(value_name = "URL")]

@@ -1,8 +1,13 @@
 //! Why an input, or a part of one, could not be read: a [`Reason`] and
-//! the byte offset it applies to.
+//! the byte offset it applies to; why a document's links may be
+//! incomplete ([`Problem`]); why a link has no absolute URL
+//! ([`LinkError`]).
 
 use std::fmt;
 use std::io;
+
+use urlspec::resolve::ResolveError;
+use urlspec::whatwg::Failure;
 
 /// A part of an input that could not be read, at a byte offset.
 ///
@@ -113,3 +118,158 @@ impl fmt::Display for Reason {
 }
 
 impl std::error::Error for Error {}
+
+/// Why a document's links may be incomplete: a part of it that could not
+/// be read. The links found before it are kept.
+///
+/// ```
+/// use urlspec_links::{Error, Problem, Reason};
+/// let p = Problem::Payload(Error::new(7, Reason::ContentCoding("br".into())));
+/// assert_eq!(p.to_string(), "at byte 7: content coding: br");
+/// assert_eq!(p.offset(), Some(7));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Problem {
+    /// The HTML reader stopped (the tokenizer refused the page, or a page
+    /// spooled to disk could not be read again), with why.
+    HtmlStopped(String),
+    /// A `<style>` or `<noscript>` of a streamed page whose text is longer
+    /// than [`crate::html::stream::MAX_RAW_TEXT`], and so not read for
+    /// links.
+    RawTextTooLong {
+        /// `style` or `noscript`.
+        element: &'static str,
+        /// The byte offset of its text in the page.
+        offset: usize,
+        /// The length of its text in bytes.
+        len: usize,
+    },
+    /// The multipart body that holds this part ends without its closing
+    /// boundary (RFC 2046 §5.1.1): the part was read to the end of the
+    /// message.
+    NoClosingBoundary,
+    /// An archive record's payload could not be read: the record's
+    /// offset and why.
+    Payload(Error),
+    /// An archive record's payload is longer, once decoded, than the
+    /// limit given (in bytes): the rest was not read.
+    PayloadCapped(u64),
+}
+
+impl Problem {
+    /// The byte offset the problem applies to, where there is one.
+    pub fn offset(&self) -> Option<u64> {
+        match self {
+            Problem::RawTextTooLong { offset, .. } => Some(*offset as u64),
+            Problem::Payload(e) => Some(e.offset),
+            Problem::HtmlStopped(_)
+            | Problem::NoClosingBoundary
+            | Problem::PayloadCapped(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Problem::HtmlStopped(why) => {
+                write!(f, "HTML reading stopped: {why}")
+            }
+            Problem::RawTextTooLong { element, offset, len } => write!(
+                f,
+                "<{element}> at byte {offset}: its {len} bytes are more than \
+                 {} read for links",
+                crate::html::stream::MAX_RAW_TEXT
+            ),
+            Problem::NoClosingBoundary => f.write_str(
+                "the multipart body ends without its closing boundary; this \
+                 last part was read to the end of the message",
+            ),
+            Problem::Payload(e) => e.fmt(f),
+            Problem::PayloadCapped(limit) => write!(
+                f,
+                "the payload is longer than {limit} bytes once decoded: the \
+                 rest was not read"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Problem {}
+
+/// Why a link has no absolute URL: the error of [`crate::Link::url`].
+///
+/// ```
+/// use urlspec::base::Base;
+/// use urlspec::resolve::{Options, PairResolver, ResolveError};
+/// use urlspec::Spec;
+/// use urlspec_links::{resolve, resolve_with, Context, LinkError};
+/// assert_eq!(resolve(&Base::none(), Spec::Rfc3986, "g"), Err(LinkError::NoBase));
+/// assert_eq!(LinkError::NoBase.position(), None);
+/// // Strict: the space at byte 1 of the reference (without the one before it).
+/// let base = Context::new(Spec::Rfc3986).establish().given("http://a/b");
+/// let mut strict = PairResolver::new(Spec::Rfc3986, Options::default().strict(true));
+/// let e = resolve_with(&mut strict, &base, " g h").unwrap_err();
+/// assert!(matches!(e, LinkError::Resolve(ResolveError::InvalidReference(_))), "{e:?}");
+/// assert_eq!(e.position(), Some(1));
+/// assert!(e.to_string().starts_with("invalid reference at byte 1: "));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LinkError {
+    /// A relative reference, and the document has no base URL: a link's
+    /// reference is not taken as absolute, as RFC 1808 step 1 takes a
+    /// lone URL's (the resolver's [`ResolveError::NoBase`] is this too).
+    NoBase,
+    /// The spec's resolution refused the reference or the base.
+    Resolve(ResolveError),
+    /// Under [`urlspec::Spec::Whatwg`] with a page's encoding for the
+    /// query, the URL Standard's basic URL parser failed on the
+    /// reference, or on the base ([`Failure::in_base`]).
+    Whatwg(Failure),
+}
+
+impl LinkError {
+    /// The byte position in the reference (without its leading ASCII
+    /// whitespace, as it was resolved) of an invalid reference, 0 when the
+    /// base failed under the URL Standard; `None` for the other errors.
+    pub fn position(&self) -> Option<usize> {
+        match self {
+            LinkError::NoBase => None,
+            LinkError::Resolve(e) => e.position(),
+            LinkError::Whatwg(f) => {
+                Some(if f.in_base { 0 } else { f.position })
+            }
+        }
+    }
+}
+
+impl From<ResolveError> for LinkError {
+    fn from(e: ResolveError) -> LinkError {
+        match e {
+            ResolveError::NoBase => LinkError::NoBase,
+            e => LinkError::Resolve(e),
+        }
+    }
+}
+
+impl fmt::Display for LinkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LinkError::NoBase => {
+                f.write_str("relative reference and no base URL")
+            }
+            LinkError::Resolve(e) => e.fmt(f),
+            LinkError::Whatwg(failure) => {
+                // Written as the parser of the reference writes its
+                // failure, for a base's too (its position then the base's).
+                let mut shown = *failure;
+                shown.in_base = false;
+                shown.fmt(f)
+            }
+        }
+    }
+}
+
+impl std::error::Error for LinkError {}

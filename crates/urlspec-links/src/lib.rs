@@ -29,6 +29,7 @@ mod error;
 pub mod headers;
 pub mod html;
 pub mod mime;
+mod slice;
 mod sniff;
 pub mod warc;
 
@@ -38,10 +39,10 @@ use std::collections::BTreeMap;
 pub use encoding_rs::Encoding;
 
 use urlspec::base::{self, Base, Establish};
-use urlspec::resolve::{Options, PairResolver, ResolveError};
+use urlspec::resolve::{Options, PairResolver};
 use urlspec::{Reference, Spec};
 
-pub use error::{Error, Reason};
+pub use error::{Error, LinkError, Problem, Reason};
 pub use sniff::{is_binary, sniff_html, Format};
 
 /// What the reader needs to know: the spec, how bases are recognised, and
@@ -175,7 +176,7 @@ pub struct Link {
     /// The byte offset of the reference in the document.
     pub offset: usize,
     /// The absolute URL, or why there is none.
-    pub url: Result<String, String>,
+    pub url: Result<String, LinkError>,
     /// Where in the page the link stands when a browser running scripts
     /// does not see it; `None` for the document tree.
     pub within: Option<Within>,
@@ -230,7 +231,7 @@ pub struct Document {
     /// The links, in document order.
     pub links: Vec<Link>,
     /// Problems reading the document (the links found before are kept).
-    pub problems: Vec<String>,
+    pub problems: Vec<Problem>,
     /// The document's resolver: its base prepared once for all its links.
     resolver: Option<PairResolver>,
     /// A base header the chosen spec does not read, which another spec or
@@ -345,7 +346,7 @@ pub fn resolve(
     base: &Base,
     spec: Spec,
     reference: &str,
-) -> Result<String, String> {
+) -> Result<String, LinkError> {
     resolve_encoded(base, spec, reference, None)
 }
 
@@ -355,7 +356,7 @@ pub fn resolve_with(
     resolver: &mut PairResolver,
     base: &Base,
     reference: &str,
-) -> Result<String, String> {
+) -> Result<String, LinkError> {
     resolve_encoded_with(resolver, base, reference, None)
 }
 
@@ -380,7 +381,7 @@ pub fn resolve_encoded(
     spec: Spec,
     reference: &str,
     query: Option<&'static Encoding>,
-) -> Result<String, String> {
+) -> Result<String, LinkError> {
     resolve_encoded_with(
         &mut PairResolver::new(spec, Options::default()),
         base,
@@ -396,9 +397,8 @@ pub(crate) fn resolve_encoded_with(
     base: &Base,
     reference: &str,
     query: Option<&'static Encoding>,
-) -> Result<String, String> {
+) -> Result<String, LinkError> {
     let trimmed = reference.trim_matches(|c: char| c.is_ascii_whitespace());
-    let no_base = || "relative reference and no base URL".to_owned();
     let spec = resolver.spec();
     // The URL Standard's parser, which has no "taken as absolute", decides
     // for itself what a scheme is; the rule here is the splitter's.
@@ -406,7 +406,7 @@ pub(crate) fn resolve_encoded_with(
         && spec == Spec::Whatwg
         && !Reference::parse_with(trimmed, spec).has_scheme()
     {
-        return Err(no_base());
+        return Err(LinkError::NoBase);
     }
     #[cfg(feature = "whatwg")]
     if let (Spec::Whatwg, Some(encoding)) = (spec, query) {
@@ -415,10 +415,9 @@ pub(crate) fn resolve_encoded_with(
     #[cfg(not(feature = "whatwg"))]
     let _ = query;
     match resolver.resolve(base.url().unwrap_or(""), trimmed) {
-        Ok(r) if r.outcome.taken_as_absolute => Err(no_base()),
+        Ok(r) if r.outcome.taken_as_absolute => Err(LinkError::NoBase),
         Ok(r) => Ok(r.href),
-        Err(ResolveError::NoBase) => Err(no_base()),
-        Err(e) => Err(e.to_string()),
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -429,7 +428,7 @@ fn whatwg_encoded(
     base: &Base,
     reference: &str,
     encoding: &'static Encoding,
-) -> Result<String, String> {
+) -> Result<String, LinkError> {
     use encoding_rs::EncoderResult;
     use urlspec::whatwg::Url;
     let encode = |text: &str, out: &mut Vec<u8>| {
@@ -456,14 +455,16 @@ fn whatwg_encoded(
             }
         }
     };
-    let base =
-        base.url().map(Url::parse).transpose().map_err(|e| e.to_string())?;
+    let base = base.url().map(Url::parse).transpose().map_err(|mut f| {
+        f.in_base = true;
+        LinkError::Whatwg(f)
+    })?;
     Url::options()
         .base(base.as_ref())
         .encoding(Some(&encode))
         .parse(reference)
         .map(|url| url.as_str().to_owned())
-        .map_err(|e| e.to_string())
+        .map_err(LinkError::Whatwg)
 }
 
 /// Counts over a run, for the summary line.

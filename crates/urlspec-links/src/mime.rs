@@ -20,7 +20,7 @@ use mail_parser::{Message, MessageParser, MimeHeaders, PartType};
 use urlspec::base::Base;
 
 use crate::headers::{self, Form};
-use crate::{html, Context, Document, Error, Reason};
+use crate::{html, Context, Document, Error, Problem, Reason};
 
 /// The headers of RFC 2369 §3, whose values are `<URL>` lists.
 const LIST_HEADERS: &[&str] = &[
@@ -352,11 +352,7 @@ impl Walker<'_> {
         // The part that ran to the end of the message (its body ends at
         // the CRLF before the delimiter written after it).
         if self.cut.is_some_and(|cut| part.offset_end as usize + 2 >= cut) {
-            doc.problems.push(
-                "the multipart body ends without its closing boundary; \
-                 this last part was read to the end of the message"
-                    .into(),
-            );
+            doc.problems.push(Problem::NoClosingBoundary);
         }
         (self.sink)(self.ctx.finish(doc));
     }
@@ -524,8 +520,8 @@ Content-Type: text/html\r
             docs.iter().map(|d| d.links[0].url.as_deref().unwrap()).collect();
         assert_eq!(urls, ["http://h/d/one", "http://h/d/two"]);
         assert!(docs[0].problems.is_empty());
-        assert_eq!(docs[1].problems.len(), 1);
-        assert!(docs[1].problems[0].contains("closing boundary"));
+        assert_eq!(docs[1].problems, [Problem::NoClosingBoundary]);
+        assert!(docs[1].problems[0].to_string().contains("closing boundary"));
         // Closed: no note.
         let closed = format!("{msg}--b--\r\n");
         let (docs, _) = all(closed.as_bytes());

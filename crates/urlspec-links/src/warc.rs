@@ -32,7 +32,8 @@ use urlspec::base::Base;
 
 use crate::headers::{self, Form};
 use crate::html::stream;
-use crate::{html, Context, Document, Error, Reason, Summary};
+use crate::slice::offset_in;
+use crate::{html, Context, Document, Error, Problem, Reason, Summary};
 
 mod dechunk;
 mod framing;
@@ -633,7 +634,7 @@ impl Page {
             };
             let doc = read.unwrap_or_else(|e| {
                 let mut d = Document::new(self.target.clone(), base);
-                d.problems.push(Error::io(self.offset, &e).to_string());
+                d.problems.push(Problem::Payload(Error::io(self.offset, &e)));
                 d
             });
             return ctx.finish(doc);
@@ -673,14 +674,11 @@ impl Page {
         });
         let mut doc = read.unwrap_or_else(|e| {
             let mut d = Document::new(self.target.clone(), base);
-            d.problems.push(Error::new(self.offset, e).to_string());
+            d.problems.push(Problem::Payload(Error::new(self.offset, e)));
             d
         });
         if capped {
-            doc.problems.push(format!(
-                "the payload is longer than {MAX_PAYLOAD} bytes once \
-                 decoded: the rest was not read"
-            ));
+            doc.problems.push(Problem::PayloadCapped(MAX_PAYLOAD));
         }
         head(&mut doc);
         ctx.finish(doc)
@@ -829,12 +827,11 @@ impl Response {
         else {
             return None;
         };
-        let base = head.as_ptr() as usize;
         let headers = r
             .headers
             .iter()
             .map(|h| {
-                let at = (h.value.as_ptr() as usize - base) as isize - shift;
+                let at = offset_in(&head, h.value) as isize - shift;
                 (
                     h.name.to_ascii_lowercase(),
                     String::from_utf8_lossy(h.value).into_owned(),

@@ -9,7 +9,9 @@
 use urlspec::base::{Base, Headers, Source};
 use urlspec::resolve::Resolver;
 use urlspec::Spec;
-use urlspec_links::{html, mime, Context, Document, Format, Summary};
+use urlspec_links::{
+    html, mime, Context, Document, Format, LinkError, Summary,
+};
 
 /// The HTML example of RFC 1808 §10, draft 04 §10 and the 1996 draft App. D.
 const APPENDIX_D: &str = r#"<HTML><HEAD>
@@ -50,12 +52,15 @@ fn doc<'d>(docs: &'d [Document], name: &str) -> &'d Document {
 }
 
 /// The URL that the link written `reference` resolved to.
-fn url<'d>(doc: &'d Document, reference: &str) -> Result<&'d str, &'d str> {
+fn url<'d>(
+    doc: &'d Document,
+    reference: &str,
+) -> Result<&'d str, &'d LinkError> {
     let link =
         doc.links.iter().find(|l| l.reference == reference).unwrap_or_else(
             || panic!("no link {reference:?} in {}", doc.name),
         );
-    link.url.as_deref().map_err(String::as_str)
+    link.url.as_deref()
 }
 
 /// The header name of a header base (`None` for any other layer).
@@ -294,7 +299,9 @@ fn tv_base_10_no_base_of_any_kind() {
         );
         assert_eq!(d.base.source(), &Source::None);
         assert_eq!(d.base.url(), None);
-        assert_eq!(url(&d, "g"), Err("relative reference and no base URL"));
+        assert_eq!(url(&d, "g"), Err(&LinkError::NoBase));
+        let why = url(&d, "g").unwrap_err().to_string();
+        assert_eq!(why, "relative reference and no base URL");
         assert_eq!(url(&d, "http://a/b"), Ok("http://a/b"));
         let mut summary = Summary::default();
         summary.add(&d);

@@ -10,7 +10,9 @@ use flate2::write::GzEncoder;
 use flate2::Compression;
 use urlspec::base::Source;
 use urlspec::Spec;
-use urlspec_links::{warc, Context, Document, Format, Summary};
+use urlspec_links::{
+    warc, Context, Document, Error, Format, Problem, Reason, Summary,
+};
 use urlspec_test_support::warc::Record;
 
 /// One WARC record: its type, target URI and block, with the date, record
@@ -419,7 +421,8 @@ fn an_unknown_content_coding_is_a_problem_not_a_failure() {
     let (docs, _) = read(data, Spec::Rfc3986);
     assert_eq!(docs.len(), 1);
     assert!(docs[0].links.is_empty());
-    assert_eq!(docs[0].problems.len(), 1);
+    let coding = Reason::ContentCoding("\"br\" not supported".into());
+    assert_eq!(docs[0].problems, [Problem::Payload(Error::new(0, coding))]);
 }
 
 #[test]

@@ -18,7 +18,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
 
 use urlspec_links::warc::{self, Documents, Skip};
-use urlspec_links::{html, mime, Context, Document, Format, Summary};
+use urlspec_links::{
+    html, mime, Context, Document, Format, LinkError, Summary,
+};
 
 use crate::{error, spec_of};
 
@@ -32,7 +34,7 @@ pub struct Link {
     element: Cow<'static, str>,
     attribute: Cow<'static, str>,
     reference: String,
-    url: Result<String, String>,
+    url: Result<String, LinkError>,
     offset: usize,
     context: Option<&'static str>,
 }
@@ -95,8 +97,8 @@ impl Link {
 
     /// Why the reference could not be resolved; `None` when it was.
     #[getter]
-    fn error(&self) -> Option<&str> {
-        self.url.as_ref().err().map(String::as_str)
+    fn error(&self) -> Option<String> {
+        self.url.as_ref().err().map(ToString::to_string)
     }
 
     /// The byte offset of the reference in the document.
@@ -390,7 +392,7 @@ impl Links {
             };
             state.summary.add(&doc);
             for p in &doc.problems {
-                state.problems.push((doc.name.clone(), p.clone()));
+                state.problems.push((doc.name.clone(), p.to_string()));
             }
             let info = DocInfo {
                 name: PyString::new(py, &doc.name).unbind(),

@@ -529,6 +529,43 @@ def test_every_way_of_calling_answers_as_urllib():
             type(ours)()
 
 
+def test_every_way_of_calling_urljoin_answers_as_urllib():
+    """``urljoin`` has its own direct path for two exact ``str``: every
+    other call (subclasses, bytes, mixed types, keywords, ``None``, a wrong
+    count) answers, or raises, as urllib's."""
+
+    class Sub(str):
+        pass
+
+    base, url = "http://a/b/c;p?q#f", "../g?y#s"
+    calls = [
+        ((base, url), {}),
+        ((Sub(base), url), {}),
+        ((base, Sub(url)), {}),
+        ((base.encode(), url.encode()), {}),
+        ((bytearray(base.encode()), url.encode()), {}),
+        ((base, url.encode()), {}),
+        ((base, url, False), {}),
+        ((base, "#z", False), {}),
+        ((base, ""), {}),
+        ((base, None), {}),
+        ((None, url), {}),
+        ((b"", None), {}),
+        ((base,), {}),
+        ((), {}),
+        ((base, url, True, 1), {}),
+        ((), {"base": base, "url": url}),
+        ((base,), {"url": url, "allow_fragments": False}),
+        ((base, url), {"allow_fragments": None}),
+        ((base, url), {"scheme": "x"}),
+        ((1, 2), {}),
+    ]
+    for args, kwargs in calls:
+        ours = _answer(compat.urljoin, args, kwargs)
+        theirs = _answer(up.urljoin, args, kwargs)
+        assert ours == theirs, (args, kwargs, ours, theirs)
+
+
 def _answer(f, args, kwargs):
     try:
         return f(*args, **kwargs)

@@ -144,7 +144,7 @@ pub fn run(args: &CheckArgs) -> Result<Status, Error> {
     let spec = args.common.spec.value;
     let passes = output::answer_each(
         &args.common.urls,
-        args.common.json,
+        args.common.json.on,
         |buf, input| answer(args, buf, input),
         |buf, input, bad| write_bad_json(buf, input, spec, bad),
     )?;
@@ -160,7 +160,7 @@ pub fn answer(args: &CheckArgs, buf: &mut Vec<u8>, input: &str) -> bool {
     if args.only_findings && findings.is_empty() {
         return true;
     }
-    if args.common.json {
+    if args.common.json.on {
         write_json(buf, input, args.common.spec.value, &findings, fails);
         buf.push(b'\n');
     } else {

@@ -21,7 +21,7 @@ use urlspec::diff::{self, Cell, Comparison, Difference, Row};
 use urlspec::Spec;
 
 use super::Status;
-use crate::args::{spec_error, spec_of_build, SPECS};
+use crate::args::{help_of, spec_error, spec_of_build, JsonArg, SPECS};
 use crate::output::{
     self, BadLine, Error, JsonObject, LineReader, NotUtf8, Origin, Output,
     RecordWrite, STDIN,
@@ -116,7 +116,10 @@ Examples:
              (a matrix of every spec's answer), and the rule behind \
              each difference; --batch finds the disagreements in a list",
     long_about = LONG_ABOUT,
-    after_help = EXAMPLES
+    after_help = EXAMPLES,
+    mut_args(help_of("json",
+        "Print JSON instead of text (with --batch, one object per line)"
+    ))
 )]
 pub struct DiffArgs {
     /// The base URL to resolve the input against ('' for none); without
@@ -134,9 +137,9 @@ pub struct DiffArgs {
     )]
     pub specs: SpecList,
 
-    /// Print JSON instead of text (with --batch, one object per line)
-    #[arg(long)]
-    pub json: bool,
+    /// `--json`, worded for this command by the `mut_args` above
+    #[command(flatten)]
+    pub json: JsonArg,
 
     /// Read the inputs from standard input, one per line, and print only
     /// those on which the specs disagree, then a summary
@@ -216,7 +219,7 @@ impl TypedValueParser for SpecListParser {
 /// Compares the input of `args` (or, with `--batch`, every line of
 /// standard input) under the chosen specs.
 pub fn run(args: &DiffArgs) -> Result<Status, Error> {
-    let paint = Paint::detect(args.json);
+    let paint = Paint::detect(args.json.on);
     let mut out = Output::stdout();
     let batch_mode = args.batch || args.input.as_deref() == Some(STDIN);
     if (args.pairs || args.security_only) && !batch_mode {
@@ -231,7 +234,7 @@ pub fn run(args: &DiffArgs) -> Result<Status, Error> {
     } else {
         let input = args.input.as_deref().unwrap_or_default();
         let c = comparison(args.base.as_deref(), input, &args.specs.0);
-        if args.json {
+        if args.json.on {
             let mut buf = Vec::with_capacity(2048);
             write_json(&mut buf, &c);
             buf.push(b'\n');
@@ -726,7 +729,7 @@ fn batch(
 ) -> Result<Status, Error> {
     let mut tally = Tally::default();
     run_batch(args, paint, output::stdin(), out, &mut tally)?;
-    if args.json {
+    if args.json.on {
         out.flush().map_err(Error::Write)?;
         let _ = tally.write(&mut io::stderr().lock());
     } else {
@@ -771,7 +774,7 @@ pub fn run_batch(
             Ok(c) => c,
             Err((input, bad)) => {
                 tally.errors += 1;
-                if args.json {
+                if args.json.on {
                     buf.clear();
                     write_bad_json(&mut buf, input, specs, number, &bad);
                     out.write_all(&buf).map_err(Error::Write)?;
@@ -789,7 +792,7 @@ pub fn run_batch(
         if !tally.count(&c, args.security_only) {
             continue;
         }
-        if args.json {
+        if args.json.on {
             buf.clear();
             write_json(&mut buf, &c);
             buf.push(b'\n');

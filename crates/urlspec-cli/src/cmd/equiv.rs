@@ -16,7 +16,7 @@ use urlspec::equiv::{self, Level, NotComparable, Options};
 use urlspec::Spec;
 
 use super::Status;
-use crate::args::{help_of, invalid_value, SpecArg};
+use crate::args::{help_of, invalid_value, JsonArg, SpecArg};
 use crate::output::{self, BadLine, Error, JsonObject, Output, STDIN};
 
 /// The long description of `urlspec equiv`.
@@ -111,16 +111,17 @@ Examples:
              not)",
     long_about = LONG_ABOUT,
     after_help = EXAMPLES,
-    mut_args(help_of("spec", "The spec to compare under"))
+    mut_args(help_of("spec", "The spec to compare under")),
+    mut_args(help_of("json", "Print one JSON object instead of text"))
 )]
 pub struct EquivArgs {
     /// `--spec`, worded for this command by the `mut_args` above
     #[command(flatten)]
     pub spec: SpecArg,
 
-    /// Print one JSON object instead of text
-    #[arg(long)]
-    pub json: bool,
+    /// `--json`, worded for this command by the `mut_args` above
+    #[command(flatten)]
+    pub json: JsonArg,
 
     /// The first URL; - compares B with each line of standard input (put
     /// `--` before a URL that starts with `-`)
@@ -265,7 +266,7 @@ pub fn run(args: &EquivArgs) -> Result<Status, Error> {
     let a = Side::new("A", &args.a, args.spec.value, &options);
     let b = Side::new("B", &args.b, args.spec.value, &options);
     let mut out = Output::stdout();
-    if args.json {
+    if args.json.on {
         let mut buf = Vec::with_capacity(1024);
         write_json(&mut buf, args.spec.value, &options, &a, &b);
         buf.push(b'\n');
@@ -307,13 +308,13 @@ fn run_stream(
     let lines = [STDIN.to_owned()];
     let all_equivalent = output::answer_each(
         &lines,
-        args.json,
+        args.json.on,
         |buf, input| {
             let other = if fixed == "A" { "B" } else { "A" };
             let line = Side::new(other, input, spec, options);
             let (a, b) =
                 if fixed == "A" { (&side, &line) } else { (&line, &side) };
-            if args.json {
+            if args.json.on {
                 write_json(buf, spec, options, a, b);
                 buf.push(b'\n');
             } else {

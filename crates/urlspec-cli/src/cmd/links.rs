@@ -1234,8 +1234,9 @@ impl Printer {
                 text_links(out, &open.pending, &mut open.widths)?;
                 if streamed {
                     // The problems of a long document come after its links.
-                    for note in &doc.problems {
-                        writeln!(out, "   note: {}", output::visible(note))?;
+                    for problem in &doc.problems {
+                        let note = problem.to_string();
+                        writeln!(out, "   note: {}", output::visible(&note))?;
                     }
                 }
             }
@@ -1305,8 +1306,12 @@ fn text_head(
             writeln!(out, "   redirects: {}", chain.join(" -> "))?;
         }
     }
-    for note in base.notes().iter().chain(&doc.problems) {
+    for note in base.notes() {
         writeln!(out, "   note: {}", output::visible(note))?;
+    }
+    for problem in &doc.problems {
+        let note = problem.to_string();
+        writeln!(out, "   note: {}", output::visible(&note))?;
     }
     Ok(())
 }
@@ -1415,9 +1420,13 @@ fn tsv_row(
     link: &urlspec_links::Link,
 ) {
     let offset = link.offset.to_string();
+    let why;
     let (url, error) = match &link.url {
         Ok(url) => (url.as_str(), ""),
-        Err(reason) => ("", reason.as_str()),
+        Err(e) => {
+            why = e.to_string();
+            ("", why.as_str())
+        }
     };
     let fields = [
         doc.name.as_str(),
@@ -1496,7 +1505,10 @@ fn json_line(
         .string("reference", &link.reference)
         .optional("url", link.url.as_deref().ok())
         .members(&shared.base)
-        .optional("error", link.url.as_ref().err().map(String::as_str))
+        .optional(
+            "error",
+            link.url.as_ref().err().map(ToString::to_string).as_deref(),
+        )
         .number("offset", link.offset)
         .members(&shared.tail)
         .optional("context", link.within.map(|w| w.name()));

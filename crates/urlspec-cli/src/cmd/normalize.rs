@@ -109,7 +109,7 @@ pub fn run(args: &NormalizeArgs) -> Result<Status, Error> {
     let mut printer = Printer::new(
         args.common.spec.value,
         args.options.to_options(),
-        args.common.json,
+        args.common.json.on,
     );
     let mut all_ok = true;
     output::for_each_input_or_error(&args.common.urls, |origin, text| {

@@ -102,7 +102,7 @@ pub fn run(args: &ParseArgs) -> Result<Status, Error> {
     let spec = args.common.spec.value;
     let all_valid = output::answer_each(
         &args.common.urls,
-        args.common.json,
+        args.common.json.on,
         |buf, input| answer(args, buf, input),
         |buf, input, bad| write_bad_json(buf, input, spec, bad),
     )?;
@@ -114,7 +114,7 @@ pub fn run(args: &ParseArgs) -> Result<Status, Error> {
 pub fn answer(args: &ParseArgs, buf: &mut Vec<u8>, input: &str) -> bool {
     if args.common.spec.value == Spec::Whatwg {
         let parsed = whatwg::parse(input, None);
-        if args.common.json {
+        if args.common.json.on {
             write_whatwg_json(buf, input, &parsed);
             buf.push(b'\n');
         } else {
@@ -125,7 +125,7 @@ pub fn answer(args: &ParseArgs, buf: &mut Vec<u8>, input: &str) -> bool {
     }
     let reference = Reference::parse_with(input, args.common.spec.value);
     let violations = reference.violations();
-    if args.common.json {
+    if args.common.json.on {
         write_json(buf, &reference, &violations);
         buf.push(b'\n');
     } else {

@@ -26,7 +26,7 @@ use urlspec::resolve::{
 use urlspec::{Reference, Spec};
 
 use super::Status;
-use crate::args::{help_of, SpecArg, SPECS};
+use crate::args::{help_of, JsonArg, SpecArg, SPECS};
 use crate::output::{
     self, BadLine, BlockReader, Error, JsonObject, Origin, Output, RecordWrite,
 };
@@ -150,6 +150,9 @@ Examples:
     mut_args(help_of("spec",
         "The spec to resolve under; with --all-specs, the one the others \
          are compared with"
+    )),
+    mut_args(help_of("json",
+        "Print one JSON object per input (JSON Lines) instead of text"
     ))
 )]
 pub struct ResolveArgs {
@@ -173,9 +176,9 @@ pub struct ResolveArgs {
     #[arg(long)]
     pub pairs: bool,
 
-    /// Print one JSON object per input (JSON Lines) instead of text
-    #[arg(long)]
-    pub json: bool,
+    /// `--json`, worded for this command by the `mut_args` above
+    #[command(flatten)]
+    pub json: JsonArg,
 
     /// Resolve under every spec and show their answers side by side
     #[arg(long)]
@@ -385,18 +388,22 @@ const SPEC_COUNT: usize = SPECS.len();
 pub fn run(args: &ResolveArgs) -> Result<Status, Error> {
     let mut out = Output::stdout();
     let all_ok = if args.relative {
-        drive(&mut Relative::new(args.spec.value, args.json), args, &mut out)
+        drive(
+            &mut Relative::new(args.spec.value, args.json.on),
+            args,
+            &mut out,
+        )
     } else if args.all_specs {
         let mode = AllSpecs::new(
             args.spec.value,
             args.options.to_options(),
-            args.json,
+            args.json.on,
         );
         drive(&mut mode.show_base(args.pairs), args, &mut out)
     } else {
         let options = args.options.to_options();
         drive(
-            &mut Single::new(args.spec.value, options, args.json),
+            &mut Single::new(args.spec.value, options, args.json.on),
             args,
             &mut out,
         )

@@ -111,7 +111,7 @@ pub struct SchemeArgs {
 /// line each.
 pub fn run(args: &SchemeArgs) -> Result<Status, Error> {
     let spec = args.common.spec.value;
-    let json = args.common.json;
+    let json = args.common.json.on;
     let all_valid = output::answer_each(
         &args.common.urls,
         json,

@@ -34,7 +34,8 @@ use lol_html::{
 use urlspec::base::Base;
 use urlspec::resolve::{Options, PairResolver};
 
-use crate::{Context, Document, Link, Within};
+use crate::slice::offset_in;
+use crate::{Context, Document, Link, Problem, Within};
 
 /// The HTML namespace, as `lol_html` names an element's.
 const HTML_NS: &str = "http://www.w3.org/1999/xhtml";
@@ -309,7 +310,7 @@ fn tokenize(
     html: &[u8],
     encoding: &'static Encoding,
     decoded: bool,
-) -> (Found, Vec<String>) {
+) -> (Found, Vec<Problem>) {
     let bom = if decoded {
         0
     } else {
@@ -338,7 +339,7 @@ fn page_pass(
     source: &Source<'_>,
     tokenized: &'static Encoding,
     shift: usize,
-    problems: &mut Vec<String>,
+    problems: &mut Vec<Problem>,
     emit: &mut dyn FnMut(&mut Found) -> Flow,
 ) -> Found {
     let mut found = Found::default();
@@ -474,7 +475,7 @@ fn scan(
     within: Option<Within>,
     depth: usize,
     found: &mut Found,
-    problems: &mut Vec<String>,
+    problems: &mut Vec<Problem>,
     emit: &mut dyn FnMut(&mut Found) -> Flow,
 ) {
     let state = RefCell::new(Pass {
@@ -567,7 +568,7 @@ fn scan(
         }
         let mut rewriter = HtmlRewriter::new(settings, |_: &[u8]| {});
         let stopped =
-            |e: &dyn std::fmt::Display| format!("HTML reading stopped: {e}");
+            |e: &dyn std::fmt::Display| Problem::HtmlStopped(e.to_string());
         let written = match source {
             Source::Bytes(bytes) => {
                 rewriter.write(bytes).map_err(|e| stopped(&e))
@@ -594,7 +595,7 @@ fn scan(
 /// The state of a pass that its handlers share.
 struct Pass {
     found: Found,
-    problems: Vec<String>,
+    problems: Vec<Problem>,
     /// The raw text element read last, until the next element.
     pending: Option<RawText>,
 }
@@ -628,19 +629,17 @@ impl Pass {
             && range.len() > stream::MAX_RAW_TEXT
         {
             let name = if style { "style" } else { "noscript" };
-            self.problems.push(format!(
-                "<{name}> at byte {}: its {} bytes are more than {} read \
-                 for links",
-                range.start,
-                range.len(),
-                stream::MAX_RAW_TEXT
-            ));
+            self.problems.push(Problem::RawTextTooLong {
+                element: name,
+                offset: range.start,
+                len: range.len(),
+            });
             return;
         }
         let raw = match source.range(range.start - shift..range.end - shift) {
             Ok(raw) => raw,
             Err(e) => {
-                self.problems.push(format!("HTML reading stopped: {e}"));
+                self.problems.push(Problem::HtmlStopped(e.to_string()));
                 return;
             }
         };
@@ -821,7 +820,7 @@ fn split_ascii_whitespace(value: &str) -> impl Iterator<Item = (usize, &str)> {
     value
         .split(|c: char| c.is_ascii_whitespace())
         .filter(|t| !t.is_empty())
-        .map(move |t| (t.as_ptr() as usize - value.as_ptr() as usize, t))
+        .map(move |t| (offset_in(value.as_bytes(), t.as_bytes()), t))
 }
 
 /// The URLs of an image candidate list, with their offsets, as the HTML

@@ -22,7 +22,7 @@ use super::{
     based, changed, page_encoding, page_pass, Charset, Flow, Found, Links,
     Source,
 };
-use crate::{Context, Document};
+use crate::{Context, Document, Problem};
 
 /// The longest page read whole into memory: 2 MiB.
 pub const IN_MEMORY: usize = 2 << 20;
@@ -243,15 +243,15 @@ fn first_pass(
 pub(super) fn chunks(
     mut file: &File,
     start: usize,
-    mut write: impl FnMut(&[u8]) -> Result<Flow, String>,
-) -> Result<(), String> {
+    mut write: impl FnMut(&[u8]) -> Result<Flow, Problem>,
+) -> Result<(), Problem> {
     let mut buf = vec![0; CHUNK];
     let mut at = start as u64;
     loop {
         let read = file
             .seek(SeekFrom::Start(at))
             .and_then(|_| file.read(&mut buf))
-            .map_err(|e| format!("HTML reading stopped: {e}"))?;
+            .map_err(|e| Problem::HtmlStopped(e.to_string()))?;
         if read == 0 {
             return Ok(());
         }

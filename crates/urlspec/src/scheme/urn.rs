@@ -177,9 +177,10 @@ impl<'a> UrlPrefix<'a> {
     /// The text after `url:`.
     pub fn inner(&self) -> &'a str {
         let s = self.r.as_str();
-        let start = self.r.scheme().map_or(0, |sch| {
-            sch.as_ptr() as usize - s.as_ptr() as usize + sch.len() + 1
-        });
+        let start = self
+            .r
+            .scheme()
+            .map_or(0, |sch| crate::bytes::offset_in(s, sch) + sch.len() + 1);
         &s[start..]
     }
 
