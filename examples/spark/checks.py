@@ -104,12 +104,34 @@ def run_cli(cli, path, spec):
     return [json.loads(line) for line in p.stdout.splitlines()], p.stderr
 
 
+# The keys of `urlspec links --output json` in the order of the job's
+# columns after warc_file (links_job.COLUMNS).
+JSON_KEYS = (
+    "document",
+    "base_chain",
+    "element",
+    "attribute",
+    "reference",
+    "url",
+    "base",
+    "base_source",
+    "error",
+    "offset",
+    "containers",
+    "encoding",
+    "context",
+)
+
+
 def cli_rows(cli, path, given, spec):
     """The link rows the job must write for one archive (`given`: the name
-    the job knows it by), and the command's summary line."""
+    the job knows it by), and the command's summary line. Every key of
+    every JSON line must be a column: a key the job does not write fails
+    here rather than going unchecked."""
     lines, summary = run_cli(cli, path, spec)
-    keys = ("document", "base_chain", "element", "attribute", "reference", "url", "base", "base_source", "error", "offset", "containers")
-    return [(given, *(j[k] for k in keys)) for j in lines], summary
+    for j in lines:
+        assert sorted(j) == sorted(JSON_KEYS), f"JSON keys {sorted(j)}, job columns from {sorted(JSON_KEYS)}"
+    return [(given, *(j[k] for k in JSON_KEYS)) for j in lines], summary
 
 
 SUMMARY = re.compile(

@@ -26,9 +26,10 @@ import sys
 import time
 import urllib.parse
 
-# The link columns written, in order. `offset` (the byte offset of the
-# reference in its page) follows the others: it tells apart two links that
-# are the same in every other column.
+# The link columns written, in order: the keys of `urlspec links --output
+# json` (renamed, after warc_file), the JSON's own order from `offset` on.
+# `offset` (the byte offset of the reference in its page) tells apart two
+# links that are the same in every other column.
 COLUMNS = (
     "warc_file",
     "target_uri",
@@ -42,6 +43,8 @@ COLUMNS = (
     "error",
     "offset",
     "containers",
+    "encoding",
+    "context",
 )
 
 # The columns of the statistics table, one row per archive, after warc_file.
@@ -108,9 +111,14 @@ output columns (Parquet, one row per link, explicit schema):
   offset          long       byte offset of the reference in the page
   containers      list<str>  the MIME parts the base came through,
                              outermost first (empty for a WARC page)
+  encoding        string     the encoding the page was decoded from
+                             (UTF-8, windows-1252, ...); null: none
+  context         string     noscript or template for a link a browser
+                             running scripts does not see; null for the
+                             document tree
 These are the keys of `urlspec links --output json` (document, element,
 attribute, reference, url, base, base_source, error, offset, base_chain,
-containers).
+containers, encoding, context).
 
 statistics (--stats PATH, default OUTPUT-stats; Parquet, one row per
 archive, written by the task that wrote the archive's links):
@@ -420,6 +428,8 @@ def _spark_types():
         T.StructField("error", s, True),
         T.StructField("offset", T.LongType(), False),
         T.StructField("containers", T.ArrayType(s, False), False),
+        T.StructField("encoding", s, True),
+        T.StructField("context", s, True),
     ]
     stats = T.StructType(
         [
@@ -546,6 +556,8 @@ def make_extractor(spec, resolver, on_error, endpoint=None, fault=None):
                         link_error,
                         link.offset,
                         link.containers,
+                        link.encoding,
+                        link.context,
                         None,
                     )
             except Exception as e:

@@ -5,7 +5,8 @@ plain, a 301 -> 302 redirect chain, <base href> absolute and relative,
 Content-Location and Content-Base headers, chunked and gzip-coded bodies,
 images, CSS, warcinfo, request and metadata records, an opaque and a
 scheme-less target URI, links that resolve, that no spec can resolve and
-that only some can), runs links_job.py with Spark `local[2,2]` (two cores;
+that only some can, links inside <noscript> and <template>, pages in UTF-8
+and windows-1252), runs links_job.py with Spark `local[2,2]` (two cores;
 a failed task is tried twice) on them, and compares every Parquet row with
 the CLI's JSON line for the same link, and each archive's statistics row
 with the CLI's summary of it. test_cluster.py runs the job on a standalone
@@ -132,6 +133,8 @@ def test_links_and_statistics_match_the_cli(clean, cli, archives, spark):
         ("error", "string"),
         ("offset", "bigint"),
         ("containers", "array<string>"),
+        ("encoding", "string"),
+        ("context", "string"),
     ]
 
     # The cases the archives were made for are in the rows.
@@ -144,6 +147,14 @@ def test_links_and_statistics_match_the_cli(clean, cli, archives, spark):
     assert any(r[9] for r in got), "some link has an error"
     assert not any(t.endswith((".png", ".css")) or t == "http://example.net/empty.html" for t in by_page)
     assert {r[0] for r in got} == set(archives["given"].values())
+    # The page's encoding, by its Content-Type charset or, without one,
+    # windows-1252 as browsers default; the links outside the document tree.
+    encodings = {r[1]: r[12] for r in got}
+    assert encodings["http://example.org/docs/index.html"] == "UTF-8"
+    assert encodings["http://example.net/chunked/"] == "windows-1252"
+    assert encodings["http://xn--caf-dma.example/latin1.html"] == "windows-1252"
+    contexts = {r[5]: r[13] for r in got if r[1] == "http://xn--caf-dma.example/"}
+    assert (contexts["noscript.html"], contexts["template.html"], contexts["map"]) == ("noscript", "template", None)
 
     # One statistics row per archive, as the CLI counts it; the page
     # without links and the skipped records are only there.
@@ -232,6 +243,11 @@ def test_other_spec_and_damaged_archive(spark, cli, archives, tmp_path):
     # The URL Standard's validation errors, by name.
     assert "IPv6-unclosed" in errors[("https://www.example.com/final/page.html", "http://[::1")]
     assert "missing-scheme-non-relative-URL" in errors[("urn:example:doc", "rel")]
+    # The query in the page's encoding, the path in UTF-8.
+    latin1 = [r for r in got if r[1] == "http://xn--caf-dma.example/latin1.html"]
+    assert [(r[5], r[6], r[12]) for r in latin1] == [
+        ("caf\xe9.html?q=\xe9", "http://xn--caf-dma.example/caf%C3%A9.html?q=%E9", "windows-1252")
+    ]
 
 
 def test_rows_transfer_and_urllib_resolver(spark, cli, archives, clean, tmp_path):

@@ -163,7 +163,17 @@ def fixture_archives(directory):
             "http://xn--caf-dma.example/",
             b'<a href="http://user:pw@Host.Example:8080/p">userinfo</a><a href="HTTPS://UPPER.example">upper</a>'
             b'<a href="../../a/./b/../c">dots</a><area href="map"><a href="javascript:void(0)">js</a>'
-            b'<a href="http://192.0.2.7/ip">an IPv4 host</a><a href="http://[2001:db8::1]/">an IPv6 host</a>',
+            b'<a href="http://192.0.2.7/ip">an IPv4 host</a><a href="http://[2001:db8::1]/">an IPv6 host</a>'
+            # Links a browser running scripts does not see (the `context` column).
+            b'<noscript><a href="noscript.html">no scripts</a></noscript>'
+            b'<template><a href="template.html">template</a></template>',
+        ),
+        # A windows-1252 page (ISO-8859-1 is its label too): the `encoding`
+        # column, and a query the URL Standard encodes in it.
+        response(
+            "http://xn--caf-dma.example/latin1.html",
+            b'<a href="caf\xe9.html?q=\xe9">caf\xe9</a>',
+            content_type="text/html; charset=iso-8859-1",
         ),
     ]
     paths = []

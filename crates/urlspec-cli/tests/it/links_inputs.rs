@@ -253,3 +253,35 @@ fn the_summary_names_what_would_read_an_unread_base_header() {
     assert_eq!(code(&out), 0);
     assert!(!stdout(&out).contains("note: "));
 }
+
+#[test]
+fn a_multipart_body_without_its_closing_boundary_counts_as_unreadable() {
+    let open = "Content-Location: http://h/d/\r\nContent-Type: multipart/related; boundary=\"b\"\r\n\r\n\
+                --b\r\nContent-Type: text/html\r\n\r\n<a href=\"one\">1</a>\r\n\
+                --b\r\nContent-Type: text/html\r\n\r\n<a href=\"two\">2</a>\r\n";
+    let note = "the multipart body ends without its closing boundary; \
+                this last part was read to the end of the message";
+    // Every link is printed, the last part's too, but the part was read
+    // only in part: a warning, `unreadable 1` and exit status 1.
+    let out = links_json(&["-s", "rfc3986"], open.as_bytes());
+    assert_eq!(code(&out), 1);
+    assert_eq!(urls(&out), ["http://h/d/one", "http://h/d/two"]);
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "urlspec: -#2: {note}\n\
+             2 documents, 2 links, 0 unresolved; bases: embedded 0, header 2, retrieval 0, none 0; skipped records 0; unreadable 1\n"
+        )
+    );
+    // As text: a note under the last part, the same summary.
+    let out = run(&["links", "-s", "rfc3986"], open.as_bytes());
+    assert_eq!(code(&out), 1);
+    let text = stdout(&out);
+    assert_has(&text, &format!("   note: {note}\n"));
+    assert_has(&text, "; skipped records 0; unreadable 1\n");
+    // Closed, the same message is read whole: exit 0.
+    let closed = format!("{open}--b--\r\n");
+    let out = links_ok(&["-s", "rfc3986"], closed.as_bytes());
+    assert_eq!(urls(&out), ["http://h/d/one", "http://h/d/two"]);
+    assert!(!stderr(&out).contains("unreadable"), "{}", stderr(&out));
+}
