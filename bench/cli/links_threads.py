@@ -15,8 +15,8 @@ per-round ratios of `--threads 1`'s wall time to each command's. The
 load average is printed before and after.
 
 Environment: ROUNDS (default 7), PYTHON (the interpreter with warcio and
-selectolax, default this one), THREADS (the counts to compare, default
-"1 2").
+selectolax, default this one; "none" leaves the Python stack out),
+THREADS (the counts to compare, default "1 2").
 """
 
 import gzip
@@ -50,7 +50,9 @@ def run(argv):
 
 commands = {f"urlspec -j{n}": [binary, "links", "--threads", n, "--output",
                                "json", crawl] for n in threads}
-commands["python"] = [python, os.path.join(here, "links_python.py"), crawl]
+if python != "none":
+    commands["python"] = [python, os.path.join(here, "links_python.py"),
+                          crawl]
 
 gz_mb = os.path.getsize(crawl) / 1e6
 with gzip.open(crawl, "rb") as f:
@@ -75,13 +77,15 @@ for _ in range(rounds):
 first = next(iter(commands))
 print(f"load after: {os.getloadavg()}")
 print("| command | links | median wall s | median CPU s | links/s | "
-      "MB/s gzipped | MB/s uncompressed | wall vs first |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|")
+      "MB/s gzipped | MB/s uncompressed | wall vs first | CPU vs first |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 for name in commands:
     wall = statistics.median(walls[name])
     cpu = statistics.median(cpus[name])
     ratio = statistics.median(
         a / b for a, b in zip(walls[first], walls[name]))
+    cpu_ratio = statistics.median(
+        b / a for a, b in zip(cpus[first], cpus[name]))
     print(f"| {name} | {links[name]:,} | {wall:.3f} | {cpu:.3f} | "
           f"{links[name] / wall:,.0f} | {gz_mb / wall:.1f} | "
-          f"{raw_mb / wall:.1f} | {ratio:.2f}x |")
+          f"{raw_mb / wall:.1f} | {ratio:.2f}x | {cpu_ratio:.2f}x |")

@@ -18,9 +18,13 @@
 //!   order and only copies their bytes to standard output, their warnings
 //!   to standard error, and their counts into the summary.
 //!
+//! The records of an archive go to the workers in batches
+//! ([`Limits::batch`]), each record after the warnings and counts that
+//! came before it.
+//!
 //! Memory stays bounded: the [`Window`] admits at most
 //! [`Limits::items`] tasks, and [`Limits::bytes`] bytes of them, between
-//! the reader and the writer (a task larger than that waits until it is
+//! the reader and the writer (and the reader holds one batch more) (a task larger than that waits until it is
 //! alone in flight, and so is read in order), and a worker whose output
 //! passes [`Limits::spool`] bytes before its turn waits for its turn, then
 //! hands the output over piece by piece.
@@ -59,13 +63,25 @@ pub struct Limits {
     pub bytes: usize,
     /// A worker's formatted output held back before its turn.
     pub spool: usize,
+    /// The records of an archive go to a worker in batches of this many
+    /// bytes (or [`BATCH_PAGES`] records): a hand-over per record cost
+    /// three context switches a record (BENCHMARKS.md).
+    pub batch: usize,
 }
+
+/// The most records in one batch.
+const BATCH_PAGES: usize = 32;
 
 impl Limits {
     /// The limits for `threads` workers: 8 tasks each, 32 MiB of input
-    /// in all, 256 KiB of held output per task.
+    /// in all, 256 KiB of held output per task, batches of 128 KiB.
     pub fn new(threads: usize) -> Limits {
-        Limits { items: 8 * threads, bytes: 32 << 20, spool: 256 << 10 }
+        Limits {
+            items: 8 * threads,
+            bytes: 32 << 20,
+            spool: 256 << 10,
+            batch: 128 << 10,
+        }
     }
 }
 
@@ -118,7 +134,9 @@ fn pipeline(
     let (written, read) = thread::scope(|scope| {
         for _ in 0..threads {
             let (tasks, results) = (task_rx.clone(), msg_tx.clone());
-            scope.spawn(move || work(&tasks, &results, window, args, defer));
+            scope.spawn(move || {
+                work(&tasks, &results, window, args, defer, interactive)
+            });
         }
         drop(task_rx);
         let reader = scope.spawn(move || {
@@ -131,6 +149,9 @@ fn pipeline(
                 name: Arc::from(""),
                 ctx: None,
                 pending: Vec::new(),
+                batch: Vec::new(),
+                batch_bytes: 0,
+                bar: None,
                 verbose,
                 interactive,
             };
@@ -171,8 +192,9 @@ struct Task {
 }
 
 enum Work {
-    /// A WARC record that holds a page.
-    Page(warc::Page),
+    /// WARC records that hold pages, each after what came before it in
+    /// the input (warnings, counts).
+    Pages(Vec<(Vec<Piece>, warc::Page)>),
     /// An HTML or MIME input, whole.
     Data(Format, Vec<u8>),
 }
@@ -226,7 +248,10 @@ struct Msg {
 struct Window {
     limits: Limits,
     state: Mutex<Flight>,
-    changed: Condvar,
+    /// The reader waits here for room.
+    room: Condvar,
+    /// Workers wait here for their turn.
+    turn: Condvar,
 }
 
 struct Flight {
@@ -235,6 +260,10 @@ struct Flight {
     /// The task being written.
     head: u64,
     closed: bool,
+    /// Whether the reader waits for room, how many workers for their
+    /// turn: a notification with no one waiting is a system call spent.
+    wants_room: bool,
+    wants_turn: usize,
     peaks: Peaks,
 }
 
@@ -247,21 +276,17 @@ impl Window {
                 bytes: 0,
                 head: 0,
                 closed: false,
+                wants_room: false,
+                wants_turn: 0,
                 peaks: Peaks::default(),
             }),
-            changed: Condvar::new(),
+            room: Condvar::new(),
+            turn: Condvar::new(),
         }
     }
 
     fn lock(&self) -> MutexGuard<'_, Flight> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    fn wait<'a>(
-        &self,
-        guard: MutexGuard<'a, Flight>,
-    ) -> MutexGuard<'a, Flight> {
-        self.changed.wait(guard).unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Waits for room for a task of `bytes` (any task when none is in
@@ -273,8 +298,10 @@ impl Window {
             && (f.items >= self.limits.items
                 || f.bytes + bytes > self.limits.bytes)
         {
-            f = self.wait(f);
+            f.wants_room = true;
+            f = self.room.wait(f).unwrap_or_else(PoisonError::into_inner);
         }
+        f.wants_room = false;
         f.items += 1;
         f.bytes += bytes;
         let (items, in_flight) = (f.items, f.bytes);
@@ -290,18 +317,29 @@ impl Window {
     fn wait_turn(&self, seq: u64) -> bool {
         let mut f = self.lock();
         while !f.closed && f.head < seq {
-            f = self.wait(f);
+            f.wants_turn += 1;
+            f = self.turn.wait(f).unwrap_or_else(PoisonError::into_inner);
+            f.wants_turn -= 1;
         }
         !f.closed
     }
 
-    /// Task `head` has been written, with its `bytes`.
+    /// Task `head` has been written, with its `bytes`. The reader, once
+    /// it waits, is woken when half the window is free, not for each task
+    /// (it would wake to send one and wait again).
     fn written(&self, bytes: usize) {
         let mut f = self.lock();
         f.items -= 1;
         f.bytes -= bytes;
         f.head += 1;
-        self.changed.notify_all();
+        if f.wants_turn > 0 {
+            self.turn.notify_all();
+        }
+        let half = f.items <= self.limits.items / 2
+            && f.bytes <= self.limits.bytes / 2;
+        if f.wants_room && half {
+            self.room.notify_one();
+        }
     }
 
     /// A worker held `bytes` of output before its turn.
@@ -312,7 +350,8 @@ impl Window {
 
     fn close(&self) {
         self.lock().closed = true;
-        self.changed.notify_all();
+        self.room.notify_all();
+        self.turn.notify_all();
     }
 
     #[cfg(test)]
@@ -338,38 +377,61 @@ struct Feed<'a> {
     /// The context of the current input, once a task needed it.
     ctx: Option<Arc<Context>>,
     pending: Vec<Piece>,
+    /// The pages of the batch being gathered, their bytes, and the
+    /// progress bar of their archive.
+    batch: Vec<(Vec<Piece>, warc::Page)>,
+    batch_bytes: usize,
+    bar: Option<ProgressBar>,
     verbose: bool,
     interactive: bool,
 }
 
 impl Feed<'_> {
+    /// The context of the current input, shared by its tasks.
+    fn context(&mut self, ctx: &Context) -> Arc<Context> {
+        self.ctx.get_or_insert_with(|| Arc::new(ctx.clone())).clone()
+    }
+
     fn send(
         &mut self,
         work: Work,
         bytes: usize,
-        ctx: &Context,
-        bar: Option<&ProgressBar>,
+        ctx: Arc<Context>,
+        bar: Option<ProgressBar>,
     ) -> io::Result<()> {
         if !self.window.admit(bytes) {
             return Err(gone());
         }
-        let ctx = self.ctx.get_or_insert_with(|| Arc::new(ctx.clone()));
         let task = Task {
             seq: self.seq,
             input: self.input,
             name: self.name.clone(),
-            ctx: ctx.clone(),
+            ctx,
             bytes,
             before: mem::take(&mut self.pending),
             work,
-            bar: bar.cloned(),
+            bar,
         };
         self.seq += 1;
         self.tasks.send(task).map_err(|_| gone())
     }
 
-    /// Sends the warnings and counts not sent with a task yet.
+    /// Sends the batch of pages gathered so far, if any.
+    fn send_batch(&mut self) -> io::Result<()> {
+        let Some(ctx) = self.ctx.clone().filter(|_| !self.batch.is_empty())
+        else {
+            return Ok(());
+        };
+        let pages = mem::take(&mut self.batch);
+        let bytes = mem::take(&mut self.batch_bytes);
+        let bar = self.bar.take();
+        self.send(Work::Pages(pages), bytes, ctx, bar)
+    }
+
+    /// Sends the batch, then the warnings and counts not sent with a
+    /// task yet.
     fn flush(&mut self) -> io::Result<()> {
+        self.send_batch()?;
         if self.pending.is_empty() {
             return Ok(());
         }
@@ -402,8 +464,18 @@ impl Stage for Feed<'_> {
         ctx: &Context,
         bar: Option<&ProgressBar>,
     ) -> io::Result<()> {
-        let bytes = page.len();
-        self.send(Work::Page(page), bytes, ctx, bar)
+        self.context(ctx);
+        if self.batch.is_empty() {
+            self.bar = bar.cloned();
+        }
+        self.batch_bytes += page.len();
+        self.batch.push((mem::take(&mut self.pending), page));
+        if self.batch_bytes >= self.window.limits.batch
+            || self.batch.len() >= BATCH_PAGES
+        {
+            self.send_batch()?;
+        }
+        Ok(())
     }
 
     fn data(
@@ -413,7 +485,8 @@ impl Stage for Feed<'_> {
         _: &str,
         ctx: &Context,
     ) -> io::Result<()> {
-        let bytes = data.len();
+        self.send_batch()?;
+        let (bytes, ctx) = (data.len(), self.context(ctx));
         self.send(Work::Data(format, data), bytes, ctx, None)
     }
 
@@ -423,8 +496,8 @@ impl Stage for Feed<'_> {
         name: &str,
         ctx: &Context,
     ) -> Result<(), Error> {
-        let ctx = self.ctx.get_or_insert_with(|| Arc::new(ctx.clone()));
-        let long = LongHtml { file, name: Arc::from(name), ctx: ctx.clone() };
+        let ctx = self.context(ctx);
+        let long = LongHtml { file, name: Arc::from(name), ctx };
         self.pending.push(Piece::LongHtml(Box::new(long)));
         self.flush().map_err(Error::Write)
     }
@@ -462,6 +535,7 @@ fn work(
     window: &Window,
     args: &LinksArgs,
     defer: bool,
+    interactive: bool,
 ) {
     let mut printer = Printer::new(args.output);
     if !defer {
@@ -478,19 +552,32 @@ fn work(
             results,
             window,
             bar: task.bar,
+            interactive,
         };
         let (name, ctx) = (task.name, task.ctx);
-        let read = output::isolate(|| match task.work {
-            Work::Page(page) if defer => {
-                spool.pieces.push(Piece::Doc(Box::new(page.document(&ctx))));
-                Ok(())
+        let read = match task.work {
+            Work::Pages(pages) => {
+                let mut read = Ok(Ok(()));
+                for (before, page) in pages {
+                    spool.pieces.extend(before);
+                    read = output::isolate(|| {
+                        if defer {
+                            let doc = page.document(&ctx);
+                            spool.pieces.push(Piece::Doc(Box::new(doc)));
+                            return Ok(());
+                        }
+                        // A long page is printed as it is read: its output
+                        // waits for its turn in the spool, in bounded
+                        // memory.
+                        print_page(&mut printer, &mut spool, page, &ctx)
+                    });
+                    if !matches!(read, Ok(Ok(()))) {
+                        break;
+                    }
+                }
+                read
             }
-            // A long page is printed as it is read: its output waits
-            // for its turn in the spool, in bounded memory.
-            Work::Page(page) => {
-                print_page(&mut printer, &mut spool, page, &ctx)
-            }
-            Work::Data(format, data) if defer => {
+            Work::Data(format, data) if defer => output::isolate(|| {
                 let mut docs = Vec::new();
                 let read =
                     data_documents(format, &data, &name, &ctx, &mut |d| {
@@ -503,16 +590,18 @@ fn work(
                         .warn(&format!("urlspec: {name}: {}", problem.reason));
                 }
                 Ok(())
-            }
-            Work::Data(format, data) => print_data(
-                format,
-                &data,
-                &name,
-                &ctx,
-                &mut printer,
-                &mut spool,
-            ),
-        });
+            }),
+            Work::Data(format, data) => output::isolate(|| {
+                print_data(
+                    format,
+                    &data,
+                    &name,
+                    &ctx,
+                    &mut printer,
+                    &mut spool,
+                )
+            }),
+        };
         match read {
             Ok(Ok(())) => {}
             // The writer is gone.
@@ -553,6 +642,9 @@ struct Spool<'a> {
     results: &'a SyncSender<Msg>,
     window: &'a Window,
     bar: Option<ProgressBar>,
+    /// Whether records are flushed as they end (a terminal); if not, the
+    /// outputs of a batch's pages share their buffers.
+    interactive: bool,
 }
 
 impl Spool<'_> {
@@ -603,7 +695,9 @@ impl Write for Spool<'_> {
 
 impl RecordWrite for Spool<'_> {
     fn end_record(&mut self) -> io::Result<()> {
-        self.pieces.push(Piece::EndRecord);
+        if self.interactive {
+            self.pieces.push(Piece::EndRecord);
+        }
         Ok(())
     }
 
@@ -781,7 +875,9 @@ mod tests {
         std::fs::write(&path, archive(200)).unwrap();
         let args = links_args(&["-o", "json", path.to_str().unwrap()]);
         let ctx = super::super::context(&args).unwrap();
-        let limits = Limits { items: 6, bytes: 4 << 10, spool: 8 << 10 };
+        // One page a task: the window fills before the long tenth page.
+        let limits =
+            Limits { items: 6, bytes: 4 << 10, spool: 8 << 10, batch: 1 };
         let window = Window::new(limits);
         let open = (Mutex::new(false), Condvar::new());
         let mut printer = Printer::new(args.output);
