@@ -24,7 +24,7 @@
 use crate::common;
 
 use std::collections::{BTreeMap, HashMap};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use common::browser::Chromium;
 use common::pages::{Pages, Response};

@@ -15,8 +15,6 @@
 
 use crate::common;
 
-use std::path::PathBuf;
-
 use serde_json::Value;
 
 use common::run;
