@@ -1522,7 +1522,7 @@ mod tests {
     use crate::cli::{Cli, Command};
     use clap::Parser;
 
-    fn links_args(args: &[&str]) -> LinksArgs {
+    pub(super) fn links_args(args: &[&str]) -> LinksArgs {
         let argv = ["urlspec", "links"].iter().chain(args);
         let cli = Cli::try_parse_from(argv).unwrap();
         let Command::Links(args) = cli.command else {

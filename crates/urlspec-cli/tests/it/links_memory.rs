@@ -206,8 +206,15 @@ fn release_bin() -> Option<PathBuf> {
 }
 
 /// Runs `bin links --output tsv` on `path`, checking every row as it
-/// comes; returns the peak resident memory.
-fn peak_of_links(bin: &Path, path: &Path, blocks: usize) -> u64 {
+/// comes (after a `first` row ending as given, when there is one), and
+/// asserts a peak resident memory under 64 MB, printed with `what`.
+fn assert_peak(
+    bin: &Path,
+    path: &Path,
+    blocks: usize,
+    what: &str,
+    first: Option<&str>,
+) {
     let mut child = Command::new(bin)
         .args(["links", "--output", "tsv", "--spec", "rfc3986"])
         .arg(path)
@@ -216,10 +223,21 @@ fn peak_of_links(bin: &Path, path: &Path, blocks: usize) -> u64 {
         .spawn()
         .unwrap();
     let rows = BufReader::new(child.stdout.take().unwrap()).lines();
-    check_rows(rows.map(Result::unwrap), blocks);
+    let mut rows = rows.map(Result::unwrap);
+    if let Some(first) = first {
+        // After the header row.
+        let row = rows.nth(1).unwrap();
+        assert!(row.ends_with(first), "{row}");
+    }
+    check_rows(rows, blocks);
     let (ok, peak) = wait_with_peak(child);
     assert!(ok);
-    peak
+    eprintln!(
+        "peak resident: {:.1} MB for {what}, {} links",
+        peak as f64 / 1e6,
+        3 * blocks
+    );
+    assert!(peak < 64 << 20, "{peak} bytes");
 }
 
 #[test]
@@ -232,13 +250,7 @@ fn a_1_gb_page_in_less_than_64_mb() {
     let blocks = write_page(&mut file, 1 << 30).unwrap();
     file.flush().unwrap();
     drop(file);
-    let peak = peak_of_links(&bin, &path, blocks);
-    eprintln!(
-        "peak resident: {:.1} MB for 1 GB, {} links",
-        peak as f64 / 1e6,
-        3 * blocks
-    );
-    assert!(peak < 64 << 20, "{peak} bytes");
+    assert_peak(&bin, &path, blocks, "1 GB", None);
 }
 
 /// The HTTP head of the generated responses.
@@ -290,13 +302,7 @@ fn a_1_gb_record_of_a_warc_in_less_than_64_mb() {
     let blocks = write_page_record(&mut file, 1 << 30).unwrap();
     file.flush().unwrap();
     drop(file);
-    let peak = peak_of_links(&bin, &path, blocks);
-    eprintln!(
-        "peak resident: {:.1} MB for a 1 GB record of a .warc, {} links",
-        peak as f64 / 1e6,
-        3 * blocks
-    );
-    assert!(peak < 64 << 20, "{peak} bytes");
+    assert_peak(&bin, &path, blocks, "a 1 GB record of a .warc", None);
 }
 
 #[test]
@@ -322,30 +328,16 @@ fn a_1_gb_record_of_a_warc_gz_in_less_than_64_mb() {
     input.flush().unwrap();
     drop(input);
     assert!(gzip.wait().unwrap().success());
-    let rows = |rows: io::Lines<BufReader<std::process::ChildStdout>>| {
-        // The first record's one link, then the long page's.
-        let mut rows = rows.map(Result::unwrap).skip(1).peekable();
-        let first = rows.next().unwrap();
-        assert!(first.ends_with("http://warc.example/next\thttp://warc.example/first\tretrieval\t\twindows-1252\t"), "{first}");
-        rows
-    };
-    let mut child = Command::new(&bin)
-        .args(["links", "--output", "tsv", "--spec", "rfc3986"])
-        .arg(&path)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    check_rows(rows(lines), blocks);
-    let (ok, peak) = wait_with_peak(child);
-    assert!(ok);
-    eprintln!(
-        "peak resident: {:.1} MB for a 1 GB record of a .warc.gz, {} links",
-        peak as f64 / 1e6,
-        3 * blocks
+    // The first record's one link, then the long page's.
+    let first = "http://warc.example/next\thttp://warc.example/first\t\
+                 retrieval\t\twindows-1252\t";
+    assert_peak(
+        &bin,
+        &path,
+        blocks,
+        "a 1 GB record of a .warc.gz",
+        Some(first),
     );
-    assert!(peak < 64 << 20, "{peak} bytes");
 }
 
 /// The TSV of `urlspec links` with `args`, each row's document name

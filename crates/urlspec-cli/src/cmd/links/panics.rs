@@ -5,9 +5,8 @@
 
 use std::io::{self, Write};
 
+use super::tests::links_args;
 use super::*;
-use crate::cli::{Cli, Command};
-use clap::Parser;
 
 /// The target URI of the page whose reading panics in the tests.
 const PANICS: &str = "http://panic.test/long";
@@ -57,15 +56,6 @@ fn record(target: &str, page: &str) -> Vec<u8> {
         block.len()
     )
     .into_bytes()
-}
-
-fn links_args(args: &[&str]) -> LinksArgs {
-    let argv = ["urlspec", "links"].iter().chain(args);
-    let Command::Links(args) = Cli::try_parse_from(argv).unwrap().command
-    else {
-        panic!("not links")
-    };
-    args
 }
 
 #[test]
