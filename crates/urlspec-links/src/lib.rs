@@ -125,8 +125,7 @@ impl Context {
         if own.url().is_some() {
             return None;
         }
-        let mut all = self.base;
-        all.headers = base::Headers::All;
+        let all = self.base.headers(base::Headers::All);
         let with_all = Establish::with_options(self.spec, all)
             .headers(&Base::none(), headers.clone());
         let base::Source::Header { name } = with_all.source() else {

@@ -466,7 +466,7 @@ fn precedence_conflicts_under_each_spec() {
     // Every header recognised under every spec: Base first.
     for spec in Spec::IETF {
         let mut ctx = context(spec, &[]);
-        ctx.base.headers = Headers::All;
+        ctx.base = ctx.base.headers(Headers::All);
         let docs = message(&ctx, CONFLICT);
         assert_eq!(
             url(doc(&docs, "m#1"), "g"),
@@ -492,7 +492,7 @@ Content-Type: text/html
     assert_eq!(header_name(&d.base), Some("Content-Base"));
     assert_eq!(d.base.notes().len(), 1);
     let mut strict = lenient.clone();
-    strict.base.strict = true;
+    strict.base = strict.base.strict(true);
     let d = &message(&strict, text)[0];
     assert_eq!(url(d, "g"), Ok("http://h/cl/g"));
     assert_eq!(header_name(&d.base), Some("Content-Location"));
@@ -504,7 +504,7 @@ Content-Type: text/html
     let d = page(&ctx, html);
     assert_eq!(url(&d, "g"), Ok("http://h/b/g"));
     assert_eq!(d.base.source(), &Source::Embedded);
-    ctx.base.strict = true;
+    ctx.base = ctx.base.strict(true);
     let d = page(&ctx, html);
     assert_eq!(url(&d, "g"), Ok("http://h/a/g"));
     assert_eq!(d.base.source().layer(), "retrieval");

@@ -491,9 +491,7 @@ pub fn links(
     base_headers: &str,
 ) -> PyResult<Links> {
     let spec = spec_of(py, spec)?;
-    let mut base = urlspec::base::Options::default();
-    base.strict = strict_base;
-    base.headers = match base_headers {
+    let headers = match base_headers {
         "spec" => urlspec::base::Headers::Spec,
         "all" => urlspec::base::Headers::All,
         other => {
@@ -509,6 +507,9 @@ pub fn links(
             ))
         }
     };
+    let base = urlspec::base::Options::default()
+        .strict(strict_base)
+        .headers(headers);
     let ctx = Context {
         base,
         retrieval: url.into_iter().chain(redirects).collect(),

@@ -183,15 +183,49 @@ pub enum Headers {
     All,
 }
 
-/// Options for [`Establish`].
+/// Options for [`Establish`]: [`Default`], then a setter per option that
+/// differs.
+///
+/// ```
+/// use urlspec::base::{Headers, Options};
+/// let o = Options::default().headers(Headers::All);
+/// assert!(!o.get_strict());
+/// assert_eq!(o.get_headers(), Headers::All);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[non_exhaustive]
 pub struct Options {
+    strict: bool,
+    headers: Headers,
+}
+
+impl Options {
     /// Ignore a `BASE`, `Base` or `Content-Base` that is not absolute,
-    /// instead of resolving it against the next outer layer.
-    pub strict: bool,
-    /// Which headers are recognised.
-    pub headers: Headers,
+    /// instead of resolving it against the next outer layer. Default: off.
+    #[must_use]
+    pub fn strict(mut self, on: bool) -> Options {
+        self.strict = on;
+        self
+    }
+
+    /// Which headers are recognised. Default: [`Headers::Spec`].
+    #[must_use]
+    pub fn headers(mut self, headers: Headers) -> Options {
+        self.headers = headers;
+        self
+    }
+
+    /// Whether a relative base that must be absolute is ignored
+    /// ([`strict`](Self::strict)).
+    #[must_use]
+    pub fn get_strict(&self) -> bool {
+        self.strict
+    }
+
+    /// Which headers are recognised ([`headers`](Self::headers)).
+    #[must_use]
+    pub fn get_headers(&self) -> Headers {
+        self.headers
+    }
 }
 
 /// Establishes bases under one spec.
@@ -519,7 +553,7 @@ mod tests {
         assert_eq!(pick(Spec::Draft96).as_deref(), Some("http://h/x/"));
         assert_eq!(pick(Spec::Rfc3986).as_deref(), Some("http://h/y/z"));
         assert_eq!(pick(Spec::Rfc1630), None);
-        let all = Options { headers: Headers::All, ..Options::default() };
+        let all = Options::default().headers(Headers::All);
         let b = Establish::with_options(Spec::Rfc3986, all)
             .headers(&Base::none(), hdrs);
         assert_eq!(b.url(), Some("http://b/"));
@@ -534,7 +568,7 @@ mod tests {
         assert_eq!(b.url(), Some("http://h/a/c/d.html"));
         assert!(b.notes().is_empty());
         // A relative Content-Base is a violation: strict ignores it.
-        let strict = Options { strict: true, ..Options::default() };
+        let strict = Options::default().strict(true);
         let b = Establish::with_options(Spec::Draft96, strict)
             .headers(&outer, [("Content-Base", "x/")]);
         assert_eq!(b.url(), Some("http://h/a/b"));

@@ -135,28 +135,20 @@ option_names!(Level, "level" {
     Scheme => "scheme",
 });
 
-/// How to compare.
+/// How to compare: [`Default`], then a setter per option that differs.
 ///
 /// ```
 /// use urlspec::equiv::{Level, Options};
 /// let o = Options::default().include_fragment(true).level(Level::Case);
-/// assert!(o.include_fragment && o.default_port && !o.host_case);
+/// assert!(o.get_include_fragment() && o.get_default_port() && !o.get_host_case());
+/// assert_eq!(o.get_level(), Level::Case);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub struct Options {
-    /// Treat an empty port (`host:`) and the scheme's default port
-    /// ([`crate::scheme::default_port`]) as no port. Default: on.
-    pub default_port: bool,
-    /// Compare the fragments too (they are not part of the URL). Default:
-    /// off.
-    pub include_fragment: bool,
-    /// Fold the host to lower case under the seed specs, which do not say
-    /// hosts are case-insensitive. RFC 2396 and RFC 3986 always fold it.
-    /// Default: off.
-    pub host_case: bool,
-    /// The rung of the ladder; `None` is [`Level::Scheme`].
-    pub level: Option<Level>,
+    default_port: bool,
+    include_fragment: bool,
+    host_case: bool,
+    level: Level,
 }
 
 impl Default for Options {
@@ -165,34 +157,69 @@ impl Default for Options {
             default_port: true,
             include_fragment: false,
             host_case: false,
-            level: None,
+            level: Level::Scheme,
         }
     }
 }
 
 impl Options {
-    /// Sets [`Options::default_port`].
+    /// Treat an empty port (`host:`) and the scheme's default port
+    /// ([`crate::scheme::default_port`]) as no port. Default: on.
+    #[must_use]
     pub fn default_port(mut self, on: bool) -> Options {
         self.default_port = on;
         self
     }
 
-    /// Sets [`Options::include_fragment`].
+    /// Compare the fragments too (they are not part of the URL). Default:
+    /// off.
+    #[must_use]
     pub fn include_fragment(mut self, on: bool) -> Options {
         self.include_fragment = on;
         self
     }
 
-    /// Sets [`Options::host_case`].
+    /// Fold the host to lower case under the seed specs, which do not say
+    /// hosts are case-insensitive. RFC 2396 and RFC 3986 always fold it.
+    /// Default: off.
+    #[must_use]
     pub fn host_case(mut self, on: bool) -> Options {
         self.host_case = on;
         self
     }
 
-    /// Sets [`Options::level`].
+    /// The rung of the ladder. Default: [`Level::Scheme`].
+    #[must_use]
     pub fn level(mut self, level: Level) -> Options {
-        self.level = Some(level);
+        self.level = level;
         self
+    }
+
+    /// Whether default and empty ports are dropped
+    /// ([`default_port`](Self::default_port)).
+    #[must_use]
+    pub fn get_default_port(&self) -> bool {
+        self.default_port
+    }
+
+    /// Whether fragments are compared
+    /// ([`include_fragment`](Self::include_fragment)).
+    #[must_use]
+    pub fn get_include_fragment(&self) -> bool {
+        self.include_fragment
+    }
+
+    /// Whether hosts are folded under every spec
+    /// ([`host_case`](Self::host_case)).
+    #[must_use]
+    pub fn get_host_case(&self) -> bool {
+        self.host_case
+    }
+
+    /// The rung of the ladder ([`level`](Self::level)).
+    #[must_use]
+    pub fn get_level(&self) -> Level {
+        self.level
     }
 }
 
@@ -309,7 +336,7 @@ pub fn normalize(
     }
     check_escapes(input)?;
     let r = Reference::parse_with(input, spec);
-    let level = options.level.unwrap_or_default();
+    let level = options.level;
     if level == Level::String {
         let end = match r.span(Part::Fragment) {
             Some(f) if !options.include_fragment => f.start - 1,

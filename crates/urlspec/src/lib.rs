@@ -67,6 +67,16 @@
 //!     1630's encoding levels, RFC 3986's comparison ladder;
 //!     [`equiv::NormalizedUrl`] keys); security findings with stable codes.
 //!
+//! # Options
+//!
+//! Every option type ([`resolve::Options`], [`equiv::Options`],
+//! [`base::Options`], [`extract::Finder`], `whatwg::ParseOptions`) is
+//! built the same way: [`Default`] follows the spec's text, and a
+//! `#[must_use]` setter named after each option returns the changed value
+//! (`Options::default().strict(true)`); its fields are private, and where
+//! a caller reads an option back, a getter is named `get_` and the option,
+//! as `std::process::Command`'s are.
+//!
 //! # Example
 //!
 //! ```

@@ -228,12 +228,11 @@ fn any_options() -> impl Strategy<Value = Options> {
         prop::option::of(prop::sample::select(Level::ALL.to_vec())),
     )
         .prop_map(|(port, frag, host, level)| {
-            let mut o = Options::default()
+            let o = Options::default()
                 .default_port(port)
                 .include_fragment(frag)
                 .host_case(host);
-            o.level = level;
-            o
+            level.map_or(o, |level| o.level(level))
         })
 }
 

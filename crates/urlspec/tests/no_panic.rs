@@ -410,9 +410,7 @@ proptest! {
         }
         for headers in [Headers::Spec, Headers::All] {
             for strict in [false, true] {
-                let mut o = BaseOptions::default();
-                o.strict = strict;
-                o.headers = headers;
+                let o = BaseOptions::default().strict(strict).headers(headers);
                 let e = Establish::with_options(spec, o);
                 let outer = e.retrieval(&[outer.as_str()]);
                 let pairs = [

@@ -309,10 +309,9 @@ fn parse_within(name: &str) -> Result<Within, String> {
 impl LinksArgs {
     /// The library's base options.
     pub fn base_options(&self) -> base::Options {
-        let mut options = base::Options::default();
-        options.strict = self.strict_base;
-        options.headers = self.base_headers.into();
-        options
+        base::Options::default()
+            .strict(self.strict_base)
+            .headers(self.base_headers.into())
     }
 
     /// The retrieval chain: `--url`, then each `--redirect`, each relative
@@ -1553,8 +1552,8 @@ mod tests {
             ["http://h/a", "http://h/b", "http://h/c/"]
         );
         let options = args.base_options();
-        assert!(options.strict);
-        assert_eq!(options.headers, base::Headers::All);
+        assert!(options.get_strict());
+        assert_eq!(options.get_headers(), base::Headers::All);
         assert_eq!(args.files, ["-"]);
         let ctx = context(&args).unwrap();
         assert_eq!(

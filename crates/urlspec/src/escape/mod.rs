@@ -332,28 +332,33 @@ impl Rewrite {
     /// Appends the rewrite of `data[i..]` to `out`, `i` being where
     /// [`next`](Self::next) stopped.
     fn finish(&self, data: &[u8], mut i: usize, out: &mut Vec<u8>) {
+        let Escapes::Normalize(decode) = self.escapes else {
+            // Every byte `next` stops at is escaped (a kept escape is
+            // passed over there).
+            while i < data.len() {
+                push_hex(out, data[i]);
+                let end = self.next(data, i + 1);
+                out.extend_from_slice(&data[i + 1..end]);
+                i = end;
+            }
+            return;
+        };
         while i < data.len() {
             let b = data[i];
-            let octet = match self.escapes {
-                Escapes::Normalize(_) if b == b'%' => escaped_octet(data, i),
-                _ => None,
-            };
-            match (octet, self.escapes) {
-                (Some(v), Escapes::Normalize(decode))
-                    if decode.contains(v) =>
-                {
+            match escaped_octet(data, i) {
+                Some(v) if decode.contains(v) => {
                     out.push(v);
                     i += 3;
                 }
-                (Some(v), _) => {
+                Some(v) => {
                     push_hex(out, v);
                     i += 3;
                 }
-                (None, _) if b == b'%' && self.stray_percent_stays => {
+                None if b == b'%' && self.stray_percent_stays => {
                     out.push(b);
                     i += 1;
                 }
-                (None, _) => {
+                None => {
                     push_hex(out, b);
                     i += 1;
                 }

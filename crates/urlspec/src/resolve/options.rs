@@ -43,74 +43,115 @@ option_names!(RootlessDots, "value" { Literal => "literal", KeepRootless => "kee
 /// assert_eq!(r.resolve("http:g").unwrap().href, "http://a/b/c/g");
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[non_exhaustive]
 pub struct Options {
-    /// Refuse invalid references, absent bases and bases the spec calls
-    /// unsuitable (RFC 1808 §2.3, RFC 2396 §5) instead of resolving them
-    /// mechanically.
-    pub strict: bool,
-    /// The same-scheme "loophole" (`http:g` relative to an `http` base);
-    /// `None` takes the spec's default (on for RFC 1630 only).
-    pub same_scheme_is_relative: Option<bool>,
-    /// RFC 2396 step 6g.
-    pub dotdot_above_root: DotDotAboveRoot,
-    /// RFC 2396 with a base that has an authority and an empty path: take
-    /// the path as `/` (`http://a` + `g` gives `http://a/g`, not
-    /// `http://ag`).
-    pub fix_pathless_base: bool,
-    /// RFC 1630 rule .4.
-    pub rfc1630_dots: Rfc1630Dots,
-    /// RFC 3986 `remove_dot_segments` on rootless paths.
-    pub rootless_dots: RootlessDots,
-    /// Write `/.` before a result's path that starts with `//` when there
-    /// is no authority, as the WHATWG URL Standard's serializer does, so
-    /// that the path is not read back as an authority (`f:/a` and `.//g`
-    /// under RFC 3986: `f:/.//g` instead of `f://g`). Off: the text's own
-    /// answer, with [`Note::PathReadAsAuthority`](super::Note::PathReadAsAuthority).
-    pub path_guard: bool,
+    pub(crate) strict: bool,
+    pub(crate) same_scheme_is_relative: Option<bool>,
+    pub(crate) dotdot_above_root: DotDotAboveRoot,
+    pub(crate) fix_pathless_base: bool,
+    pub(crate) rfc1630_dots: Rfc1630Dots,
+    pub(crate) rootless_dots: RootlessDots,
+    pub(crate) path_guard: bool,
 }
 
 impl Options {
-    /// Sets [`Options::strict`].
+    /// Refuse invalid references, absent bases and bases the spec calls
+    /// unsuitable (RFC 1808 §2.3, RFC 2396 §5) instead of resolving them
+    /// mechanically.
+    #[must_use]
     pub fn strict(mut self, on: bool) -> Options {
         self.strict = on;
         self
     }
 
-    /// Sets [`Options::same_scheme_is_relative`].
+    /// The same-scheme "loophole" (`http:g` relative to an `http` base).
+    /// Default: the spec's (on for RFC 1630 only).
+    #[must_use]
     pub fn same_scheme_is_relative(mut self, on: bool) -> Options {
         self.same_scheme_is_relative = Some(on);
         self
     }
 
-    /// Sets [`Options::dotdot_above_root`].
+    /// RFC 2396 step 6g.
+    #[must_use]
     pub fn dotdot_above_root(mut self, what: DotDotAboveRoot) -> Options {
         self.dotdot_above_root = what;
         self
     }
 
-    /// Sets [`Options::fix_pathless_base`].
+    /// RFC 2396 with a base that has an authority and an empty path: take
+    /// the path as `/` (`http://a` + `g` gives `http://a/g`, not
+    /// `http://ag`).
+    #[must_use]
     pub fn fix_pathless_base(mut self, on: bool) -> Options {
         self.fix_pathless_base = on;
         self
     }
 
-    /// Sets [`Options::rfc1630_dots`].
+    /// RFC 1630 rule .4.
+    #[must_use]
     pub fn rfc1630_dots(mut self, how: Rfc1630Dots) -> Options {
         self.rfc1630_dots = how;
         self
     }
 
-    /// Sets [`Options::rootless_dots`].
+    /// RFC 3986 `remove_dot_segments` on rootless paths.
+    #[must_use]
     pub fn rootless_dots(mut self, how: RootlessDots) -> Options {
         self.rootless_dots = how;
         self
     }
 
-    /// Sets [`Options::path_guard`].
+    /// Write `/.` before a result's path that starts with `//` when there
+    /// is no authority, as the WHATWG URL Standard's serializer does, so
+    /// that the path is not read back as an authority (`f:/a` and `.//g`
+    /// under RFC 3986: `f:/.//g` instead of `f://g`). Off: the text's own
+    /// answer, with [`Note::PathReadAsAuthority`](super::Note::PathReadAsAuthority).
+    #[must_use]
     pub fn path_guard(mut self, on: bool) -> Options {
         self.path_guard = on;
         self
+    }
+
+    /// Whether problems are errors ([`strict`](Self::strict)).
+    #[must_use]
+    pub fn get_strict(&self) -> bool {
+        self.strict
+    }
+
+    /// The same-scheme loophole as set; `None`: the spec's default ([`same_scheme_is_relative`](Self::same_scheme_is_relative)).
+    #[must_use]
+    pub fn get_same_scheme_is_relative(&self) -> Option<bool> {
+        self.same_scheme_is_relative
+    }
+
+    /// RFC 2396 step 6g, as set ([`dotdot_above_root`](Self::dotdot_above_root)).
+    #[must_use]
+    pub fn get_dotdot_above_root(&self) -> DotDotAboveRoot {
+        self.dotdot_above_root
+    }
+
+    /// Whether a pathless base is read with the path `/` ([`fix_pathless_base`](Self::fix_pathless_base)).
+    #[must_use]
+    pub fn get_fix_pathless_base(&self) -> bool {
+        self.fix_pathless_base
+    }
+
+    /// RFC 1630 rule .4, as set ([`rfc1630_dots`](Self::rfc1630_dots)).
+    #[must_use]
+    pub fn get_rfc1630_dots(&self) -> Rfc1630Dots {
+        self.rfc1630_dots
+    }
+
+    /// `remove_dot_segments` on rootless paths, as set ([`rootless_dots`](Self::rootless_dots)).
+    #[must_use]
+    pub fn get_rootless_dots(&self) -> RootlessDots {
+        self.rootless_dots
+    }
+
+    /// Whether `/.` guards a path that starts with `//` ([`path_guard`](Self::path_guard)).
+    #[must_use]
+    pub fn get_path_guard(&self) -> bool {
+        self.path_guard
     }
 
     pub(crate) fn loophole(&self, spec: Spec) -> bool {
