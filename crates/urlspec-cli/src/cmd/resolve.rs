@@ -1440,7 +1440,9 @@ mod tests {
     fn resolve_needs_a_base_or_pairs_but_not_both() {
         assert!(resolve_args(&["g"]).is_err());
         assert!(resolve_args(&["--pairs", "--base", "http://a/"]).is_err());
-        assert!(resolve_args(&["--pairs", "g"]).is_err());
+        // With --pairs, the arguments are files of pairs.
+        let args = resolve_args(&["--pairs", "a.tsv", "-"]).unwrap();
+        assert_eq!(args.references, ["a.tsv", "-"]);
         let args = resolve_args(&["--base", "", "g"]).unwrap();
         assert_eq!(args.base.as_deref(), Some(""));
         assert!(resolve_args(&["--pairs"]).unwrap().base.is_none());
