@@ -507,9 +507,8 @@ pub fn links(
             ))
         }
     };
-    let base = urlspec::base::Options::default()
-        .strict(strict_base)
-        .headers(headers);
+    let base =
+        urlspec::base::Options::default().strict(strict_base).headers(headers);
     let ctx = Context {
         base,
         retrieval: url.into_iter().chain(redirects).collect(),

@@ -458,7 +458,7 @@ enum Comp {
 /// The characters whose escapes `spec` lets normalization decode in `comp`.
 fn decodable(spec: Spec, comp: Comp, scheme: Option<&str>) -> CharClass {
     let eq = &spec.rules().equivalence;
-    let allowed = eq.decode_schemes.map_or(true, |schemes| {
+    let allowed = eq.decode_schemes.is_none_or(|schemes| {
         scheme
             .is_some_and(|s| schemes.iter().any(|a| a.eq_ignore_ascii_case(s)))
     });

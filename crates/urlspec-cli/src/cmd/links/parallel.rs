@@ -46,8 +46,7 @@ use urlspec_links::{warc, Context, Document, Format, Summary};
 
 use super::{
     data_documents, merge, print_data, print_page, read_all, read_html,
-    read_problem,
-    LinksArgs, Printer, Stage, Unique,
+    read_problem, LinksArgs, Printer, Stage, Unique,
 };
 use crate::output::{self, Error, RecordWrite};
 
