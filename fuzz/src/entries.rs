@@ -174,9 +174,9 @@ pub fn base(input: &str) {
     for spec in Spec::IETF {
         for headers_option in [Headers::Spec, Headers::All] {
             for strict in [false, true] {
-                let mut options = BaseOptions::default();
-                options.strict = strict;
-                options.headers = headers_option;
+                let options = BaseOptions::default()
+                    .strict(strict)
+                    .headers(headers_option);
                 let est = Establish::with_options(spec, options);
                 let outer = est.retrieval(&[retrieval]);
                 no_fragment(spec, outer.url());
