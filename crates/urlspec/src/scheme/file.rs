@@ -164,6 +164,16 @@ impl<'a> File<'a> {
     /// escaped `/` inside a segment or an escaped NUL is refused rather
     /// than turned into a separator or a terminator.
     ///
+    /// ```
+    /// use urlspec::scheme::{File, LocalPathError};
+    /// use urlspec::Reference;
+    /// let local = |url| File::new(&Reference::parse(url)).to_local_path();
+    /// assert_eq!(local("file:///etc/motd%20x").unwrap(), "/etc/motd x");
+    /// let e = local("file:///a%2Fb").unwrap_err();
+    /// assert_eq!(e, LocalPathError::EncodedSeparator { position: 9 });
+    /// assert!(matches!(local("file://far/x"), Err(LocalPathError::NotLocal { .. })));
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`LocalPathError::NotLocal`] when the host is another system's (not

@@ -125,6 +125,17 @@ impl<'a> Http<'a> {
     /// empty) and the search, without the fragment. Raw spaces and control
     /// characters are refused ("must be escaped for transmission in HTTP").
     ///
+    /// ```
+    /// use urlspec::escape::WireErrorKind;
+    /// use urlspec::scheme::Http;
+    /// use urlspec::Reference;
+    /// let target = |url| Http::new(&Reference::parse(url)).request_target();
+    /// assert_eq!(target("http://h").unwrap(), "/");
+    /// assert_eq!(target("http://h/p?q#f").unwrap(), "/p?q");
+    /// let e = target("http://h/a b").unwrap_err();
+    /// assert_eq!((e.position, e.kind), (10, WireErrorKind::Unescaped { octet: b' ' }));
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`WireError`] at the byte offset in the URL of the first byte that
@@ -149,6 +160,13 @@ impl<'a> Http<'a> {
 
     /// What the client sends to a proxy: the entire URL without the
     /// fragment (and without an RFC 1630 `url:` prefix).
+    ///
+    /// ```
+    /// use urlspec::scheme::Http;
+    /// use urlspec::{Reference, Spec};
+    /// let r = Reference::parse_with("URL:http://h/p?q#f", Spec::Rfc1630);
+    /// assert_eq!(Http::new(&r).proxy_target().unwrap(), "http://h/p?q");
+    /// ```
     ///
     /// # Errors
     ///
