@@ -63,11 +63,13 @@ pub enum Reason {
 
 impl Error {
     /// An error at `offset`.
+    #[must_use]
     pub fn new(offset: u64, reason: Reason) -> Error {
         Error { offset, reason }
     }
 
     /// An I/O error at `offset`.
+    #[must_use]
     pub fn io(offset: u64, e: &io::Error) -> Error {
         Error::new(offset, Reason::Io(e.to_string()))
     }
@@ -159,6 +161,7 @@ pub enum Problem {
 
 impl Problem {
     /// The byte offset the problem applies to, where there is one.
+    #[must_use]
     pub fn offset(&self) -> Option<u64> {
         match self {
             Problem::RawTextTooLong { offset, .. } => Some(*offset as u64),
@@ -234,6 +237,7 @@ impl LinkError {
     /// The byte position in the reference (without its leading ASCII
     /// whitespace, as it was resolved) of an invalid reference, 0 when the
     /// base failed under the URL Standard; `None` for the other errors.
+    #[must_use]
     pub fn position(&self) -> Option<usize> {
         match self {
             LinkError::NoBase => None,

@@ -57,6 +57,7 @@ impl Form {
 ///  d/> or <http://not/>"#;
 /// assert_eq!(urls(text, Form::Wrapped), [(24, "http://h/d/".to_string())]);
 /// ```
+#[must_use]
 pub fn urls(value: &str, form: Form) -> Vec<(usize, String)> {
     let bytes = value.as_bytes();
     let mut out = Vec::new();

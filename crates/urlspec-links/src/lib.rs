@@ -25,6 +25,16 @@
 //! assert_eq!(doc.base.source().layer(), "embedded");
 //! ```
 
+// Every fallible public function says which error it returns when, and
+// one that can panic says when (none should: a finding is a bug to fix);
+// a pure function's result, or a builder, is not dropped unread.
+#![warn(
+    clippy::missing_errors_doc,
+    clippy::missing_panics_doc,
+    clippy::must_use_candidate,
+    clippy::return_self_not_must_use
+)]
+
 mod error;
 pub mod headers;
 pub mod html;
@@ -69,6 +79,7 @@ pub struct Context {
 
 impl Context {
     /// A context for `spec` with no retrieval URL.
+    #[must_use]
     pub fn new(spec: Spec) -> Context {
         Context {
             spec,
@@ -96,6 +107,7 @@ impl Context {
     /// assert_eq!(doc.links[1].url.as_deref(), Ok("http://given/d/x"));
     /// assert_eq!(urlspec_links::base_source(&doc.base), "given");
     /// ```
+    #[must_use]
     pub fn finish(&self, mut doc: Document) -> Document {
         if let Some(given) = &self.given {
             doc.base = self.establish().given(given);
@@ -144,6 +156,7 @@ impl Context {
     }
 
     /// The base of a top-level input: its retrieval URL, if any.
+    #[must_use]
     pub fn retrieval_base(&self) -> Base {
         self.establish().retrieval(&self.retrieval)
     }
@@ -199,6 +212,7 @@ pub enum Within {
 impl Within {
     /// `noscript` or `template`, as `--exclude-context` and the JSON
     /// `context` field name it.
+    #[must_use]
     pub fn name(self) -> &'static str {
         match self {
             Within::Noscript => "noscript",
@@ -213,6 +227,7 @@ impl Within {
     /// assert_eq!(Within::parse("template"), Some(Within::Template));
     /// assert_eq!(Within::parse("head"), None);
     /// ```
+    #[must_use]
     pub fn parse(name: &str) -> Option<Within> {
         [Within::Noscript, Within::Template]
             .into_iter()
@@ -320,6 +335,7 @@ impl Document {
 /// Where a document's base came from, as the `base_source` field of
 /// `urlspec links` TSV and JSON output names it: `embedded`,
 /// `header:NAME` (the header that gave it), `retrieval` or `none`.
+#[must_use]
 pub fn base_source(base: &Base) -> String {
     match base.source() {
         base::Source::Header { name } => format!("header:{name}"),
@@ -331,6 +347,7 @@ pub fn base_source(base: &Base) -> String {
 /// order, the last one retrieving the document), as the `base_chain` field
 /// of `urlspec links --output json` gives it: `None` unless the base is a
 /// retrieval URL reached through at least one redirect.
+#[must_use]
 pub fn base_chain(base: &Base) -> Option<&[String]> {
     match base.source() {
         base::Source::Retrieval { chain } if chain.len() > 1 => Some(chain),
@@ -341,6 +358,18 @@ pub fn base_chain(base: &Base) -> Option<&[String]> {
 /// Resolves `reference` against `base` for a link: a relative reference
 /// with no base is unresolved (it is not taken as absolute, as RFC 1808
 /// step 1 would for a lone URL).
+///
+/// # Errors
+///
+/// [`LinkError::NoBase`] when the reference is relative and `base` has no
+/// URL. Otherwise [`LinkError::Resolve`] with the spec's
+/// [`ResolveError`](urlspec::resolve::ResolveError): a base that cannot
+/// serve (`BaseNotAbsolute`, `BaseNotHierarchical`); under
+/// [`Spec::Whatwg`], the parser's failure (`Whatwg`, with its byte
+/// position); with strict options ([`resolve_with`]), the reference's
+/// first violation (`InvalidReference`, with its byte position) or a `..`
+/// above the root (`DotDotAboveRoot`). [`LinkError::position`] gives the
+/// byte position.
 pub fn resolve(
     base: &Base,
     spec: Spec,
@@ -351,6 +380,10 @@ pub fn resolve(
 
 /// [`resolve`] by `resolver`, which prepares a base once for all the links
 /// that share it.
+///
+/// # Errors
+///
+/// As [`resolve`].
 pub fn resolve_with(
     resolver: &mut PairResolver,
     base: &Base,
@@ -375,6 +408,12 @@ pub fn resolve_with(
 /// assert_eq!(resolve_encoded(&base, Spec::Rfc3986, "a?я", Some(koi8)).as_deref(),
 ///            Ok("http://h/a?я"));
 /// ```
+///
+/// # Errors
+///
+/// As [`resolve`]; with an encoding under [`Spec::Whatwg`], a failure of
+/// the URL Standard's parser is [`LinkError::Whatwg`] (its `in_base` set
+/// when the base failed).
 pub fn resolve_encoded(
     base: &Base,
     spec: Spec,

@@ -76,6 +76,15 @@ const BASE_HEADERS: &[&str] = &["base", "content-base", "content-location"];
 /// assert_eq!(docs[0].links[0].url.as_deref(), Ok("http://h/d/x")); // TV-BASE-11
 /// assert_eq!(docs[1].links[0].url.as_deref(), Ok("http://h/d/y"));
 /// ```
+///
+/// # Errors
+///
+/// [`Error`] at offset 0 (the start of the message), with
+/// [`Reason::NotMessage`] when `data` has no header,
+/// [`Reason::TooManyMessages`] when it holds more than [`MAX_MESSAGES`]
+/// `message/rfc822` or `message/global` parts, [`Reason::TooDeep`] when
+/// parts nest deeper than [`MAX_DEPTH`]. In an mbox, the first error of
+/// its messages, after every message was read.
 pub fn documents(
     data: &[u8],
     name: &str,

@@ -65,6 +65,7 @@ impl Format {
     /// assert_eq!(Format::detect(b"<!DOCTYPE html><p>"), Format::Html);
     /// assert_eq!(Format::detect(b"Note: plain words"), Format::Html);
     /// ```
+    #[must_use]
     pub fn detect(head: &[u8]) -> Format {
         let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
         // gzip: taken for a WARC archive unless the caller looks inside
@@ -95,6 +96,7 @@ impl Format {
     }
 
     /// The name used on the command line.
+    #[must_use]
     pub fn name(self) -> &'static str {
         match self {
             Format::Html => "html",
@@ -141,6 +143,7 @@ fn is_message_field(name: &[u8]) -> bool {
 /// assert!(!is_binary(b"<p>caf\xc3\xa9\x0c\r\n\t</p>\x1b[0m"));
 /// assert!(!is_binary(b"\xff\xfe<\0p\0>\0"));
 /// ```
+#[must_use]
 pub fn is_binary(head: &[u8]) -> bool {
     if head.starts_with(b"\xFE\xFF") || head.starts_with(b"\xFF\xFE") {
         return false;
@@ -184,6 +187,7 @@ const HTML_PATTERNS: &[&[u8]] = &[
 /// assert!(!sniff_html(b"<abbr>x</abbr>"));
 /// assert!(!sniff_html(b"{\"json\": true}"));
 /// ```
+#[must_use]
 pub fn sniff_html(data: &[u8]) -> bool {
     let start = data
         .iter()

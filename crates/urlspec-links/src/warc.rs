@@ -98,6 +98,7 @@ impl Skip {
     /// let names: Vec<&str> = Skip::ALL.iter().map(|s| s.name()).collect();
     /// assert_eq!(names[..2], ["not_response", "no_target_uri"]);
     /// ```
+    #[must_use]
     pub fn name(self) -> &'static str {
         match self {
             Skip::NotResponse => "not_response",
@@ -113,12 +114,21 @@ impl Skip {
 
 /// Wraps `input` so that a gzip-compressed archive (one gzip member per
 /// record, or one for the whole file) is read decompressed.
+///
+/// # Errors
+///
+/// The I/O error of the first read of `input` (which tells whether it is
+/// gzip).
 pub fn reader<R: Read + 'static>(input: R) -> io::Result<Box<dyn BufRead>> {
     Ok(Box::new(decompress(input)?))
 }
 
 /// [`reader`] without the box: the result is `Send` when `input` is, so
 /// it can be held by a value that moves between threads.
+///
+/// # Errors
+///
+/// As [`reader`].
 pub fn decompress<R: Read>(input: R) -> io::Result<Decompressed<R>> {
     let mut input = BufReader::with_capacity(1 << 16, input);
     let gzip = input.fill_buf()?.starts_with(b"\x1f\x8b");
@@ -225,6 +235,7 @@ pub struct Skipped {
 /// assert!(docs.next().is_none());
 /// assert_eq!(docs.skipped_records(), 0);
 /// ```
+#[must_use = "iterators are lazy and do nothing unless consumed"]
 pub struct Documents<R> {
     ctx: Context,
     state: State<R>,
@@ -315,12 +326,14 @@ impl<R: BufRead> Documents<R> {
 
     /// Records read so far that were not HTML responses, and so skipped
     /// (redirects included).
+    #[must_use]
     pub fn skipped_records(&self) -> usize {
         self.skipped.iter().sum()
     }
 
     /// Records read so far that were skipped for `reason` (example:
     /// [`Documents::add_skipped`]).
+    #[must_use]
     pub fn skipped(&self, reason: Skip) -> usize {
         self.skipped[reason as usize]
     }
@@ -365,6 +378,7 @@ impl<R: BufRead> Documents<R> {
     }
 
     /// The context the archive is read under.
+    #[must_use]
     pub fn context(&self) -> &Context {
         &self.ctx
     }
@@ -394,6 +408,15 @@ impl<R: BufRead> Documents<R> {
     /// assert_eq!(page.links[0].url.as_deref(), Ok("http://h/d/x"));
     /// assert!(docs.next_page().is_none());
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// An item is an [`Error`] at the byte offset of the record (of its
+    /// gzip member in a compressed archive) that could not be read:
+    /// [`Reason::NotGzip`], [`Reason::Gzip`], [`Reason::BadRecord`],
+    /// [`Reason::CutInHeader`] or [`Reason::Truncated`], and the next item
+    /// is the record after the damaged one; [`Reason::Io`] or
+    /// [`Reason::NotWarc`], and the items end ([`ends_reading`]).
     pub fn next_page(&mut self) -> Option<Result<Page, Error>> {
         match self.read_page() {
             Ok(page) => page.map(Ok),
@@ -540,6 +563,7 @@ struct Http {
 impl Page {
     /// The byte offset of the record (of its gzip member in a compressed
     /// archive).
+    #[must_use]
     pub fn offset(&self) -> u64 {
         self.offset
     }
@@ -547,17 +571,20 @@ impl Page {
     /// The bytes the page holds in memory until it is read: its record's
     /// block, or nothing when the block is in a temporary file
     /// ([`Page::is_spilled`]).
+    #[must_use]
     pub fn len(&self) -> usize {
         self.block.memory().map_or(0, <[u8]>::len)
     }
 
     /// Whether the page holds no bytes in memory.
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// Whether the record's block was longer than the archive's limit
     /// ([`Documents::spill_past`]) and so is in a temporary file.
+    #[must_use]
     pub fn is_spilled(&self) -> bool {
         self.block.memory().is_none()
     }
@@ -567,6 +594,7 @@ impl Page {
     /// the links of its `Link` and `Refresh` headers first. See
     /// [`Documents::next_page`]; [`Page::read`] reads a long page in
     /// bounded memory.
+    #[must_use]
     pub fn document(self, ctx: &Context) -> Document {
         let mut links = Vec::new();
         let mut doc = self.read(ctx, &mut |batch| {
@@ -757,6 +785,7 @@ fn is_html_type(content_type: &str) -> bool {
 ///     .next().unwrap().unwrap_err();
 /// assert!(warc::ends_reading(&not_warc));
 /// ```
+#[must_use]
 pub fn ends_reading(e: &Error) -> bool {
     matches!(e.reason, Reason::Io(_) | Reason::NotWarc)
 }

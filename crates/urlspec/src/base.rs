@@ -75,6 +75,7 @@ pub enum Source {
 impl Source {
     /// A short name of the layer: `embedded`, `header`, `retrieval`,
     /// `none`, or `given`.
+    #[must_use]
     pub fn layer(&self) -> &'static str {
         match self {
             Source::Embedded => "embedded",
@@ -115,6 +116,7 @@ pub struct Base {
 
 impl Base {
     /// No base at all (layer 5): relative references cannot be resolved.
+    #[must_use]
     pub fn none() -> Base {
         Base {
             url: None,
@@ -125,22 +127,26 @@ impl Base {
     }
 
     /// The base URL, when one is known.
+    #[must_use]
     pub fn url(&self) -> Option<&str> {
         self.url.as_deref()
     }
 
     /// Where the base came from.
+    #[must_use]
     pub fn source(&self) -> &Source {
         &self.source
     }
 
     /// The containers the base was inherited through, outermost first
     /// (empty when the entity defines its own base).
+    #[must_use]
     pub fn containers(&self) -> &[String] {
         &self.containers
     }
 
     /// What was noticed on the way: ignored or leniently resolved values.
+    #[must_use]
     pub fn notes(&self) -> &[String] {
         &self.notes
     }
@@ -158,6 +164,7 @@ impl Base {
     /// assert_eq!(part.url(), Some("http://h/root/"));
     /// assert_eq!(part.containers(), ["multipart/mixed part 1"]);
     /// ```
+    #[must_use]
     pub fn enclosed(&self, container: &str) -> Base {
         let mut inner = self.clone();
         inner.containers.push(container.into());
@@ -230,6 +237,7 @@ impl Options {
 
 /// Establishes bases under one spec.
 #[derive(Clone, Copy, Debug)]
+#[must_use = "establishing does nothing until it is given a layer"]
 pub struct Establish {
     spec: Spec,
     options: Options,
@@ -267,6 +275,7 @@ impl Establish {
     }
 
     /// The spec.
+    #[must_use]
     pub fn spec(&self) -> Spec {
         self.spec
     }
@@ -282,6 +291,7 @@ impl Establish {
     /// assert_eq!(b.url(), Some("http://h/b/"));
     /// assert_eq!(b.source().to_string(), "retrieval URL after 1 redirect");
     /// ```
+    #[must_use]
     pub fn retrieval<S: AsRef<str>>(&self, chain: &[S]) -> Base {
         match chain.last() {
             None => Base::none(),
@@ -313,6 +323,7 @@ impl Establish {
     /// let b = Establish::new(Spec::Rfc3986).given("http://h/d/#top");
     /// assert_eq!((b.url(), b.source()), (Some("http://h/d/"), &Source::Given));
     /// ```
+    #[must_use]
     pub fn given(&self, url: &str) -> Base {
         let r = Reference::parse_with(url, self.spec);
         Base {
@@ -326,6 +337,7 @@ impl Establish {
     /// The base of an entity with `headers` (name, value; names compared
     /// without regard to case) enclosed by or retrieved as `outer`. The
     /// first recognised header with a usable value wins; otherwise `outer`.
+    #[must_use]
     pub fn headers<'h, I>(&self, outer: &Base, headers: I) -> Base
     where
         I: IntoIterator<Item = (&'h str, &'h str)>,
@@ -387,6 +399,7 @@ impl Establish {
     /// let base = est.http_headers(&page, [("Content-Location", "/b/")]);
     /// assert_eq!(base.url(), Some("http://h/a/page"));
     /// ```
+    #[must_use]
     pub fn http_headers<'h, I>(&self, outer: &Base, headers: I) -> Base
     where
         I: IntoIterator<Item = (&'h str, &'h str)>,
@@ -400,6 +413,7 @@ impl Establish {
     /// The base of a document whose content embeds `href` (HTML `BASE`,
     /// whose "HREF must be an absolute URL"), enclosed by or retrieved as
     /// `outer`.
+    #[must_use]
     pub fn embedded(&self, outer: &Base, href: &str) -> Base {
         if self.spec == Spec::Whatwg {
             return frozen(outer, href);
@@ -522,6 +536,7 @@ fn frozen(outer: &Base, href: &str) -> Base {
 /// assert_eq!(base_header_value(" <URL:http://a/\r\n b/>").as_deref(), Some("http://a/b/"));
 /// assert_eq!(base_header_value("http://a/"), None);
 /// ```
+#[must_use]
 pub fn base_header_value(value: &str) -> Option<Cow<'_, str>> {
     let inner = value.trim().strip_prefix('<')?.strip_suffix('>')?;
     Some(match squeeze(inner) {

@@ -51,6 +51,7 @@ impl CharClass {
     /// const MARK: CharClass = CharClass::of("-_.!~*'()");
     /// assert!(MARK.contains(b'~') && !MARK.contains(b'a'));
     /// ```
+    #[must_use]
     pub const fn of(chars: &str) -> CharClass {
         let bytes = chars.as_bytes();
         let mut class = CharClass::EMPTY;
@@ -63,6 +64,7 @@ impl CharClass {
     }
 
     /// The class of the bytes `first..=last`.
+    #[must_use]
     pub const fn range(first: u8, last: u8) -> CharClass {
         let mut class = CharClass::EMPTY;
         let mut b = first;
@@ -77,6 +79,7 @@ impl CharClass {
     }
 
     /// This class with `byte` added (ignored when not ASCII).
+    #[must_use]
     pub const fn with(self, byte: u8) -> CharClass {
         if byte < 128 {
             CharClass { bits: self.bits | 1 << byte }
@@ -86,6 +89,7 @@ impl CharClass {
     }
 
     /// This class with `byte` removed.
+    #[must_use]
     pub const fn without(self, byte: u8) -> CharClass {
         if byte < 128 {
             CharClass { bits: self.bits & !(1 << byte) }
@@ -95,17 +99,20 @@ impl CharClass {
     }
 
     /// The union of two classes.
+    #[must_use]
     pub const fn or(self, other: CharClass) -> CharClass {
         CharClass { bits: self.bits | other.bits }
     }
 
     /// The bytes of `self` that are not in `other`.
+    #[must_use]
     pub const fn minus(self, other: CharClass) -> CharClass {
         CharClass { bits: self.bits & !other.bits }
     }
 
     /// Whether `byte` is in the class.
     #[inline(always)]
+    #[must_use]
     pub const fn contains(self, byte: u8) -> bool {
         // Two 64-bit halves chosen without a branch: a 128-bit shift by a
         // variable amount costs twice as many instructions.
@@ -123,6 +130,7 @@ impl CharClass {
     }
 
     /// Whether every byte of `bytes` is in the class.
+    #[must_use]
     pub fn contains_all(self, bytes: &[u8]) -> bool {
         bytes.iter().all(|&b| self.contains(b))
     }
@@ -428,6 +436,7 @@ pub mod whatwg {
     /// Whether a percent-encode set encodes `byte`: every byte of a
     /// non-ASCII character, and the ASCII bytes of `set`.
     #[inline(always)]
+    #[must_use]
     pub const fn encodes(set: CharClass, byte: u8) -> bool {
         byte > 0x7e || set.contains(byte)
     }

@@ -199,6 +199,7 @@ impl Finding {
     }
 
     /// The rule that produced the finding.
+    #[must_use]
     pub fn rule(&self) -> &'static Rule {
         RULES.iter().find(|r| r.code == self.code).unwrap_or(&RULES[0])
     }
@@ -229,6 +230,7 @@ impl fmt::Display for Finding {
 /// let f = &check("ftp://cnn.example.com&story=breaking_news@10.0.0.1/top_story.htm", Spec::Rfc3986)[0];
 /// assert_eq!(f.code, "URL008");
 /// ```
+#[must_use]
 pub fn check(input: &str, spec: Spec) -> Vec<Finding> {
     check_reference(&Reference::parse_with(input, spec))
 }
@@ -244,6 +246,7 @@ pub fn check(input: &str, spec: Spec) -> Vec<Finding> {
 /// let host = f.iter().find(|f| f.code == "URL009").unwrap();
 /// assert_eq!(&r.as_str()[host.span.clone()], "evil.example");
 /// ```
+#[must_use]
 pub fn check_reference(r: &Reference<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
     port(r, &mut out);

@@ -79,6 +79,7 @@ impl Column {
     ];
 
     /// The column's name in output.
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Column::Scheme => "scheme",
@@ -97,6 +98,7 @@ impl Column {
     }
 
     /// Whether a difference here sends a request elsewhere.
+    #[must_use]
     pub const fn is_security_relevant(self) -> bool {
         matches!(
             self,
@@ -240,11 +242,13 @@ pub struct Comparison {
 
 impl Comparison {
     /// Whether every spec gives the same answer.
+    #[must_use]
     pub fn agrees(&self) -> bool {
         self.differences.is_empty()
     }
 
     /// Whether some difference is security-relevant.
+    #[must_use]
     pub fn is_security_relevant(&self) -> bool {
         self.differences.iter().any(|d| d.security)
     }
@@ -311,6 +315,7 @@ fn parse_row(input: &str, spec: Spec) -> Row {
 /// assert_eq!(c.differences.len(), 2); // path and params
 /// assert!(!c.is_security_relevant());
 /// ```
+#[must_use]
 pub fn compare(input: &str, specs: &[Spec]) -> Comparison {
     let specs = specs.iter().copied().filter(|s| s.is_available());
     let rows: Vec<Row> = specs.map(|s| parse_row(input, s)).collect();
@@ -329,6 +334,7 @@ pub fn compare(input: &str, specs: &[Spec]) -> Comparison {
 /// assert_eq!(d.groups[0].0.value(), Some("http://a/../g"));
 /// assert!(d.explanations.iter().any(|e| e.contains("above the root")));
 /// ```
+#[must_use]
 pub fn compare_resolution(
     base: &str,
     reference: &str,

@@ -315,6 +315,15 @@ fn check_escapes(input: &str) -> Result<(), NotComparable> {
 /// assert_eq!(normalize("http://a:80/b#f", Spec::Rfc1808, &o).unwrap(), "http://a/b");
 /// assert_eq!(normalize("http://example.com", Spec::Rfc3986, &o).unwrap(), "http://example.com/");
 /// ```
+///
+/// # Errors
+///
+/// [`NotComparable`], when `input` holds a `%` that does not start an
+/// escape (its `position`: the byte offset of that `%`; its `found`: the
+/// `%` and at most two more characters). Under [`Spec::Whatwg`], when the
+/// standard's parser fails instead (its `position`: the failure's byte
+/// offset; its `found`: the parser's reason), which a build without the
+/// `whatwg` feature always does, at position 0.
 pub fn normalize(
     input: &str,
     spec: Spec,
@@ -362,6 +371,11 @@ pub fn normalize(
 /// assert!(equivalent("http://a/b#x", "http://a/b#y", Spec::Rfc1808, &o).unwrap());
 /// assert!(!equivalent("http://a/b#x", "http://a/b#y", Spec::Rfc1808, &o.include_fragment(true)).unwrap());
 /// ```
+///
+/// # Errors
+///
+/// [`NotComparable`], as [`normalize`] gives it, for the first of `a` and
+/// `b` that cannot be normalized (its `input` tells which).
 pub fn equivalent(
     a: &str,
     b: &str,
@@ -397,6 +411,10 @@ pub struct NormalizedUrl {
 
 impl NormalizedUrl {
     /// Normalizes `input` under `spec`.
+    ///
+    /// # Errors
+    ///
+    /// [`NotComparable`], as [`normalize`] gives it.
     pub fn new(
         input: &str,
         spec: Spec,
@@ -406,16 +424,19 @@ impl NormalizedUrl {
     }
 
     /// The normalized string.
+    #[must_use]
     pub fn as_str(&self) -> &str {
         &self.text
     }
 
     /// The spec it was normalized under.
+    #[must_use]
     pub fn spec(&self) -> Spec {
         self.spec
     }
 
     /// The normalized string, given back.
+    #[must_use]
     pub fn into_string(self) -> String {
         self.text
     }

@@ -92,6 +92,15 @@
 //! ```
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(missing_docs)]
+// Every fallible public function says which error it returns when, and
+// one that can panic says when (none should: a finding is a bug to fix);
+// a pure function's result, or a builder, is not dropped unread.
+#![warn(
+    clippy::missing_errors_doc,
+    clippy::missing_panics_doc,
+    clippy::must_use_candidate,
+    clippy::return_self_not_must_use
+)]
 
 extern crate alloc;
 
@@ -130,6 +139,7 @@ pub use spec::Spec;
 /// assert_eq!(r.query(), Some("y/./x"));
 /// ```
 #[inline]
+#[must_use]
 pub fn parse(input: &str, spec: Spec) -> Reference<'_> {
     Reference::parse_with(input, spec)
 }

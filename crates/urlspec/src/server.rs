@@ -116,6 +116,7 @@ impl<'a> Server<'a> {
     /// assert_eq!((s.user(), s.password(), s.host(), s.port()),
     ///            (Some("user"), Some("pw"), Some("host"), Some("80")));
     /// ```
+    #[must_use]
     pub fn parse(net_loc: &'a str, spec: Spec) -> Server<'a> {
         Server::parse_at(net_loc, 0, net_loc.len(), spec, None)
     }
@@ -268,27 +269,32 @@ impl<'a> Server<'a> {
     }
 
     /// The whole net_loc / authority.
+    #[must_use]
     pub fn as_str(&self) -> &'a str {
         &self.input[self.start..self.end]
     }
 
     /// `Server`, or RFC 2396's `RegName` when the authority is not a server.
+    #[must_use]
     pub fn kind(&self) -> AuthorityKind {
         self.kind
     }
 
     /// The user name: `None` without `@`, `Some("")` for `@host`.
+    #[must_use]
     pub fn user(&self) -> Option<&'a str> {
         self.get(self.user_span())
     }
 
     /// The password: `None` without `:` before the `@`.
+    #[must_use]
     pub fn password(&self) -> Option<&'a str> {
         self.get(self.password_span())
     }
 
     /// The user information before the last `@` (RFC 2396/3986
     /// `userinfo`).
+    #[must_use]
     pub fn userinfo(&self) -> Option<&'a str> {
         self.user_span().map(|(s, _)| {
             let e = self.at;
@@ -298,22 +304,26 @@ impl<'a> Server<'a> {
 
     /// The host, brackets included for IP literals. `None` only for an RFC
     /// 2396 `reg_name` authority.
+    #[must_use]
     pub fn host(&self) -> Option<&'a str> {
         self.get(self.host_span())
     }
 
     /// What the host is under the spec.
+    #[must_use]
     pub fn host_kind(&self) -> HostKind {
         self.host_kind
     }
 
     /// The port as written: `None` without `:`, `Some("")` for `host:`
     /// (the default port).
+    #[must_use]
     pub fn port(&self) -> Option<&'a str> {
         self.get(self.port_span())
     }
 
     /// The port as a number, when it is a non-empty run of digits that fits.
+    #[must_use]
     pub fn port_number(&self) -> Option<u16> {
         self.port().filter(|p| !p.is_empty()).and_then(|p| p.parse().ok())
     }
@@ -387,6 +397,7 @@ impl<'a> Server<'a> {
 
     /// Whether the server is valid under the spec (for RFC 1808's opaque
     /// net_loc: whether it fits the 1996 server grammar).
+    #[must_use]
     pub fn is_valid(&self) -> bool {
         let mut valid = true;
         let mut sink = |_| {

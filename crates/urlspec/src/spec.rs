@@ -91,6 +91,7 @@ impl Spec {
 
     /// Whether urlspec can parse and resolve under this spec in this build
     /// (everything but [`Spec::Whatwg`] without the `whatwg` feature).
+    #[must_use]
     pub const fn is_available(self) -> bool {
         !matches!(self, Spec::Whatwg) || cfg!(feature = "whatwg")
     }
@@ -115,21 +116,25 @@ impl Spec {
     }
 
     /// The spec's name on the command line and in data files.
+    #[must_use]
     pub const fn name(self) -> &'static str {
         self.rules().name
     }
 
     /// The document's title and date.
+    #[must_use]
     pub const fn title(self) -> &'static str {
         self.rules().title
     }
 
     /// One line on what sets the spec apart.
+    #[must_use]
     pub const fn summary(self) -> &'static str {
         self.rules().summary
     }
 
     /// The spec's behaviour switches.
+    #[must_use]
     pub const fn rules(self) -> &'static Rules {
         match self {
             Spec::Rfc1630 => &RFC1630,

@@ -27,6 +27,7 @@ pub enum Kind {
 /// let got: Vec<_> = urls(css).into_iter().map(|(k, _, u)| (k, u)).collect();
 /// assert_eq!(got, [(Kind::Import, "a.css".into()), (Kind::Url, "b.png".into()), (Kind::Url, "c.png".into())]);
 /// ```
+#[must_use]
 pub fn urls(css: &str) -> Vec<(Kind, usize, String)> {
     let mut input = ParserInput::new(css);
     let mut parser = Parser::new(&mut input);
@@ -91,6 +92,7 @@ fn walk(
 impl Kind {
     /// The name `urlspec links` gives the link's attribute: `url()` or
     /// `@import`.
+    #[must_use]
     pub fn name(self) -> &'static str {
         match self {
             Kind::Url => "url()",

@@ -38,6 +38,7 @@ impl Choice {
     /// assert_eq!(Choice::parse("detect"), Some(Choice::Detect));
     /// assert_eq!(Choice::parse("klingon"), None);
     /// ```
+    #[must_use]
     pub fn parse(name: &str) -> Option<Choice> {
         match name {
             "sniff" => Some(Choice::Sniff),
@@ -68,6 +69,7 @@ impl Source {
     /// Whether the Standard's confidence in the encoding is *tentative*,
     /// so that a `<meta>` met by the tree builder may change it: an
     /// encoding from the prescan, the detector or the default.
+    #[must_use]
     pub fn is_tentative(self) -> bool {
         matches!(self, Source::Meta | Source::Detected | Source::Default)
     }
@@ -85,6 +87,7 @@ impl Source {
 /// let (e, _) = sniff(b"\xEF\xBB\xBF<meta charset=koi8-r>", Some("latin2"), Choice::Sniff);
 /// assert_eq!(e.name(), "UTF-8");
 /// ```
+#[must_use]
 pub fn sniff(
     bytes: &[u8],
     transport: Option<&str>,
@@ -124,6 +127,7 @@ pub fn sniff(
 /// assert_eq!(declared(Some("nope"), Some("content-type"), content), Some(encoding_rs::EUC_JP));
 /// assert_eq!(declared(None, None, content), None);
 /// ```
+#[must_use]
 pub fn declared(
     charset: Option<&str>,
     http_equiv: Option<&str>,
@@ -152,6 +156,7 @@ pub fn declared(
 /// assert_eq!(change(WINDOWS_1252, UTF_16LE), Some(UTF_8));
 /// assert_eq!(change(UTF_16LE, WINDOWS_1251), None);
 /// ```
+#[must_use]
 pub fn change(
     current: &'static Encoding,
     declared: &'static Encoding,
@@ -179,6 +184,7 @@ fn as_declared(e: &'static Encoding) -> &'static Encoding {
 /// The encoding a URL's query is written in for a page in `encoding`
 /// (its *output encoding*: UTF-8 for UTF-16 and replacement pages), `None`
 /// for UTF-8.
+#[must_use]
 pub fn query_encoding(
     encoding: &'static Encoding,
 ) -> Option<&'static Encoding> {
@@ -193,6 +199,7 @@ pub fn query_encoding(
 /// assert_eq!(content_type_charset("text/html; Charset=\"ISO-8859-2\""), Some("ISO-8859-2"));
 /// assert_eq!(content_type_charset("text/html"), None);
 /// ```
+#[must_use]
 pub fn content_type_charset(value: &str) -> Option<&str> {
     value.split(';').skip(1).find_map(|param| {
         let (name, v) = param.split_once('=')?;

@@ -45,6 +45,7 @@ const LEGACY: &[&str] = &[
 /// assert_eq!(decode_attribute("?x=1&copy=2"), "?x=1&copy=2");
 /// assert_eq!(decode_attribute("&copy 2026 &notin; &notit;"), "© 2026 ∉ &notit;");
 /// ```
+#[must_use]
 pub fn decode_attribute(value: &str) -> Cow<'_, str> {
     let Some(first) = memchr::memchr(b'&', value.as_bytes()) else {
         return Cow::Borrowed(value);

@@ -242,6 +242,7 @@ impl Needs {
 /// gets from outside (its headers, its container, its retrieval URL); an
 /// embedded `<base href>` overrides it. [`document_in`] with a charset
 /// from the page's container.
+#[must_use]
 pub fn document(
     html: &[u8],
     name: &str,
@@ -266,6 +267,7 @@ pub fn document(
 /// let doc = html::document_in(page, Charset::Transport("iso-8859-7"), "p", &base, &ctx);
 /// assert_eq!(doc.encoding.unwrap().name(), "ISO-8859-7");
 /// ```
+#[must_use]
 pub fn document_in(
     html: &[u8],
     charset: Charset<'_>,
@@ -880,6 +882,7 @@ pub fn srcset(value: &str) -> impl Iterator<Item = (usize, &str)> {
 /// assert_eq!(refresh_url("0;url=/x"), Some((6, "/x")));
 /// assert_eq!(refresh_url("30"), None);
 /// ```
+#[must_use]
 pub fn refresh_url(content: &str) -> Option<(usize, &str)> {
     let b = content.as_bytes();
     let mut i = 0;

@@ -74,6 +74,12 @@ const CHUNK: usize = 64 << 10;
 /// assert!(batches > 1);
 /// assert_eq!(last.base.url(), Some("http://h/d/"));
 /// ```
+///
+/// # Errors
+///
+/// An I/O error from reading `input`, or from writing or reading the
+/// temporary file a long page is spooled to; the links found before it
+/// were handed to `sink`.
 pub fn document(
     input: &mut dyn Read,
     charset: Charset<'_>,
@@ -112,6 +118,11 @@ pub enum Spooled {
 /// let spooled = spool(&mut &long[..]).unwrap();
 /// assert!(matches!(spooled, Spooled::File(f) if f.metadata().unwrap().len() == long.len() as u64));
 /// ```
+///
+/// # Errors
+///
+/// An I/O error from reading `input`, or from creating or writing the
+/// temporary file.
 pub fn spool(input: &mut dyn Read) -> io::Result<Spooled> {
     let mut head = Vec::new();
     input.take(IN_MEMORY as u64 + 1).read_to_end(&mut head)?;
@@ -127,6 +138,11 @@ pub fn spool(input: &mut dyn Read) -> io::Result<Spooled> {
 
 /// [`document`] for a page in `file` (read from its start, in two
 /// passes), whatever its size.
+///
+/// # Errors
+///
+/// An I/O error from seeking in or reading `file`; the links found before
+/// it were handed to `sink`.
 pub fn document_of_file(
     file: &File,
     charset: Charset<'_>,

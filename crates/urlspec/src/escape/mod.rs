@@ -86,6 +86,7 @@ impl Component {
     ];
 
     /// The name used on the command line and in data files.
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Component::PathSegment => "path_segment",
@@ -108,12 +109,14 @@ impl Component {
     /// assert!(Component::Query.data_chars(Spec::Rfc1808).contains(b'+'));
     /// assert!(!Component::Query.data_chars(Spec::Draft96).contains(b'+'));
     /// ```
+    #[must_use]
     pub fn data_chars(self, spec: Spec) -> CharClass {
         spec.rules().data[self as usize]
     }
 
     /// The characters the component's grammar admits unescaped under
     /// `spec`, delimiters included.
+    #[must_use]
     pub fn grammar_chars(self, spec: Spec) -> CharClass {
         let g = &spec.rules().grammar;
         match self {
@@ -182,6 +185,7 @@ impl FromStr for Component {
 /// assert_eq!(escape("100%", Component::Query, Spec::Rfc3986), "100%25");
 /// assert_eq!(escape("a/b", Component::PathSegment, Spec::Rfc3986), "a%2Fb");
 /// ```
+#[must_use]
 pub fn escape(data: &str, component: Component, spec: Spec) -> Cow<'_, str> {
     match escape_with(data.as_bytes(), component.data_chars(spec), false) {
         None => Cow::Borrowed(data),
@@ -196,6 +200,7 @@ pub fn escape(data: &str, component: Component, spec: Spec) -> Cow<'_, str> {
 /// use urlspec::Spec;
 /// assert_eq!(escape_bytes(b"\xE9t\xE9", Component::PathSegment, Spec::Rfc1630), "%E9t%E9");
 /// ```
+#[must_use]
 pub fn escape_bytes(
     data: &[u8],
     component: Component,
@@ -222,6 +227,7 @@ pub fn escape_bytes(
 /// assert_eq!(escape_unsafe(&once, Component::PathSegment, Spec::Rfc1808), once);
 /// assert_eq!(escape_unsafe("100%", Component::Query, Spec::Rfc3986), "100%25");
 /// ```
+#[must_use]
 pub fn escape_unsafe(
     text: &str,
     component: Component,
@@ -479,6 +485,12 @@ fn invalid_at(text: &str, i: usize) -> EscapeError {
 /// let err = unescape("asdf%*.fred").unwrap_err();
 /// assert_eq!(err.position, 4);
 /// ```
+///
+/// # Errors
+///
+/// [`EscapeError`] of kind [`EscapeErrorKind::InvalidEscape`] at the byte
+/// offset of the first `%` not followed by two hex digits, its `found` the
+/// `%` and at most two more characters.
 pub fn unescape(text: &str) -> Result<Cow<'_, [u8]>, EscapeError> {
     decode(text.as_bytes(), false, false).map_err(|i| invalid_at(text, i))
 }
@@ -492,6 +504,7 @@ pub fn unescape(text: &str) -> Result<Cow<'_, [u8]>, EscapeError> {
 /// assert_eq!(unescape_bytes_lenient(b"\xFF%41%zz"), &b"\xFFA%zz"[..]);
 /// assert_eq!(unescape_bytes_lenient(b"%e9%4"), &b"\xE9%4"[..]);
 /// ```
+#[must_use]
 pub fn unescape_bytes_lenient(bytes: &[u8]) -> Cow<'_, [u8]> {
     match decode(bytes, false, true) {
         Ok(out) => out,
@@ -508,6 +521,13 @@ pub fn unescape_bytes_lenient(bytes: &[u8]) -> Cow<'_, [u8]> {
 /// let err = unescape_str("x%E9").unwrap_err();
 /// assert_eq!((err.position, err.kind), (1, EscapeErrorKind::NotUtf8));
 /// ```
+///
+/// # Errors
+///
+/// [`EscapeError`] of kind [`EscapeErrorKind::InvalidEscape`] as
+/// [`unescape`] gives it; of kind [`EscapeErrorKind::NotUtf8`] when the
+/// octets are not UTF-8, at the byte offset in `text` where the first
+/// sequence that is not UTF-8 starts (its `found` empty).
 pub fn unescape_str(text: &str) -> Result<Cow<'_, str>, EscapeError> {
     match unescape(text)? {
         Cow::Borrowed(_) => Ok(Cow::Borrowed(text)),
@@ -554,6 +574,7 @@ pub struct Lenient<'a> {
 /// assert_eq!(out.bytes, &b"name%=dobbins"[..]);
 /// assert_eq!(out.invalid, [4]);
 /// ```
+#[must_use]
 pub fn unescape_lenient(text: &str) -> Lenient<'_> {
     let bytes = text.as_bytes();
     let mut invalid = Vec::new();
@@ -638,6 +659,7 @@ fn decode(
 /// assert_eq!(escape_form("a b"), "a+b");
 /// assert_eq!(escape_form("a+b"), "a%2Bb");
 /// ```
+#[must_use]
 pub fn escape_form(data: &str) -> Cow<'_, str> {
     let keep = Component::Query.data_chars(Spec::Rfc1630);
     if data.bytes().all(|b| keep.contains(b)) {
@@ -660,6 +682,11 @@ pub fn escape_form(data: &str) -> Cow<'_, str> {
 /// use urlspec::escape::unescape_form;
 /// assert_eq!(unescape_form("a+b%2Bc").unwrap(), &b"a b+c"[..]);
 /// ```
+///
+/// # Errors
+///
+/// [`EscapeError`] of kind [`EscapeErrorKind::InvalidEscape`] at the byte
+/// offset of the first `%` not followed by two hex digits.
 pub fn unescape_form(text: &str) -> Result<Cow<'_, [u8]>, EscapeError> {
     decode(text.as_bytes(), true, false).map_err(|i| invalid_at(text, i))
 }
@@ -671,6 +698,7 @@ pub fn unescape_form(text: &str) -> Result<Cow<'_, [u8]>, EscapeError> {
 /// use urlspec::escape::{latin1_to_string, unescape};
 /// assert_eq!(latin1_to_string(&unescape("caf%E9").unwrap()), "café");
 /// ```
+#[must_use]
 pub fn latin1_to_string(octets: &[u8]) -> String {
     octets.iter().map(|&b| char::from(b)).collect()
 }

@@ -19,6 +19,7 @@ pub const LINE_ORIENTED: [&str; 6] =
 /// assert!(urlspec::escape::is_line_oriented("Gopher"));
 /// assert!(!urlspec::escape::is_line_oriented("http"));
 /// ```
+#[must_use]
 pub fn is_line_oriented(scheme: &str) -> bool {
     LINE_ORIENTED.iter().any(|s| s.eq_ignore_ascii_case(scheme))
 }
@@ -112,6 +113,14 @@ impl std::error::Error for WireError {}
 /// assert_eq!((e.position, e.kind), (6, WireErrorKind::EscapedDelimiter { octet: b'\r' }));
 /// assert_eq!(decode_for_wire("a%0Ab", "http").unwrap(), &b"a\nb"[..]);
 /// ```
+///
+/// # Errors
+///
+/// [`WireError`] at the byte offset in `text` of the first byte refused:
+/// [`WireErrorKind::InvalidEscape`] for a `%` not followed by two hex
+/// digits; for a line-oriented scheme also
+/// [`WireErrorKind::EscapedDelimiter`] for an escaped CR, LF or NUL (at its
+/// `%`) and [`WireErrorKind::Unescaped`] for a raw one.
 pub fn decode_for_wire<'t>(
     text: &'t str,
     scheme: &str,

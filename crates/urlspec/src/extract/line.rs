@@ -42,6 +42,7 @@ pub struct LineIndex<'h> {
 
 impl<'h> LineIndex<'h> {
     /// Indexes `text` (a `&str` or bytes).
+    #[must_use]
     pub fn new<T: ?Sized + AsRef<[u8]>>(text: &'h T) -> LineIndex<'h> {
         let text = text.as_ref();
         let mut starts = Vec::with_capacity(1);
@@ -56,6 +57,7 @@ impl<'h> LineIndex<'h> {
     /// use urlspec::extract::LineIndex;
     /// assert_eq!(LineIndex::new("a\nb\n").lines(), 3);
     /// ```
+    #[must_use]
     pub fn lines(&self) -> usize {
         self.starts.len()
     }
@@ -69,6 +71,7 @@ impl<'h> LineIndex<'h> {
     /// assert_eq!(index.line_col(4), (2, 2));
     /// assert_eq!(index.line_col(2), (1, 3)); // the `\n` itself
     /// ```
+    #[must_use]
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = offset.min(self.text.len());
         let line = self.starts.partition_point(|&s| s <= offset) - 1;

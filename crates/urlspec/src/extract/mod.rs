@@ -172,6 +172,7 @@ pub struct Found<'h> {
 impl<'h> Found<'h> {
     /// The byte range of the whole delimited text in the input, wrapper
     /// included: from `<` to `>`, from `"` to `"`, or the bare URL.
+    #[must_use]
     pub fn span(&self) -> Range<usize> {
         self.span.clone()
     }
@@ -186,6 +187,7 @@ impl<'h> Found<'h> {
     /// let found = Finder::new().find(text).unwrap();
     /// assert_eq!(&text[found.url_span()], "http://a/b");
     /// ```
+    #[must_use]
     pub fn url_span(&self) -> Range<usize> {
         self.url_span.clone()
     }
@@ -193,6 +195,7 @@ impl<'h> Found<'h> {
     /// The URL: the delimited text without its wrapper and with every
     /// whitespace character removed. Empty for a form that is
     /// [too long](Self::too_long).
+    #[must_use]
     pub fn as_str(&self) -> &str {
         &self.url
     }
@@ -209,11 +212,13 @@ impl<'h> Found<'h> {
     /// let found = finder.find("<http://a/\n b>").unwrap();
     /// assert!(matches!(found.into_url(), Cow::Owned(_)));
     /// ```
+    #[must_use]
     pub fn into_url(self) -> Cow<'h, str> {
         self.url
     }
 
     /// How the URL was delimited.
+    #[must_use]
     pub fn form(&self) -> Form {
         self.form
     }
@@ -229,6 +234,7 @@ impl<'h> Found<'h> {
     /// assert_eq!(found.as_str(), "../g");
     /// assert!(Finder::new().find("<URL:../g>").is_none());
     /// ```
+    #[must_use]
     pub fn is_relative(&self) -> bool {
         self.relative
     }
@@ -247,6 +253,7 @@ impl<'h> Found<'h> {
     /// assert!(found[0].too_long());
     /// assert_eq!((found[0].as_str(), found[0].span()), ("", 0..long.len()));
     /// ```
+    #[must_use]
     pub fn too_long(&self) -> bool {
         self.too_long
     }
@@ -255,6 +262,7 @@ impl<'h> Found<'h> {
     /// the hyphen "may or may not actually be part of the URL" (R96-B.5).
     /// [`as_str`](Self::as_str) keeps the hyphen;
     /// [`alternative`](Self::alternative) drops it.
+    #[must_use]
     pub fn ambiguous_hyphen(&self) -> bool {
         !self.hyphens.is_empty()
     }
@@ -268,6 +276,7 @@ impl<'h> Found<'h> {
     /// assert_eq!(found.as_str(), "http://a/b-c-d");
     /// assert_eq!(found.hyphen_positions(), &[10, 12]);
     /// ```
+    #[must_use]
     pub fn hyphen_positions(&self) -> &[usize] {
         &self.hyphens
     }
@@ -281,6 +290,7 @@ impl<'h> Found<'h> {
     /// let found = Finder::new().find("<http://a/b-\nc>").unwrap();
     /// assert_eq!(found.alternative().as_deref(), Some("http://a/bc"));
     /// ```
+    #[must_use]
     pub fn alternative(&self) -> Option<String> {
         if self.hyphens.is_empty() {
             return None;
@@ -296,11 +306,13 @@ impl<'h> Found<'h> {
     }
 
     /// The spec the finder detected schemes with.
+    #[must_use]
     pub fn spec(&self) -> Spec {
         self.spec
     }
 
     /// The URL parsed under the finder's spec.
+    #[must_use]
     pub fn reference(&self) -> Reference<'_> {
         Reference::parse_with(&self.url, self.spec)
     }
@@ -315,6 +327,7 @@ impl<'h> Found<'h> {
     /// };
     /// assert_eq!(found.as_str(), "http://a/");
     /// ```
+    #[must_use]
     pub fn into_owned(self) -> Found<'static> {
         Found {
             span: self.span,
@@ -369,6 +382,7 @@ impl fmt::Display for Found<'_> {
 /// assert_eq!(delimited_only.find_iter(text).count(), 1);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[must_use = "a finder does nothing until it searches"]
 pub struct Finder {
     spec: Spec,
     relative: bool,
@@ -397,7 +411,6 @@ impl Finder {
     /// assert!(Finder::new().find("<1x:y>").is_some());
     /// assert!(Finder::new().spec(Spec::Rfc3986).find("<1x:y>").is_none());
     /// ```
-    #[must_use]
     pub const fn spec(mut self, spec: Spec) -> Finder {
         self.spec = spec;
         self
@@ -416,7 +429,6 @@ impl Finder {
     ///     .collect();
     /// assert_eq!(rel, ["../x"]);
     /// ```
-    #[must_use]
     pub const fn relative(mut self, yes: bool) -> Finder {
         self.relative = yes;
         self
@@ -433,23 +445,25 @@ impl Finder {
     /// assert_eq!(found.as_str(), wiki);
     /// assert!(Finder::new().bare(false).find(text).is_none());
     /// ```
-    #[must_use]
     pub const fn bare(mut self, yes: bool) -> Finder {
         self.bare = yes;
         self
     }
 
     /// The spec that decides what a scheme is.
+    #[must_use]
     pub const fn get_spec(&self) -> Spec {
         self.spec
     }
 
     /// Whether relative references are reported.
+    #[must_use]
     pub const fn get_relative(&self) -> bool {
         self.relative
     }
 
     /// Whether bare URLs are reported.
+    #[must_use]
     pub const fn get_bare(&self) -> bool {
         self.bare
     }
@@ -487,6 +501,7 @@ impl Finder {
     /// assert_eq!(found.as_str(), "http://x/");
     /// assert!(Finder::new().find("<fielding@ics.uci.edu>").is_none());
     /// ```
+    #[must_use]
     pub fn find<'h, T: ?Sized + AsRef<[u8]>>(
         &self,
         text: &'h T,
@@ -497,6 +512,7 @@ impl Finder {
 
 /// The iterator of [`Finder::find_iter`].
 #[derive(Clone, Debug)]
+#[must_use = "iterators are lazy and do nothing unless consumed"]
 pub struct FindIter<'h> {
     finder: Finder,
     haystack: &'h [u8],
@@ -563,6 +579,7 @@ impl FusedIterator for FindIter<'_> {}
 /// let url = "http://ds.internic.net/instructions/overview.html#WARNING";
 /// assert_eq!(found[0].as_str(), url);
 /// ```
+#[must_use]
 pub fn extract(text: &str) -> Vec<Found<'_>> {
     Finder::new().find_iter(text).collect()
 }

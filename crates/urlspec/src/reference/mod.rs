@@ -108,6 +108,7 @@ pub struct Reference<'a> {
 /// scalar one, where the CPU has AVX2 (`None` elsewhere), for the fuzz
 /// target that checks that they agree. Not part of the API.
 #[doc(hidden)]
+#[must_use]
 pub fn both_splitters(input: &str, spec: Spec) -> Option<[Reference<'_>; 2]> {
     let [a, b] = split::both(input.as_bytes(), spec)?;
     Some([a, b].map(|meta| Reference { input, spec, meta }))
@@ -122,6 +123,7 @@ impl<'a> Reference<'a> {
     /// assert_eq!((r.path(), r.params(), r.query()), ("g", Some("x"), Some("y")));
     /// ```
     #[inline]
+    #[must_use]
     pub fn parse(input: &'a str) -> Reference<'a> {
         Reference::parse_with(input, Spec::Rfc1808)
     }
@@ -135,16 +137,19 @@ impl<'a> Reference<'a> {
     /// assert_eq!((r.path(), r.params()), ("g;x", None));
     /// ```
     #[inline]
+    #[must_use]
     pub fn parse_with(input: &'a str, spec: Spec) -> Reference<'a> {
         Reference { input, spec, meta: split::split(input.as_bytes(), spec) }
     }
 
     /// The spec the reference was parsed under.
+    #[must_use]
     pub fn spec(&self) -> Spec {
         self.spec
     }
 
     /// The whole input, exactly as given.
+    #[must_use]
     pub fn as_str(&self) -> &'a str {
         self.input
     }
@@ -170,11 +175,13 @@ impl<'a> Reference<'a> {
     /// let r = Reference::parse_with("URL:http://a/b", Spec::Rfc1630);
     /// assert_eq!((r.prefix(), r.scheme()), (Some("URL:"), Some("http")));
     /// ```
+    #[must_use]
     pub fn prefix(&self) -> Option<&'a str> {
         (self.meta.start > 0).then(|| self.slice(0, self.meta.start))
     }
 
     /// The scheme, as written.
+    #[must_use]
     pub fn scheme(&self) -> Option<&'a str> {
         let m = &self.meta;
         (m.scheme_end != NONE).then(|| self.slice(m.start, m.scheme_end))
@@ -183,6 +190,7 @@ impl<'a> Reference<'a> {
     /// What follows `//`: RFC 1808's `net_loc`, the 1996 `server`, RFC
     /// 2396/3986's `authority`, RFC 1630's host part. `Some("")` for a `//`
     /// followed by nothing (`file:///x`).
+    #[must_use]
     pub fn net_loc(&self) -> Option<&'a str> {
         let m = &self.meta;
         (m.net_loc_start != NONE)
@@ -190,29 +198,34 @@ impl<'a> Reference<'a> {
     }
 
     /// Same as [`net_loc`](Self::net_loc), under the RFC 2396/3986 name.
+    #[must_use]
     pub fn authority(&self) -> Option<&'a str> {
         self.net_loc()
     }
 
     /// The path, with its leading `/` when it has one. Never absent.
+    #[must_use]
     pub fn path(&self) -> &'a str {
         self.slice(self.meta.path_start, self.meta.path_end)
     }
 
     /// The params after the first `;` of the path (specs with a params
     /// component only; in the others `;` stays in the path).
+    #[must_use]
     pub fn params(&self) -> Option<&'a str> {
         let p = self.meta.params_start;
         (p != NONE).then(|| self.slice(p + 1, self.end_after(p)))
     }
 
     /// The query after the first `?` (RFC 1630 calls it `search`).
+    #[must_use]
     pub fn query(&self) -> Option<&'a str> {
         let q = self.meta.query_start;
         (q != NONE).then(|| self.slice(q + 1, self.end_after(q)))
     }
 
     /// The fragment after the first `#`.
+    #[must_use]
     pub fn fragment(&self) -> Option<&'a str> {
         let f = self.meta.fragment_start;
         (f != NONE).then(|| self.slice(f + 1, self.input.len()))
@@ -220,6 +233,7 @@ impl<'a> Reference<'a> {
 
     /// The byte range of each present component, for callers that map
     /// components back to the input (the range excludes delimiters).
+    #[must_use]
     pub fn span(&self, component: Part) -> Option<core::ops::Range<usize>> {
         let m = &self.meta;
         let of = |s: &str| crate::chars::span_of(self.input, s);
@@ -235,12 +249,14 @@ impl<'a> Reference<'a> {
 
     /// Whether the reference has a scheme (an absolute URL, possibly with a
     /// fragment).
+    #[must_use]
     pub fn has_scheme(&self) -> bool {
         self.meta.scheme_end != NONE
     }
 
     /// Whether the path starts with `/` (RFC 1808 P6: the parser "must
     /// remember whether it was present").
+    #[must_use]
     pub fn path_is_absolute(&self) -> bool {
         self.path().starts_with('/')
     }
@@ -253,6 +269,7 @@ impl<'a> Reference<'a> {
     /// assert_eq!(Reference::parse("foo:/bar").kind(), Kind::Hierarchical);
     /// assert_eq!(Reference::parse("../g").kind(), Kind::Relative);
     /// ```
+    #[must_use]
     pub fn kind(&self) -> Kind {
         if !self.has_scheme() {
             Kind::Relative
@@ -266,6 +283,7 @@ impl<'a> Reference<'a> {
     /// Whether the path is hierarchical in RFC 1630's sense: a net_loc is
     /// present or the path contains `/` ("these must imply a hierarchical
     /// structure").
+    #[must_use]
     pub fn has_hierarchical_path(&self) -> bool {
         self.net_loc().is_some() || self.path().contains('/')
     }
@@ -274,6 +292,7 @@ impl<'a> Reference<'a> {
     /// serve as a base (RFC 1808 §2.2; RFC 2396 §5). Under RFC 1808 every valid reference
     /// does; under the 1996 drafts the server must parse; under RFC 2396 the
     /// part after the scheme must be a `hier_part`.
+    #[must_use]
     pub fn is_generic(&self) -> bool {
         use crate::spec::ServerGrammar as G;
         match self.spec.rules().server {
@@ -288,6 +307,7 @@ impl<'a> Reference<'a> {
     }
 
     /// Whether the input is the empty string.
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.input.is_empty()
     }
@@ -302,6 +322,7 @@ impl<'a> Reference<'a> {
     /// let s = r.server().unwrap();
     /// assert_eq!((s.user(), s.password(), s.host()), (Some("foo"), Some(""), Some("host.com")));
     /// ```
+    #[must_use]
     pub fn server(&self) -> Option<Server<'a>> {
         let m = &self.meta;
         let plain = table::AUTH | table::NO_PCT;
@@ -341,6 +362,7 @@ impl<'a> Reference<'a> {
     /// assert_eq!((v[0].position, v[0].rule), (9, "pchar"));
     /// assert!(Reference::parse_with("http://a/{x}", Spec::Draft04).is_valid());
     /// ```
+    #[must_use]
     pub fn violations(&self) -> Vec<Violation> {
         let mut out = Vec::new();
         // Most references are valid: say so without the full check.
@@ -357,6 +379,7 @@ impl<'a> Reference<'a> {
     /// Whether the reference is valid under its spec (stops at the first
     /// violation; allocates nothing).
     #[inline]
+    #[must_use]
     pub fn is_valid(&self) -> bool {
         match validate::quick(self) {
             Some(valid) => valid,
@@ -377,6 +400,7 @@ impl<'a> Reference<'a> {
     }
 
     /// The same reference under another spec.
+    #[must_use]
     pub fn reparse(&self, spec: Spec) -> Reference<'a> {
         Reference::parse_with(self.input, spec)
     }
@@ -408,6 +432,7 @@ impl<'a> Reference<'a> {
 
     /// The components recombined, with their delimiters: equal to the input
     /// for every input (the parse is lossless).
+    #[must_use]
     pub fn recompose(&self) -> String {
         let mut out = String::with_capacity(self.input.len());
         if let Some(p) = self.prefix() {
@@ -491,6 +516,7 @@ pub struct ReferenceBuf {
 
 impl ReferenceBuf {
     /// Parses an owned string under `spec`.
+    #[must_use]
     pub fn parse_with(input: String, spec: Spec) -> ReferenceBuf {
         let meta = split::split(input.as_bytes(), spec);
         ReferenceBuf { input, spec, meta }
@@ -512,11 +538,13 @@ impl ReferenceBuf {
     }
 
     /// The input string.
+    #[must_use]
     pub fn as_str(&self) -> &str {
         &self.input
     }
 
     /// The input string, given back.
+    #[must_use]
     pub fn into_string(self) -> String {
         self.input
     }

@@ -44,16 +44,19 @@ pub struct Secret<'a>(&'a str);
 
 impl<'a> Secret<'a> {
     /// Wraps `s`.
+    #[must_use]
     pub const fn new(s: &'a str) -> Secret<'a> {
         Secret(s)
     }
 
     /// The secret text.
+    #[must_use]
     pub const fn expose(&self) -> &'a str {
         self.0
     }
 
     /// Whether the secret is empty (`user:@host`).
+    #[must_use]
     pub const fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
@@ -85,6 +88,7 @@ impl fmt::Debug for Secret<'_> {
 /// assert_eq!(Redacted::new(&r).reveal_password(true).to_string(), r.as_str());
 /// ```
 #[derive(Clone, Copy)]
+#[must_use = "a redacted reference does nothing unless formatted"]
 pub struct Redacted<'r, 'a> {
     r: &'r Reference<'a>,
     reveal: bool,

@@ -163,11 +163,26 @@ impl Resolved {
 ///
 /// # Errors
 ///
-/// The [`ResolveError`] of the spec's algorithm: no base for a relative
-/// reference where the spec has no RFC 1808 step 1, a base without a
-/// scheme, a WHATWG parser failure; with [`Options::strict`], an invalid
-/// reference or an unsuitable base; with [`DotDotAboveRoot::Error`], a
-/// `..` above the root.
+/// The [`ResolveError`] of the spec's algorithm: [`NoBase`] for a relative
+/// reference and an empty `base` where the spec has no RFC 1808 step 1
+/// (RFC 2396, RFC 3986, and any spec with [`Options::strict`]);
+/// [`BaseNotAbsolute`] for a base without a scheme; [`Whatwg`] under
+/// [`Spec::Whatwg`] when the Standard's parser fails, its [`Failure`]
+/// carrying the byte position (in the base when `in_base`). With
+/// [`Options::strict`] also [`InvalidReference`], the reference's first
+/// [`Violation`] with its byte position, and [`BaseNotHierarchical`] for a
+/// base the spec does not resolve against; with
+/// [`DotDotAboveRoot::Error`], [`DotDotAboveRoot`](ResolveError::DotDotAboveRoot)
+/// for a `..` above the root. [`ResolveError::position`] gives the byte
+/// position.
+///
+/// [`NoBase`]: ResolveError::NoBase
+/// [`BaseNotAbsolute`]: ResolveError::BaseNotAbsolute
+/// [`Whatwg`]: ResolveError::Whatwg
+/// [`Failure`]: crate::whatwg::Failure
+/// [`InvalidReference`]: ResolveError::InvalidReference
+/// [`Violation`]: crate::Violation
+/// [`BaseNotHierarchical`]: ResolveError::BaseNotHierarchical
 pub fn resolve(
     base: &str,
     reference: &str,
@@ -252,6 +267,7 @@ pub fn produced(
 /// }
 /// ```
 #[derive(Clone, Copy, Debug)]
+#[must_use = "a resolver does nothing until it resolves"]
 pub struct Resolver<'b> {
     base: Option<Reference<'b>>,
     spec: Spec,
@@ -264,13 +280,11 @@ pub struct Resolver<'b> {
 
 impl<'b> Resolver<'b> {
     /// A resolver for `base` under `spec` (an empty `base`: no base).
-    #[must_use]
     pub fn new(base: &'b str, spec: Spec) -> Resolver<'b> {
         Resolver::with_options(base, spec, Options::default())
     }
 
     /// A resolver with options.
-    #[must_use]
     pub fn with_options(
         base: &'b str,
         spec: Spec,

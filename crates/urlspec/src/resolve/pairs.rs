@@ -37,6 +37,7 @@ use crate::spec::Spec;
 /// assert_eq!(pairs.resolve("", "g"), Err(ResolveError::NoBase));
 /// ```
 #[derive(Clone, Debug)]
+#[must_use = "a resolver does nothing until it resolves"]
 pub struct PairResolver {
     spec: Spec,
     options: Options,
@@ -56,7 +57,6 @@ enum Current {
 
 impl PairResolver {
     /// Resolves pairs under `spec` with `options`.
-    #[must_use]
     pub fn new(spec: Spec, options: Options) -> PairResolver {
         PairResolver { spec, options, current: Current::Nothing }
     }
@@ -78,7 +78,7 @@ impl PairResolver {
     ///
     /// # Errors
     ///
-    /// The [`ResolveError`] of the spec's algorithm.
+    /// As [`resolve`](super::resolve), with the resolver's options.
     pub fn resolve(
         &mut self,
         base: &str,
@@ -95,7 +95,7 @@ impl PairResolver {
     ///
     /// # Errors
     ///
-    /// The [`ResolveError`] of the spec's algorithm.
+    /// As [`resolve`](super::resolve), with the resolver's options.
     pub fn resolve_into(
         &mut self,
         base: &str,

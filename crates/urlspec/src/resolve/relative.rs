@@ -40,6 +40,7 @@ use crate::spec::Spec;
 /// assert_eq!(rel("http://a/b/c/d;p?y", Spec::Rfc2396).as_deref(), Some("d;p?y"));
 /// assert_eq!(rel("http://x/y", Spec::Rfc3986).as_deref(), Some("//x/y"));
 /// ```
+#[must_use]
 pub fn make_relative(base: &str, target: &str, spec: Spec) -> Option<String> {
     make_relative_with(base, target, spec, Options::default())
 }
@@ -54,6 +55,7 @@ pub fn make_relative(base: &str, target: &str, spec: Spec) -> Option<String> {
 /// let rel = make_relative_with("http://a/b", "http://a/c", Spec::Rfc3986, loophole);
 /// assert_eq!(rel.as_deref(), Some("c"));
 /// ```
+#[must_use]
 pub fn make_relative_with(
     base: &str,
     target: &str,

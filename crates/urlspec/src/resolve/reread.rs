@@ -80,6 +80,7 @@ pub enum Note {
 
 impl Note {
     /// A stable name for the kind of note.
+    #[must_use]
     pub const fn kind(self) -> &'static str {
         match self {
             Note::PathReadAsAuthority => "PathReadAsAuthority",

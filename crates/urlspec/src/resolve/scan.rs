@@ -81,6 +81,7 @@ pub(crate) fn find<const PARAMS: bool, const QUERY: bool>(
 /// assert_eq!(first_of(url, 0, [b';']), url.len());
 /// ```
 #[inline(always)]
+#[must_use]
 pub fn first_of<const N: usize>(b: &[u8], from: usize, set: [u8; N]) -> usize {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     return wide::first(b, from, set);
@@ -274,6 +275,7 @@ mod wide {
 /// assert!(!dot_start(b"/a/b.html"));
 /// ```
 #[inline]
+#[must_use]
 pub fn dot_start(b: &[u8]) -> bool {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     return wide::dot_start(b);

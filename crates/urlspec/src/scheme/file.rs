@@ -35,11 +35,13 @@ pub enum Locality<'a> {
 
 impl Locality<'_> {
     /// Whether the file is on the machine interpreting the URL.
+    #[must_use]
     pub fn is_local(&self) -> bool {
         !matches!(self, Locality::Remote(_))
     }
 
     /// `localhost`, `void`, `none` or `remote`.
+    #[must_use]
     pub fn name(&self) -> &'static str {
         match self {
             Locality::Localhost => "localhost",
@@ -120,23 +122,27 @@ pub struct File<'a> {
 
 impl<'a> File<'a> {
     /// Reads `r` as a file URL, whatever its scheme.
+    #[must_use]
     pub fn new(r: &Reference<'a>) -> File<'a> {
         File { r: Src(*r), parts: Parts::of(r) }
     }
 
     /// The reference.
+    #[must_use]
     pub fn reference(&self) -> &Reference<'a> {
         &self.r.0
     }
 
     /// The host part as written: `None` without `//`, `Some("")` when
     /// void.
+    #[must_use]
     pub fn host(&self) -> Option<&'a str> {
         let login = super::Login::of(&self.r)?;
         Some(login.host())
     }
 
     /// Whose file system.
+    #[must_use]
     pub fn locality(&self) -> Locality<'a> {
         match self.host() {
             None => Locality::NoHost,
@@ -149,6 +155,7 @@ impl<'a> File<'a> {
     }
 
     /// The path as written, with its leading `/`.
+    #[must_use]
     pub fn path(&self) -> &'a str {
         self.parts.path_text()
     }
@@ -156,6 +163,23 @@ impl<'a> File<'a> {
     /// The local file name: the path decoded, for a local file only. An
     /// escaped `/` inside a segment or an escaped NUL is refused rather
     /// than turned into a separator or a terminator.
+    ///
+    /// ```
+    /// use urlspec::scheme::{File, LocalPathError};
+    /// use urlspec::Reference;
+    /// let local = |url| File::new(&Reference::parse(url)).to_local_path();
+    /// assert_eq!(local("file:///etc/motd%20x").unwrap(), "/etc/motd x");
+    /// let e = local("file:///a%2Fb").unwrap_err();
+    /// assert_eq!(e, LocalPathError::EncodedSeparator { position: 9 });
+    /// assert!(matches!(local("file://far/x"), Err(LocalPathError::NotLocal { .. })));
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`LocalPathError::NotLocal`] when the host is another system's (not
+    /// empty, not `localhost`); [`LocalPathError::EncodedSeparator`] for an
+    /// escaped `/` and [`LocalPathError::Nul`] for an escaped NUL, each with
+    /// the byte offset of its `%` in the URL.
     pub fn to_local_path(&self) -> Result<Cow<'a, str>, LocalPathError> {
         if let Locality::Remote(h) = self.locality() {
             return Err(LocalPathError::NotLocal { host: h.to_string() });
@@ -180,6 +204,7 @@ impl<'a> File<'a> {
     }
 
     /// Where the URL breaks the ftp-like form `file://host/path`.
+    #[must_use]
     pub fn violations(&self) -> Vec<SchemeViolation> {
         Strict::run(&self.r, |s| {
             match super::Login::of(&self.r) {
@@ -217,6 +242,7 @@ impl<'a> File<'a> {
     }
 
     /// The lenient readings applied.
+    #[must_use]
     pub fn lenient(&self) -> Vec<&'static str> {
         match self.locality() {
             Locality::NoHost => alloc::vec![

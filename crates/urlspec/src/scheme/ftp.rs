@@ -94,6 +94,7 @@ pub enum FtpType {
 
 impl FtpType {
     /// Parses a type code, ASCII case ignored, as written after `;type=`.
+    #[must_use]
     pub fn parse(code: &str) -> Option<FtpType> {
         let mut chars = code.chars();
         let first = chars.next()?.to_ascii_uppercase();
@@ -114,6 +115,7 @@ impl FtpType {
     /// The argument of RFC 959's TYPE command, with the space the URL
     /// omits restored (`A N`, `L 8`). `None` for a directory, which is
     /// listed rather than typed.
+    #[must_use]
     pub fn to_rfc959(self) -> Option<String> {
         let mut s = String::new();
         match self {
@@ -143,6 +145,7 @@ impl FtpType {
 
     /// Whether the code is an RFC 1630 `ftptype` (`A` and `E` need a form
     /// code, `L` its digits; `d` is not one).
+    #[must_use]
     pub fn is_rfc1630(self) -> bool {
         matches!(
             self,
@@ -154,6 +157,7 @@ impl FtpType {
     }
 
     /// Whether the code is one of RFC 1738's `a`, `i` and `d`.
+    #[must_use]
     pub fn is_rfc1738(self) -> bool {
         matches!(
             self,
@@ -250,6 +254,7 @@ pub struct Ftp<'a> {
 
 impl<'a> Ftp<'a> {
     /// Reads `r` as an ftp URL, whatever its scheme.
+    #[must_use]
     pub fn new(r: &Reference<'a>) -> Ftp<'a> {
         let parts = Parts::of(r);
         let text = strip_slash(parts.path_text());
@@ -268,11 +273,13 @@ impl<'a> Ftp<'a> {
     }
 
     /// The reference.
+    #[must_use]
     pub fn reference(&self) -> &Reference<'a> {
         &self.r.0
     }
 
     /// User, password, host and port, as written.
+    #[must_use]
     pub fn login(&self) -> Option<Login<'a>> {
         Login::of(&self.r)
     }
@@ -290,6 +297,7 @@ impl<'a> Ftp<'a> {
     /// let login = Ftp::new(&r).ftp_login();
     /// assert_eq!((login.user.as_ref(), login.password), ("j@x", FtpPassword::None));
     /// ```
+    #[must_use]
     pub fn ftp_login(&self) -> FtpLogin<'a> {
         let login = self.login();
         match login.and_then(|l| l.user()) {
@@ -310,16 +318,19 @@ impl<'a> Ftp<'a> {
     }
 
     /// The host.
+    #[must_use]
     pub fn host(&self) -> Option<&'a str> {
         self.login().map(|l| l.host())
     }
 
     /// The port: the one written, else 21 (RFC 1738 §3.2, not a seed).
+    #[must_use]
     pub fn port(&self) -> u16 {
         self.login().and_then(|l| l.port_number()).unwrap_or(DEFAULT_PORT)
     }
 
     /// The url-path as written, without its leading `/` and `;type=`.
+    #[must_use]
     pub fn path(&self) -> &'a str {
         self.path
     }
@@ -330,6 +341,7 @@ impl<'a> Ftp<'a> {
     }
 
     /// The CWD arguments, decoded: every segment before the last.
+    #[must_use]
     pub fn cwd(&self) -> Vec<Cow<'a, str>> {
         let segs: Vec<&'a str> = self.segments().collect();
         segs[..segs.len() - 1].iter().map(|s| decode(s)).collect()
@@ -337,17 +349,20 @@ impl<'a> Ftp<'a> {
 
     /// The last segment, decoded: the RETR file name or the NLST directory
     /// (empty after a trailing `/`).
+    #[must_use]
     pub fn target(&self) -> Cow<'a, str> {
         decode(self.segments().last().unwrap_or(""))
     }
 
     /// The text after `;type=`, as written.
+    #[must_use]
     pub fn type_code(&self) -> Option<&'a str> {
         self.type_code
     }
 
     /// The transfer type, when `;type=` holds a known code. The code may
     /// be escaped; spaces (RFC 959's) are dropped.
+    #[must_use]
     pub fn ftp_type(&self) -> Option<FtpType> {
         let code = decode(self.type_code?);
         let code: String = code.chars().filter(|c| *c != ' ').collect();
@@ -356,6 +371,7 @@ impl<'a> Ftp<'a> {
 
     /// Whether the URL names a directory: a trailing `/` (RFC 1630) or
     /// `;type=d` (RFC 1738).
+    #[must_use]
     pub fn is_directory(&self) -> bool {
         self.path.is_empty()
             || self.path.ends_with('/')
@@ -378,6 +394,18 @@ impl<'a> Ftp<'a> {
     /// let r = Reference::parse("ftp://h/a%0D%0ADELE%20b");
     /// assert!(Ftp::new(&r).commands().is_err());
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`WireError`] for the first CWD, NLST or RETR argument that cannot be
+    /// decoded for the wire, at the byte offset in the URL:
+    /// [`EscapedDelimiter`] for an escaped CR, LF or NUL, [`Unescaped`] for
+    /// a raw one, [`InvalidEscape`] for a `%` not followed by two hex
+    /// digits.
+    ///
+    /// [`EscapedDelimiter`]: crate::escape::WireErrorKind::EscapedDelimiter
+    /// [`Unescaped`]: crate::escape::WireErrorKind::Unescaped
+    /// [`InvalidEscape`]: crate::escape::WireErrorKind::InvalidEscape
     pub fn commands(&self) -> Result<Vec<FtpCommand<'a>>, WireError> {
         let input = self.parts.input;
         let arg = |s: &'a str| decode_for_wire_text(s, input, "ftp");
@@ -402,6 +430,7 @@ impl<'a> Ftp<'a> {
     }
 
     /// Where the URL breaks `ftpaddress`.
+    #[must_use]
     pub fn violations(&self) -> Vec<SchemeViolation> {
         Strict::run(&self.r, |s| {
             s.server(&self.r, "ftpaddress", true);
@@ -445,6 +474,7 @@ impl<'a> Ftp<'a> {
     }
 
     /// The lenient readings applied.
+    #[must_use]
     pub fn lenient(&self) -> Vec<&'static str> {
         let mut out = Vec::new();
         match self.ftp_type() {

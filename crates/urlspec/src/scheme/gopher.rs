@@ -58,6 +58,7 @@ pub struct Gopher<'a> {
 
 impl<'a> Gopher<'a> {
     /// Reads `r` as a gopher URL, whatever its scheme.
+    #[must_use]
     pub fn new(r: &Reference<'a>) -> Gopher<'a> {
         let parts = Parts::of(r);
         let t = parts.tail;
@@ -79,26 +80,31 @@ impl<'a> Gopher<'a> {
     }
 
     /// The reference.
+    #[must_use]
     pub fn reference(&self) -> &Reference<'a> {
         &self.r.0
     }
 
     /// Host and port.
+    #[must_use]
     pub fn login(&self) -> Option<Login<'a>> {
         Login::of(&self.r)
     }
 
     /// The host.
+    #[must_use]
     pub fn host(&self) -> Option<&'a str> {
         self.login().map(|l| l.host())
     }
 
     /// The port: the one written, else 70 (RFC 1738, not a seed).
+    #[must_use]
     pub fn port(&self) -> u16 {
         self.login().and_then(|l| l.port_number()).unwrap_or(DEFAULT_PORT)
     }
 
     /// The type character; `1` (a directory) when omitted.
+    #[must_use]
     pub fn gtype(&self) -> char {
         match self.gtype {
             None => '1',
@@ -107,16 +113,19 @@ impl<'a> Gopher<'a> {
     }
 
     /// Whether the type was omitted and `1` assumed.
+    #[must_use]
     pub fn type_assumed(&self) -> bool {
         self.gtype.is_none()
     }
 
     /// The command string as written (selector, search, Gopher+).
+    #[must_use]
     pub fn command_raw(&self) -> &'a str {
         self.command
     }
 
     /// The command string, decoded: what is sent, before CR LF.
+    #[must_use]
     pub fn command(&self) -> Cow<'a, str> {
         decode(self.command)
     }
@@ -136,16 +145,19 @@ impl<'a> Gopher<'a> {
     }
 
     /// The selector, decoded: the command up to its first `%09`.
+    #[must_use]
     pub fn selector(&self) -> Cow<'a, str> {
         decode(self.piece(0).unwrap_or(""))
     }
 
     /// The search string, decoded: between the first and second `%09`.
+    #[must_use]
     pub fn search(&self) -> Option<Cow<'a, str>> {
         self.piece(1).map(decode)
     }
 
     /// The Gopher+ string, decoded: after the second `%09`.
+    #[must_use]
     pub fn gopher_plus(&self) -> Option<Cow<'a, str>> {
         self.piece(2).map(decode)
     }
@@ -161,11 +173,23 @@ impl<'a> Gopher<'a> {
     /// let g = Gopher::new(&Reference::parse("gopher://h:25/0x%0D%0AMAIL"));
     /// assert_eq!(g.wire_command().unwrap_err().position, 16);
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`WireError`] at the byte offset in the URL of the first byte refused:
+    /// [`EscapedDelimiter`] for an escaped CR, LF or NUL, [`Unescaped`] for
+    /// a raw one, [`InvalidEscape`] for a `%` not followed by two hex
+    /// digits.
+    ///
+    /// [`EscapedDelimiter`]: crate::escape::WireErrorKind::EscapedDelimiter
+    /// [`Unescaped`]: crate::escape::WireErrorKind::Unescaped
+    /// [`InvalidEscape`]: crate::escape::WireErrorKind::InvalidEscape
     pub fn wire_command(&self) -> Result<Cow<'a, [u8]>, WireError> {
         decode_for_wire_in(self.command, self.parts.input, "gopher")
     }
 
     /// Where the URL breaks `gopheraddress`.
+    #[must_use]
     pub fn violations(&self) -> Vec<SchemeViolation> {
         Strict::run(&self.r, |s| {
             s.server(&self.r, "gopheraddress", false);
@@ -194,6 +218,7 @@ impl<'a> Gopher<'a> {
     }
 
     /// The lenient readings applied.
+    #[must_use]
     pub fn lenient(&self) -> Vec<&'static str> {
         let mut out = Vec::new();
         if self.type_assumed() {

@@ -50,38 +50,45 @@ pub struct Http<'a> {
 
 impl<'a> Http<'a> {
     /// Reads `r` as an http URL, whatever its scheme.
+    #[must_use]
     pub fn new(r: &Reference<'a>) -> Http<'a> {
         Http { r: Src(*r), parts: Parts::of(r) }
     }
 
     /// The reference.
+    #[must_use]
     pub fn reference(&self) -> &Reference<'a> {
         &self.r.0
     }
 
     /// Whether the scheme is `https` (RFC 2818, not a seed).
+    #[must_use]
     pub fn is_https(&self) -> bool {
         self.r.scheme().is_some_and(|s| s.eq_ignore_ascii_case("https"))
     }
 
     /// User, password, host and port.
+    #[must_use]
     pub fn login(&self) -> Option<Login<'a>> {
         Login::of(&self.r)
     }
 
     /// The host.
+    #[must_use]
     pub fn host(&self) -> Option<&'a str> {
         self.login().map(|l| l.host())
     }
 
     /// The port a client connects to: the one written, else 80 (443 for
     /// https).
+    #[must_use]
     pub fn port(&self) -> Option<u16> {
         let default = if self.is_https() { HTTPS_PORT } else { HTTP_PORT };
         Some(self.login().and_then(|l| l.port_number()).unwrap_or(default))
     }
 
     /// The path with its leading `/` (params included), as written.
+    #[must_use]
     pub fn path(&self) -> &'a str {
         self.parts.path_text()
     }
@@ -103,11 +110,13 @@ impl<'a> Http<'a> {
     }
 
     /// The search (query), as written.
+    #[must_use]
     pub fn search(&self) -> Option<&'a str> {
         self.parts.search()
     }
 
     /// The fragment: kept by the client, never sent.
+    #[must_use]
     pub fn fragment(&self) -> Option<&'a str> {
         self.r.fragment()
     }
@@ -115,6 +124,27 @@ impl<'a> Http<'a> {
     /// What the client sends to the origin server: the path (`/` when
     /// empty) and the search, without the fragment. Raw spaces and control
     /// characters are refused ("must be escaped for transmission in HTTP").
+    ///
+    /// ```
+    /// use urlspec::escape::WireErrorKind;
+    /// use urlspec::scheme::Http;
+    /// use urlspec::Reference;
+    /// let target = |url| Http::new(&Reference::parse(url)).request_target();
+    /// assert_eq!(target("http://h").unwrap(), "/");
+    /// assert_eq!(target("http://h/p?q#f").unwrap(), "/p?q");
+    /// let e = target("http://h/a b").unwrap_err();
+    /// assert_eq!((e.position, e.kind), (10, WireErrorKind::Unescaped { octet: b' ' }));
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`WireError`] at the byte offset in the URL of the first byte that
+    /// cannot be sent as it is: [`Unescaped`] for a space, a control
+    /// character or a non-ASCII byte, [`InvalidEscape`] for a `%` not
+    /// followed by two hex digits.
+    ///
+    /// [`Unescaped`]: crate::escape::WireErrorKind::Unescaped
+    /// [`InvalidEscape`]: crate::escape::WireErrorKind::InvalidEscape
     pub fn request_target(&self) -> Result<Cow<'a, str>, WireError> {
         let tail = self.parts.tail;
         wire_text(tail, self.parts.input)?;
@@ -130,6 +160,18 @@ impl<'a> Http<'a> {
 
     /// What the client sends to a proxy: the entire URL without the
     /// fragment (and without an RFC 1630 `url:` prefix).
+    ///
+    /// ```
+    /// use urlspec::scheme::Http;
+    /// use urlspec::{Reference, Spec};
+    /// let r = Reference::parse_with("URL:http://h/p?q#f", Spec::Rfc1630);
+    /// assert_eq!(Http::new(&r).proxy_target().unwrap(), "http://h/p?q");
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Http::request_target`], for any byte of the URL before its
+    /// fragment.
     pub fn proxy_target(&self) -> Result<&'a str, WireError> {
         let input = self.parts.input;
         let start = self.r.span(Part::Scheme).map_or(0, |s| s.start);
@@ -141,6 +183,7 @@ impl<'a> Http<'a> {
     }
 
     /// Where the URL breaks `httpaddress`.
+    #[must_use]
     pub fn violations(&self) -> Vec<SchemeViolation> {
         Strict::run(&self.r, |s| {
             s.server(&self.r, "httpaddress", false);
@@ -162,6 +205,7 @@ impl<'a> Http<'a> {
     }
 
     /// The lenient readings applied.
+    #[must_use]
     pub fn lenient(&self) -> Vec<&'static str> {
         let mut out = Vec::new();
         if self.is_https() {

@@ -40,43 +40,51 @@ pub struct Mailto<'a> {
 
 impl<'a> Mailto<'a> {
     /// Reads `r` as a mailto URL, whatever its scheme.
+    #[must_use]
     pub fn new(r: &Reference<'a>) -> Mailto<'a> {
         Mailto { r: Src(*r), parts: Parts::of(r) }
     }
 
     /// The reference.
+    #[must_use]
     pub fn reference(&self) -> &Reference<'a> {
         &self.r.0
     }
 
     /// The addr-spec as written (after `mailto:`, up to `?` or `#`).
+    #[must_use]
     pub fn addr_spec(&self) -> &'a str {
         self.parts.path_text()
     }
 
     /// The addr-spec, decoded (`%25` becomes `%` again).
+    #[must_use]
     pub fn address(&self) -> Cow<'a, str> {
         decode(self.addr_spec())
     }
 
     /// The local part: before the last `@`.
+    #[must_use]
     pub fn local_part(&self) -> &'a str {
         let a = self.addr_spec();
         a.rfind('@').map_or(a, |k| &a[..k])
     }
 
     /// The domain: after the last `@`.
+    #[must_use]
     pub fn domain(&self) -> Option<&'a str> {
         let a = self.addr_spec();
         a.rfind('@').map(|k| &a[k + 1..])
     }
 
     /// What follows `?` (RFC 2368 header fields, not a seed), as written.
+    #[must_use]
     pub fn headers(&self) -> Option<&'a str> {
         self.parts.search()
     }
 
     /// Where the URL breaks `mailtoaddress`.
+    #[must_use]
     pub fn violations(&self) -> Vec<SchemeViolation> {
         Strict::run(&self.r, |s| {
             no_net_loc(s, &self.r, "mailtoaddress");
@@ -97,6 +105,7 @@ impl<'a> Mailto<'a> {
     }
 
     /// The lenient readings applied.
+    #[must_use]
     pub fn lenient(&self) -> Vec<&'static str> {
         let mut out = Vec::new();
         if self.headers().is_some() {
@@ -128,6 +137,7 @@ pub enum MailIdKind {
 
 impl MailIdKind {
     /// `mid` or `cid`.
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             MailIdKind::Mid => "mid",
@@ -144,6 +154,7 @@ impl MailIdKind {
     /// assert_eq!(MailIdKind::Mid.url("<foo@bar.example>"), "mid:foo@bar.example");
     /// assert_eq!(MailIdKind::Cid.url("<part1/a%b@x>"), "cid:part1%2Fa%25b@x");
     /// ```
+    #[must_use]
     pub fn url(self, header: &str) -> String {
         let id = header.trim();
         let id = id
@@ -184,6 +195,7 @@ pub struct MessageId<'a> {
 
 impl<'a> MessageId<'a> {
     /// Reads `r` as a mid URL (a cid URL when its scheme is `cid`).
+    #[must_use]
     pub fn new(r: &Reference<'a>) -> MessageId<'a> {
         let kind = match r.scheme() {
             Some(s) if s.eq_ignore_ascii_case("cid") => MailIdKind::Cid,
@@ -193,21 +205,25 @@ impl<'a> MessageId<'a> {
     }
 
     /// The reference.
+    #[must_use]
     pub fn reference(&self) -> &Reference<'a> {
         &self.r.0
     }
 
     /// `mid` or `cid`.
+    #[must_use]
     pub fn kind(&self) -> MailIdKind {
         self.kind
     }
 
     /// The identifier as written, without `<>`.
+    #[must_use]
     pub fn id(&self) -> &'a str {
         self.parts.tail
     }
 
     /// The header value: the identifier decoded, in its `<>` wrapper.
+    #[must_use]
     pub fn header(&self) -> String {
         let id = decode(self.id());
         let mut s = String::with_capacity(id.len() + 2);
@@ -218,6 +234,7 @@ impl<'a> MessageId<'a> {
     }
 
     /// Where the URL breaks `midaddress` / `cidaddress`.
+    #[must_use]
     pub fn violations(&self) -> Vec<SchemeViolation> {
         let production = match self.kind {
             MailIdKind::Mid => "midaddress",
@@ -245,6 +262,7 @@ impl<'a> MessageId<'a> {
     }
 
     /// The lenient readings applied (none).
+    #[must_use]
     pub fn lenient(&self) -> Vec<&'static str> {
         Vec::new()
     }

@@ -145,6 +145,7 @@ pub struct Login<'a> {
 
 impl<'a> Login<'a> {
     /// The login of `r`, or `None` when it has no `//` part.
+    #[must_use]
     pub fn of(r: &Reference<'a>) -> Option<Login<'a>> {
         let s = r.server()?;
         let net_loc = r.net_loc()?;
@@ -158,26 +159,31 @@ impl<'a> Login<'a> {
     }
 
     /// The user name, as written.
+    #[must_use]
     pub fn user(&self) -> Option<&'a str> {
         self.user
     }
 
     /// The password, as written, behind [`Secret`].
+    #[must_use]
     pub fn password(&self) -> Option<Secret<'a>> {
         self.password
     }
 
     /// The host, as written (`""` for a void host).
+    #[must_use]
     pub fn host(&self) -> &'a str {
         self.host
     }
 
     /// The port, as written: `Some("")` for `host:`.
+    #[must_use]
     pub fn port(&self) -> Option<&'a str> {
         self.port
     }
 
     /// The port as a number, when one is written and fits.
+    #[must_use]
     pub fn port_number(&self) -> Option<u16> {
         self.port.filter(|p| !p.is_empty()).and_then(|p| p.parse().ok())
     }
@@ -246,6 +252,7 @@ pub enum SchemeView<'a> {
 /// let SchemeView::UrlPrefix(u) = view(&r) else { panic!() };
 /// assert_eq!(u.inner(), "http://info.cern.ch/");
 /// ```
+#[must_use]
 pub fn view<'a>(r: &Reference<'a>) -> SchemeView<'a> {
     let Some(scheme) = r.scheme() else {
         return SchemeView::Generic(Generic::new(r));
@@ -313,6 +320,7 @@ impl<'a> SchemeView<'a> {
     /// The view's name, stable for JSON output: `http`, `ftp`, `gopher`,
     /// `mailto`, `news`, `nntp`, `telnet`, `wais`, `file`, `prospero`,
     /// `mid`, `cid`, `urn`, `experimental`, `url`, `generic`.
+    #[must_use]
     pub fn name(&self) -> &'static str {
         match self {
             SchemeView::Http(_) => "http",
@@ -334,16 +342,19 @@ impl<'a> SchemeView<'a> {
     }
 
     /// The parsed reference the view reads.
+    #[must_use]
     pub fn reference(&self) -> &Reference<'a> {
         each!(self, v => v.reference())
     }
 
     /// User, password, host and port, when the URL has a `//` part.
+    #[must_use]
     pub fn login(&self) -> Option<Login<'a>> {
         Login::of(self.reference())
     }
 
     /// The scheme's default port and where that knowledge comes from.
+    #[must_use]
     pub fn default_port(&self) -> Option<(u16, Source)> {
         self.reference().scheme().and_then(default_port)
     }
@@ -357,6 +368,7 @@ impl<'a> SchemeView<'a> {
     /// assert_eq!(view(&Reference::parse("gopher://h/")).port(), Some(70));
     /// assert_eq!(view(&Reference::parse("file:///x")).port(), None);
     /// ```
+    #[must_use]
     pub fn port(&self) -> Option<u16> {
         self.login()
             .and_then(|l| l.port_number())
@@ -374,11 +386,13 @@ impl<'a> SchemeView<'a> {
     /// assert_eq!((v[0].position, v[0].production), (7, "hostport"));
     /// assert!(view(&Reference::parse("http://h/a/b?x+y")).violations().is_empty());
     /// ```
+    #[must_use]
     pub fn violations(&self) -> Vec<SchemeViolation> {
         each!(self, v => v.violations())
     }
 
     /// Whether [`violations`](Self::violations) is empty.
+    #[must_use]
     pub fn is_strictly_valid(&self) -> bool {
         self.violations().is_empty()
     }
@@ -394,6 +408,7 @@ impl<'a> SchemeView<'a> {
     /// assert!(view(&r).lenient()[0].starts_with("A27"));
     /// assert!(view(&Reference::parse("file:///x")).lenient().is_empty());
     /// ```
+    #[must_use]
     pub fn lenient(&self) -> Vec<&'static str> {
         each!(self, v => v.lenient())
     }
@@ -409,6 +424,7 @@ impl<'a> SchemeView<'a> {
     /// let fields = view(&r).fields();
     /// assert!(fields.contains(&("request_target", "/org/admin/people".to_string())));
     /// ```
+    #[must_use]
     pub fn fields(&self) -> Vec<(&'static str, String)> {
         let mut out = Vec::new();
         if let Some(p) = self.reference().prefix() {

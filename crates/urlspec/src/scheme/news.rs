@@ -60,6 +60,7 @@ pub struct News<'a> {
 
 impl<'a> News<'a> {
     /// Reads `r` as a news URL, whatever its scheme.
+    #[must_use]
     pub fn new(r: &Reference<'a>) -> News<'a> {
         let parts = Parts::of(r);
         let text = if r.net_loc().is_some() {
@@ -71,16 +72,19 @@ impl<'a> News<'a> {
     }
 
     /// The reference.
+    #[must_use]
     pub fn reference(&self) -> &Reference<'a> {
         &self.r.0
     }
 
     /// The `groupart` as written.
+    #[must_use]
     pub fn groupart(&self) -> &'a str {
         self.text
     }
 
     /// A group, an article or all groups.
+    #[must_use]
     pub fn target(&self) -> NewsTarget<'a> {
         if self.text == "*" {
             NewsTarget::AllGroups
@@ -93,6 +97,7 @@ impl<'a> News<'a> {
 
     /// For an article, the message-id in its `<>` wrapper, decoded, as
     /// NNTP's `ARTICLE` command takes it.
+    #[must_use]
     pub fn message_id(&self) -> Option<String> {
         match self.target() {
             NewsTarget::Article(id) => {
@@ -104,6 +109,7 @@ impl<'a> News<'a> {
     }
 
     /// Where the URL breaks `newsaddress`.
+    #[must_use]
     pub fn violations(&self) -> Vec<SchemeViolation> {
         Strict::run(&self.r, |s| {
             no_net_loc(s, &self.r, "newsaddress");
@@ -124,6 +130,7 @@ impl<'a> News<'a> {
     }
 
     /// The lenient readings applied.
+    #[must_use]
     pub fn lenient(&self) -> Vec<&'static str> {
         let mut out = Vec::new();
         if self.r.net_loc().is_some() {
@@ -190,6 +197,7 @@ pub struct Nntp<'a> {
 
 impl<'a> Nntp<'a> {
     /// Reads `r` as an nntp URL, whatever its scheme.
+    #[must_use]
     pub fn new(r: &Reference<'a>) -> Nntp<'a> {
         let parts = Parts::of(r);
         let text = parts.path_text();
@@ -203,11 +211,13 @@ impl<'a> Nntp<'a> {
     }
 
     /// The reference.
+    #[must_use]
     pub fn reference(&self) -> &Reference<'a> {
         &self.r.0
     }
 
     /// The form used.
+    #[must_use]
     pub fn form(&self) -> NntpForm {
         if self.r.net_loc().is_some() {
             NntpForm::Prose
@@ -217,36 +227,43 @@ impl<'a> Nntp<'a> {
     }
 
     /// Host and port (prose form only).
+    #[must_use]
     pub fn login(&self) -> Option<Login<'a>> {
         Login::of(&self.r)
     }
 
     /// The news server (prose form only).
+    #[must_use]
     pub fn host(&self) -> Option<&'a str> {
         self.login().map(|l| l.host())
     }
 
     /// The port: the one written, else 119 (RFC 1738, not a seed).
+    #[must_use]
     pub fn port(&self) -> u16 {
         self.login().and_then(|l| l.port_number()).unwrap_or(DEFAULT_PORT)
     }
 
     /// The newsgroup, as written.
+    #[must_use]
     pub fn group(&self) -> &'a str {
         self.group
     }
 
     /// The article number, as written.
+    #[must_use]
     pub fn article(&self) -> Option<&'a str> {
         self.article
     }
 
     /// The article number, when it is digits that fit.
+    #[must_use]
     pub fn article_number(&self) -> Option<u64> {
         self.article.and_then(|a| a.parse().ok())
     }
 
     /// Where the URL breaks `nntpaddress`.
+    #[must_use]
     pub fn violations(&self) -> Vec<SchemeViolation> {
         Strict::run(&self.r, |s| {
             if self.r.net_loc().is_some() {
@@ -277,6 +294,7 @@ impl<'a> Nntp<'a> {
     }
 
     /// The lenient readings applied.
+    #[must_use]
     pub fn lenient(&self) -> Vec<&'static str> {
         match self.form() {
             NntpForm::Prose => alloc::vec![

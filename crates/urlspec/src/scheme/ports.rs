@@ -73,6 +73,7 @@ pub const DEFAULT_PORTS: [(&str, u16, Source); 10] = [
 /// assert_eq!(default_port("ftp").map(|(p, _)| p), Some(21));
 /// assert_eq!(default_port("mailto"), None);
 /// ```
+#[must_use]
 pub fn default_port(scheme: &str) -> Option<(u16, Source)> {
     DEFAULT_PORTS
         .iter()

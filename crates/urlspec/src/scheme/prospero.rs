@@ -47,6 +47,7 @@ pub struct Prospero<'a> {
 
 impl<'a> Prospero<'a> {
     /// Reads `r` as a prospero URL, whatever its scheme.
+    #[must_use]
     pub fn new(r: &Reference<'a>) -> Prospero<'a> {
         let parts = Parts::of(r);
         let t = strip_slash(parts.path_text());
@@ -68,46 +69,55 @@ impl<'a> Prospero<'a> {
     }
 
     /// The reference.
+    #[must_use]
     pub fn reference(&self) -> &Reference<'a> {
         &self.r.0
     }
 
     /// Host and port.
+    #[must_use]
     pub fn login(&self) -> Option<Login<'a>> {
         Login::of(&self.r)
     }
 
     /// The host.
+    #[must_use]
     pub fn host(&self) -> Option<&'a str> {
         self.login().map(|l| l.host())
     }
 
     /// The port: the one written, else 1525 (RFC 1738, not a seed).
+    #[must_use]
     pub fn port(&self) -> u16 {
         self.login().and_then(|l| l.port_number()).unwrap_or(DEFAULT_PORT)
     }
 
     /// The host-specific object name, as written.
+    #[must_use]
     pub fn hsoname(&self) -> &'a str {
         self.hsoname
     }
 
     /// The object name, decoded.
+    #[must_use]
     pub fn hsoname_decoded(&self) -> Cow<'a, str> {
         decode(self.hsoname)
     }
 
     /// The version after `%00`, as written (may be empty when invalid).
+    #[must_use]
     pub fn version(&self) -> Option<&'a str> {
         self.version
     }
 
     /// The attributes after the version, as written.
+    #[must_use]
     pub fn attributes(&self) -> Option<&'a str> {
         self.attributes
     }
 
     /// Where the URL breaks `prosperolink`.
+    #[must_use]
     pub fn violations(&self) -> Vec<SchemeViolation> {
         Strict::run(&self.r, |s| {
             s.server(&self.r, "prosperolink", false);
@@ -133,6 +143,7 @@ impl<'a> Prospero<'a> {
     }
 
     /// The lenient readings applied (none).
+    #[must_use]
     pub fn lenient(&self) -> Vec<&'static str> {
         Vec::new()
     }

@@ -34,6 +34,7 @@ pub enum TelnetKind {
 
 impl TelnetKind {
     /// The scheme name.
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             TelnetKind::Telnet => "telnet",
@@ -61,6 +62,7 @@ pub struct Telnet<'a> {
 
 impl<'a> Telnet<'a> {
     /// Reads `r` as a telnet URL (rlogin or tn3270 by its scheme).
+    #[must_use]
     pub fn new(r: &Reference<'a>) -> Telnet<'a> {
         let kind = match r.scheme() {
             Some(s) if s.eq_ignore_ascii_case("rlogin") => TelnetKind::Rlogin,
@@ -71,31 +73,37 @@ impl<'a> Telnet<'a> {
     }
 
     /// The reference.
+    #[must_use]
     pub fn reference(&self) -> &Reference<'a> {
         &self.r.0
     }
 
     /// Which scheme.
+    #[must_use]
     pub fn kind(&self) -> TelnetKind {
         self.kind
     }
 
     /// User, password, host and port.
+    #[must_use]
     pub fn login(&self) -> Option<Login<'a>> {
         Login::of(&self.r)
     }
 
     /// The user to log in as, as written.
+    #[must_use]
     pub fn user(&self) -> Option<&'a str> {
         self.login().and_then(|l| l.user())
     }
 
     /// The host.
+    #[must_use]
     pub fn host(&self) -> Option<&'a str> {
         self.login().map(|l| l.host())
     }
 
     /// The port: the one written, else the scheme's default (not a seed).
+    #[must_use]
     pub fn port(&self) -> u16 {
         let default = match self.kind {
             TelnetKind::Telnet => TELNET_PORT,
@@ -106,6 +114,7 @@ impl<'a> Telnet<'a> {
     }
 
     /// Where the URL breaks `telnetaddress`.
+    #[must_use]
     pub fn violations(&self) -> Vec<SchemeViolation> {
         Strict::run(&self.r, |s| {
             s.server(&self.r, "telnetaddress", true);
@@ -123,6 +132,7 @@ impl<'a> Telnet<'a> {
     }
 
     /// The lenient readings applied.
+    #[must_use]
     pub fn lenient(&self) -> Vec<&'static str> {
         let mut out = Vec::new();
         if self.kind != TelnetKind::Telnet {

@@ -43,21 +43,25 @@ pub struct Urn<'a> {
 
 impl<'a> Urn<'a> {
     /// Reads `r` as a urn URL, whatever its scheme.
+    #[must_use]
     pub fn new(r: &Reference<'a>) -> Urn<'a> {
         Urn { r: Src(*r), parts: Parts::of(r) }
     }
 
     /// The reference.
+    #[must_use]
     pub fn reference(&self) -> &Reference<'a> {
         &self.r.0
     }
 
     /// The URN after `urn:`, as written (up to `#`).
+    #[must_use]
     pub fn name(&self) -> &'a str {
         self.parts.tail
     }
 
     /// Whether the URN uses `/` hierarchy.
+    #[must_use]
     pub fn is_hierarchical(&self) -> bool {
         self.name().contains('/')
     }
@@ -70,6 +74,7 @@ impl<'a> Urn<'a> {
 
     /// Where the URN breaks RFC 1630's rule: reserved characters (`= ; :
     /// ? ` and space) must be escaped; `/` only delimits.
+    #[must_use]
     pub fn violations(&self) -> Vec<SchemeViolation> {
         Strict::run(&self.r, |s| {
             if let Some(n) = self.r.net_loc() {
@@ -88,6 +93,7 @@ impl<'a> Urn<'a> {
     }
 
     /// The lenient readings applied (none).
+    #[must_use]
     pub fn lenient(&self) -> Vec<&'static str> {
         Vec::new()
     }
@@ -115,27 +121,32 @@ pub struct Experimental<'a> {
 
 impl<'a> Experimental<'a> {
     /// Reads `r` as an experimental URL.
+    #[must_use]
     pub fn new(r: &Reference<'a>) -> Experimental<'a> {
         Experimental { r: Src(*r) }
     }
 
     /// The reference.
+    #[must_use]
     pub fn reference(&self) -> &Reference<'a> {
         &self.r.0
     }
 
     /// The scheme without its `x-`.
+    #[must_use]
     pub fn name(&self) -> &'a str {
         let s = self.r.scheme().unwrap_or("");
         s.get(2..).unwrap_or("")
     }
 
     /// Violations of RFC 1630's generic syntax.
+    #[must_use]
     pub fn violations(&self) -> Vec<SchemeViolation> {
         generic_violations(&self.r)
     }
 
     /// The lenient readings applied (none).
+    #[must_use]
     pub fn lenient(&self) -> Vec<&'static str> {
         Vec::new()
     }
@@ -165,16 +176,19 @@ pub struct UrlPrefix<'a> {
 
 impl<'a> UrlPrefix<'a> {
     /// Reads `r` as a prefixed URL.
+    #[must_use]
     pub fn new(r: &Reference<'a>) -> UrlPrefix<'a> {
         UrlPrefix { r: Src(*r) }
     }
 
     /// The reference.
+    #[must_use]
     pub fn reference(&self) -> &Reference<'a> {
         &self.r.0
     }
 
     /// The text after `url:`.
+    #[must_use]
     pub fn inner(&self) -> &'a str {
         let s = self.r.as_str();
         let start = self
@@ -185,11 +199,13 @@ impl<'a> UrlPrefix<'a> {
     }
 
     /// The text after `url:`, parsed under the same spec.
+    #[must_use]
     pub fn inner_reference(&self) -> Reference<'a> {
         Reference::parse_with(self.inner(), self.r.spec())
     }
 
     /// Violations of RFC 1630's `prefixedurl`: those of the wrapped URL.
+    #[must_use]
     pub fn violations(&self) -> Vec<SchemeViolation> {
         let r = self.r.reparse(STRICT_SPEC);
         match view(&r) {
@@ -203,6 +219,7 @@ impl<'a> UrlPrefix<'a> {
     }
 
     /// The lenient readings applied.
+    #[must_use]
     pub fn lenient(&self) -> Vec<&'static str> {
         alloc::vec![
             "A33: outside RFC 1630, `url:` is a text wrapper, not part of \
@@ -233,21 +250,25 @@ pub struct Generic<'a> {
 
 impl<'a> Generic<'a> {
     /// Wraps `r`.
+    #[must_use]
     pub fn new(r: &Reference<'a>) -> Generic<'a> {
         Generic { r: Src(*r) }
     }
 
     /// The reference, with every generic getter.
+    #[must_use]
     pub fn reference(&self) -> &Reference<'a> {
         &self.r.0
     }
 
     /// Violations of RFC 1630's generic syntax.
+    #[must_use]
     pub fn violations(&self) -> Vec<SchemeViolation> {
         generic_violations(&self.r)
     }
 
     /// The lenient readings applied (none).
+    #[must_use]
     pub fn lenient(&self) -> Vec<&'static str> {
         Vec::new()
     }

@@ -60,11 +60,13 @@ pub struct WaisField<'a> {
 
 impl<'a> WaisField<'a> {
     /// The field number, when it is digits that fit.
+    #[must_use]
     pub fn number_value(&self) -> Option<u32> {
         self.number.parse().ok()
     }
 
     /// The contents, decoded.
+    #[must_use]
     pub fn decoded(&self) -> Cow<'a, str> {
         decode(self.content)
     }
@@ -94,6 +96,7 @@ pub struct Wais<'a> {
 
 impl<'a> Wais<'a> {
     /// Reads `r` as a wais URL, whatever its scheme.
+    #[must_use]
     pub fn new(r: &Reference<'a>) -> Wais<'a> {
         let parts = Parts::of(r);
         let t = strip_slash(parts.tail);
@@ -111,36 +114,43 @@ impl<'a> Wais<'a> {
     }
 
     /// The reference.
+    #[must_use]
     pub fn reference(&self) -> &Reference<'a> {
         &self.r.0
     }
 
     /// Host and port.
+    #[must_use]
     pub fn login(&self) -> Option<Login<'a>> {
         Login::of(&self.r)
     }
 
     /// The host.
+    #[must_use]
     pub fn host(&self) -> Option<&'a str> {
         self.login().map(|l| l.host())
     }
 
     /// The port: the one written, else 210 (RFC 1738, not a seed).
+    #[must_use]
     pub fn port(&self) -> u16 {
         self.login().and_then(|l| l.port_number()).unwrap_or(DEFAULT_PORT)
     }
 
     /// The database, as written.
+    #[must_use]
     pub fn database(&self) -> &'a str {
         self.database
     }
 
     /// An index (with its search) or a document.
+    #[must_use]
     pub fn target(&self) -> WaisTarget<'a> {
         self.target
     }
 
     /// The document's `wpath` fields in order (empty for an index).
+    #[must_use]
     pub fn fields(&self) -> Vec<WaisField<'a>> {
         let WaisTarget::Document { wpath, .. } = self.target else {
             return Vec::new();
@@ -163,6 +173,7 @@ impl<'a> Wais<'a> {
     }
 
     /// Where the URL breaks `waisindex` / `waisdoc`.
+    #[must_use]
     pub fn violations(&self) -> Vec<SchemeViolation> {
         Strict::run(&self.r, |s| {
             s.server(&self.r, "waisaddress", false);
@@ -212,6 +223,7 @@ impl<'a> Wais<'a> {
     }
 
     /// The lenient readings applied.
+    #[must_use]
     pub fn lenient(&self) -> Vec<&'static str> {
         let mut out = Vec::new();
         if self.fields().iter().any(|f| !f.terminated) {

@@ -65,6 +65,7 @@ pub enum State {
 
 impl State {
     /// The state's name as the Standard writes it.
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             State::Input => "basic URL parser steps 1-3",
@@ -99,6 +100,7 @@ impl State {
     }
 
     /// The section of the URL Standard that defines the state.
+    #[must_use]
     pub const fn section(self) -> &'static str {
         match self {
             State::Serializer => "§4.5",
@@ -135,6 +137,7 @@ macro_rules! validation_errors {
 
         impl ValidationError {
             /// The Standard's name for the error.
+            #[must_use]
             pub const fn name(self) -> &'static str {
                 match self {
                     $(ValidationError::$variant => $name,)+
@@ -142,6 +145,7 @@ macro_rules! validation_errors {
             }
 
             /// The section of the URL Standard whose algorithm reports it.
+            #[must_use]
             pub const fn section(self) -> &'static str {
                 match self {
                     $(ValidationError::$variant => $section,)+
@@ -149,6 +153,7 @@ macro_rules! validation_errors {
             }
 
             /// What the error means, in a few words.
+            #[must_use]
             pub const fn description(self) -> &'static str {
                 match self {
                     $(ValidationError::$variant => $what,)+
@@ -259,6 +264,7 @@ impl Failure {
     }
 
     /// The failure of a build without the `whatwg` feature.
+    #[must_use]
     pub const fn unavailable() -> Failure {
         Failure {
             error: None,
@@ -279,6 +285,7 @@ impl Failure {
     /// assert_eq!(f.reason(), "port-out-of-range (port state): The port is larger than 65535.");
     /// # }
     /// ```
+    #[must_use]
     pub fn reason(&self) -> alloc::string::String {
         alloc::format!("{}", Reason(self))
     }
@@ -395,6 +402,7 @@ pub enum Step {
 
 impl Step {
     /// What the step does, in a few words.
+    #[must_use]
     pub const fn description(self) -> &'static str {
         match self {
             Step::Validation(e) => e.description(),

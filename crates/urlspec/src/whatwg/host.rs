@@ -116,6 +116,16 @@ pub(super) fn parse(
 /// assert_eq!(domain_to_ascii("a b").unwrap_err().error, Some(ValidationError::DomainInvalidCodePoint));
 /// assert!(domain_to_ascii("\u{200D}.example").is_err()); // CheckJoiners
 /// ```
+///
+/// # Errors
+///
+/// [`Failure`] in [`State::Host`]: [`DomainInvalidCodePoint`] at the byte
+/// offset in `domain` of a forbidden domain code point (at 0 when UTS #46
+/// ToASCII produced it); [`DomainToAscii`] at 0 when ToASCII fails or the
+/// result is empty.
+///
+/// [`DomainInvalidCodePoint`]: super::ValidationError::DomainInvalidCodePoint
+/// [`DomainToAscii`]: super::ValidationError::DomainToAscii
 pub fn domain_to_ascii(domain: &str) -> Result<String, Failure> {
     let mut out = String::with_capacity(domain.len());
     to_ascii(domain, &mut out)

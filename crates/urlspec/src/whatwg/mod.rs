@@ -160,6 +160,14 @@ impl From<&Url> for Components {
 /// assert_eq!(f.error, Some(whatwg::ValidationError::MissingSchemeNonRelativeUrl));
 /// # }
 /// ```
+///
+/// # Errors
+///
+/// [`Failure`] when the standard's parser returns failure: its `error`
+/// the validation error, its `position` the byte offset, its `state` the
+/// parser's state; `in_base` set when `base` itself is not a URL (the
+/// position is then in `base`). A build without the `whatwg` feature
+/// always fails with [`Failure::unavailable`] (`error` is `None`).
 pub fn parse(input: &str, base: Option<&str>) -> Result<Components, Failure> {
     #[cfg(feature = "whatwg")]
     {
@@ -189,6 +197,11 @@ pub fn parse(input: &str, base: Option<&str>) -> Result<Components, Failure> {
 /// assert_eq!(resolve("http://a/b/c/d;p?q", "g\\h").unwrap(), "http://a/b/c/g/h");
 /// # }
 /// ```
+///
+/// # Errors
+///
+/// [`Failure`], as [`parse`] gives it: when `base` is not a URL
+/// (`in_base` set) or `reference` does not parse against it.
 pub fn resolve(base: &str, reference: &str) -> Result<String, Failure> {
     parse(reference, Some(base)).map(|c| c.href)
 }
@@ -203,12 +216,18 @@ pub fn resolve(base: &str, reference: &str) -> Result<String, Failure> {
 /// assert_eq!(check("http://[::1", false).unwrap_err().position, 7);
 /// # }
 /// ```
+///
+/// # Errors
+///
+/// [`Failure`], as [`parse`] gives it, with the byte offset in `input` of
+/// the validation error that makes the parser fail.
 pub fn check(input: &str, relative: bool) -> Result<(), Failure> {
     let base = relative.then_some("http://placeholder.invalid/");
     parse(input, base).map(|_| ())
 }
 
 /// Whether this build can parse under the standard.
+#[must_use]
 pub const fn available() -> bool {
     cfg!(feature = "whatwg")
 }

@@ -119,6 +119,12 @@ impl<'b> ParseOptions<'b> {
     }
 
     /// Runs the basic URL parser on `input`.
+    ///
+    /// # Errors
+    ///
+    /// [`Failure`] when the parser returns failure: its `error` the
+    /// validation error, its `position` the byte offset in `input`, its `state`
+    /// the parser's state.
     pub fn parse(self, input: &str) -> Result<Url, Failure> {
         parser::parse(input, self.base, self.encoding, None)
     }
@@ -138,6 +144,11 @@ impl<'b> ParseOptions<'b> {
     /// assert!(steps.contains(&Step::SingleDotSegment));
     /// # Ok::<(), urlspec::whatwg::Failure>(())
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`ParseOptions::parse`]; `notes` then holds what the parser did up
+    /// to the failure.
     pub fn parse_traced(
         self,
         input: &str,
@@ -156,6 +167,12 @@ impl Url {
     /// let f = Url::parse("http://a b/").unwrap_err();
     /// assert_eq!(f.error, Some(ValidationError::DomainInvalidCodePoint));
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Failure`] when `input` is not an absolute URL for the standard: its
+    /// `error` the validation error, its `position` the byte offset, its
+    /// `state` the parser's state.
     pub fn parse(input: &str) -> Result<Url, Failure> {
         parser::parse(input, None, None, None)
     }
@@ -169,6 +186,12 @@ impl Url {
     /// assert_eq!(base.join("?y")?.as_str(), "http://a/b/c/d;p?y");
     /// # Ok::<(), urlspec::whatwg::Failure>(())
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Failure`] when `input` does not parse against this base: its `error`
+    /// the validation error, its `position` the byte offset in `input`, its
+    /// `state` the parser's state.
     pub fn join(&self, input: &str) -> Result<Url, Failure> {
         parser::parse(input, Some(self), None, None)
     }
@@ -179,27 +202,32 @@ impl Url {
     }
 
     /// The serialization (the URL API's `href`).
+    #[must_use]
     pub fn as_str(&self) -> &str {
         &self.serialization
     }
 
     /// The serialization, owned.
+    #[must_use]
     pub fn into_string(self) -> String {
         self.serialization
     }
 
     /// The scheme, lower-case, without `:`.
+    #[must_use]
     pub fn scheme(&self) -> &str {
         &self.serialization[..self.scheme_end]
     }
 
     /// Whether the scheme is special (`ftp`, `file`, `http`, `https`,
     /// `ws`, `wss`).
+    #[must_use]
     pub fn is_special(&self) -> bool {
         parser::Kind::of(self.scheme()).is_special()
     }
 
     /// The username: empty when there is none.
+    #[must_use]
     pub fn username(&self) -> &str {
         match self.host {
             Some(_) => {
@@ -210,6 +238,7 @@ impl Url {
     }
 
     /// The password, when not empty.
+    #[must_use]
     pub fn password(&self) -> Option<&str> {
         let s = &self.serialization;
         (self.host.is_some()
@@ -219,12 +248,14 @@ impl Url {
     }
 
     /// Whether the host is not null.
+    #[must_use]
     pub fn has_host(&self) -> bool {
         self.host.is_some()
     }
 
     /// The host as serialized (IPv6 in brackets; `""` for the empty host),
     /// or `None` for the null host.
+    #[must_use]
     pub fn host_str(&self) -> Option<&str> {
         self.host.map(|_| &self.serialization[self.host_start..self.host_end])
     }
@@ -240,6 +271,7 @@ impl Url {
     /// assert_eq!(Url::parse("mailto:a@b")?.host(), None);
     /// # Ok::<(), urlspec::whatwg::Failure>(())
     /// ```
+    #[must_use]
     pub fn host(&self) -> Option<Host<'_>> {
         let text = self.host_str()?;
         Some(match self.host? {
@@ -255,17 +287,20 @@ impl Url {
     }
 
     /// The port, when it is not null (a scheme's default port is null).
+    #[must_use]
     pub fn port(&self) -> Option<u16> {
         self.port
     }
 
     /// The port, or the special scheme's default port.
+    #[must_use]
     pub fn port_or_known_default(&self) -> Option<u16> {
         self.port.or_else(|| parser::Kind::of(self.scheme()).default_port())
     }
 
     /// The path as the URL API's `pathname` gives it: the opaque path, or
     /// each segment after a `/`.
+    #[must_use]
     pub fn path(&self) -> &str {
         let end = self
             .query_start
@@ -275,23 +310,27 @@ impl Url {
     }
 
     /// Whether the path is opaque (`mailto:a@b`, `javascript:x`).
+    #[must_use]
     pub fn has_opaque_path(&self) -> bool {
         self.opaque_path
     }
 
     /// The query without `?`, when not null.
+    #[must_use]
     pub fn query(&self) -> Option<&str> {
         let end = self.fragment_start.unwrap_or(self.serialization.len());
         self.query_start.map(|q| &self.serialization[q + 1..end])
     }
 
     /// The fragment without `#`, when not null.
+    #[must_use]
     pub fn fragment(&self) -> Option<&str> {
         self.fragment_start.map(|f| &self.serialization[f + 1..])
     }
 
     /// The serialization without the fragment (§4.5 with *exclude
     /// fragment*).
+    #[must_use]
     pub fn without_fragment(&self) -> &str {
         &self.serialization
             [..self.fragment_start.unwrap_or(self.serialization.len())]
@@ -309,6 +348,7 @@ impl Url {
     /// assert_eq!(Url::parse("data:,x")?.origin(), "null");
     /// # Ok::<(), urlspec::whatwg::Failure>(())
     /// ```
+    #[must_use]
     pub fn origin(&self) -> String {
         match self.scheme() {
             "ftp" | "http" | "https" | "ws" | "wss" => {
