@@ -12,7 +12,10 @@ minutes or more each on two cores), then ``tests/test_cpython_suites.py``
 interpreter without the ``test`` package (Debian's ``/usr/bin/python3``
 splits it out) is said to lack it: its CPython suites are not run, its
 differential tests are. Prints one line per interpreter and exits non-zero
-if any run failed.
+if any run failed. The summary gives, for each interpreter, CPython's
+tests passed by module, pytest's counts and ``compat.FALLBACK`` (the
+README's per-interpreter table), read from a JUnit XML report written
+into the venv.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import pathlib
 import shutil
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 PACKAGE = ROOT / "crates" / "urlspec-py"
@@ -51,6 +55,35 @@ def interpreters():
 def run(cmd, **kw):
     print("  $", " ".join(str(c) for c in cmd), flush=True)
     return subprocess.run(cmd, **kw)
+
+
+def counts(report):
+    """Pytest's counts from a JUnit XML report, and CPython's tests passed
+    by module (``test_cpython[test.test_urlparse:...]``)."""
+    tally = {"passed": 0, "failed": 0, "skipped": 0}
+    cpython = {}
+    for case in ET.parse(report).iter("testcase"):
+        outcome = "passed"
+        for child in case:
+            if child.tag in ("failure", "error"):
+                outcome = "failed"
+            elif child.tag == "skipped":
+                outcome = "skipped"
+        tally[outcome] += 1
+        name = case.get("name", "")
+        if name.startswith("test_cpython[") and outcome == "passed":
+            module = name[len("test_cpython["):].split(":", 1)[0]
+            cpython[module] = cpython.get(module, 0) + 1
+    return tally, cpython
+
+
+def summary(tally, cpython, fallback):
+    if cpython:
+        run = f"{sum(cpython.values())} passed (" + ", ".join(f"{n} of {m}" for m, n in sorted(cpython.items())) + ")"
+    else:
+        run = "none run"
+    t = tally
+    return f"CPython tests: {run}; pytest: {t['passed']} passed, {t['failed']} failed, {t['skipped']} skipped; FALLBACK {fallback}"
 
 
 def has(python, module):
@@ -98,8 +131,16 @@ def main():
         probed = subprocess.run([py, "-c", "from urlspec import compat; print(compat.PROBED, compat.FALLBACK)"],
                                 capture_output=True, text=True).stdout.strip()
         print(f"  probed: {probed}", flush=True)
-        test = run([py, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests], cwd=PACKAGE, env=env)
-        results.append((name, version, ("passed" if test.returncode == 0 else "FAILED") + note))
+        fallback = subprocess.run([py, "-c", "from urlspec import compat; print(compat.FALLBACK)"],
+                                  capture_output=True, text=True).stdout.strip() or "?"
+        report = venv / "pytest-report.xml"
+        report.unlink(missing_ok=True)
+        test = run([py, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={report}", *tests],
+                   cwd=PACKAGE, env=env)
+        outcome = ("passed" if test.returncode == 0 else "FAILED") + note
+        if report.exists():
+            outcome += "\n    " + summary(*counts(report), fallback)
+        results.append((name, version, outcome))
     print()
     for name, version, outcome in results:
         print(f"{name:32} {version:10} {outcome}")

@@ -621,3 +621,70 @@ def test_an_unknown_urllib_change_falls_back_to_urllib():
 
 def test_no_fallback_on_this_interpreter():
     assert compat.FALLBACK == {}
+
+
+def _rebind(how, name, value):
+    """Binds ``urllib.parse.<name>`` to ``value`` the way ``how`` says."""
+    if how == "setattr":
+        setattr(up, name, value)
+    elif how == "dict":
+        up.__dict__[name] = value
+    elif how == "global":  # STORE_GLOBAL in a function of the module's globals
+        exec(f"def _bind(v):\n    global {name}\n    {name} = v\n_bind(_v)", up.__dict__, {"_v": value})
+    elif how == "update":
+        vars(up).update({name: value})
+    elif how == "del-and-set":
+        delattr(up, name)
+        setattr(up, name, value)
+    else:
+        raise AssertionError(how)
+
+
+# For each scheme list: a call that reads it, and its answer when the
+# scheme ``s3`` is in the list and when it is not.
+_LIST_CALLS = {
+    "uses_relative": (lambda m: m.urljoin("s3://b/a/b", "c"), "s3://b/a/c", "c"),
+    "uses_netloc": (lambda m: m.urljoin("s3://b/a/b", "c"), "s3://b/a/c", "s3:/a/c"),
+    "uses_params": (lambda m: tuple(m.urlparse("s3:a;b")), ("s3", "", "a", "b", "", ""),
+                    ("s3", "", "a;b", "", "", "")),
+}
+
+
+@pytest.mark.parametrize("how", ["setattr", "dict", "global", "update", "del-and-set"])
+@pytest.mark.parametrize("name", sorted(_LIST_CALLS))
+def test_scheme_lists_rebound_are_seen(monkeypatch, name, how):
+    """A scheme list rebound (by any of the ways a module's global is
+    assigned) is seen at the next call, though the list compat last read
+    is still alive and unchanged: compat's table of a list is used only
+    while the module binds that very list, which it learns from the
+    version of the module's dict where the interpreter keeps one (PEP 509,
+    CPython 3.10-3.13), by looking the name up again where it does not.
+    Each answer is urllib's, and the expected one."""
+    for other in ("uses_relative", "uses_netloc"):  # s3 an authority scheme
+        monkeypatch.setattr(up, other, list(getattr(up, other)) + ["s3"])
+    monkeypatch.setattr(up, name, [s for s in getattr(up, name) if s != "s3"])
+    call, listed, unlisted = _LIST_CALLS[name]
+
+    def check(want_listed):
+        want = listed if want_listed else unlisted
+        for _ in range(3):  # the later calls may answer from the table
+            assert call(compat) == call(up) == want, (name, how, getattr(up, name))
+
+    a = getattr(up, name)
+    check(False)
+    b = a + ["s3"]
+    _rebind(how, name, b)  # `a` kept alive, unchanged
+    check(True)
+    _rebind(how, name, a)  # back to the list read first
+    check(False)
+    a.append("s3")  # in place, while bound
+    check(True)
+    c = list(a)  # the same item objects, another list
+    _rebind(how, name, c)
+    a.remove("s3")  # the list no longer bound changes
+    check(True)
+    c.remove("s3")
+    check(False)
+    _rebind(how, name, c)  # bound again to the object it holds
+    c.append("s3")
+    check(True)
