@@ -53,6 +53,17 @@ pub trait Interpreter {
     fn uses_netloc(&self, scheme: &[u8]) -> Result<bool, Self::Error>;
     /// Whether `scheme` is in `urllib.parse.uses_params`.
     fn uses_params(&self, scheme: &[u8]) -> Result<bool, Self::Error>;
+    /// What `urljoin` asks of a scheme, in its order: `None` when `scheme`
+    /// is not in `uses_relative`, else whether it is in `uses_netloc`.
+    fn relative_then_netloc(
+        &self,
+        scheme: &[u8],
+    ) -> Result<Option<bool>, Self::Error> {
+        if !self.uses_relative(scheme)? {
+            return Ok(None);
+        }
+        self.uses_netloc(scheme).map(Some)
+    }
     /// urllib's netloc checks (unbalanced brackets, the bracketed host,
     /// NFKC normalization), asked only for a netloc holding `[`, `]` or a
     /// non-ASCII character: every other netloc passes them all.
@@ -372,10 +383,13 @@ pub fn join<I: Interpreter>(
     let scheme = usplit.lower_scheme().unwrap_or(Cow::Borrowed(&bscheme));
     let mut parts = parse(usplit, &scheme, interp)?;
     parts.scheme = &scheme;
-    if scheme != bscheme || !interp.uses_relative(&scheme)? {
+    if scheme != bscheme {
         return Ok(Joined::Reference);
     }
-    if interp.uses_netloc(&scheme)? {
+    let Some(uses_netloc) = interp.relative_then_netloc(&scheme)? else {
+        return Ok(Joined::Reference);
+    };
+    if uses_netloc {
         if !parts.netloc.is_empty() {
             unsplit(&parts, b, interp, out)?;
             return Ok(Joined::Built);
