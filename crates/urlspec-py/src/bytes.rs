@@ -35,3 +35,39 @@ pub fn may_hold_below_14(text: &[u8]) -> bool {
     }
     words.remainder().iter().any(|&c| c < 14)
 }
+
+/// Whether `text` holds `/.` or `//`: eight bytes at a time, each word's
+/// `/`s and `.`s found exactly (no borrow crosses a byte) and the `/`s
+/// moved one byte up, the last one carried into the next word.
+pub fn holds_slash_dot_or_slash(text: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const LOWS: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    // 0x80 in each byte of `x` equal to `c`.
+    let eq = |x: u64, c: u8| {
+        let t = x ^ (ONES * u64::from(c));
+        !(((t & LOWS) + LOWS) | t | LOWS)
+    };
+    let mut carry = 0;
+    let mut hit = |x: u64| {
+        let slash = eq(x, b'/');
+        let after_slash = slash << 8 | carry;
+        carry = slash >> 56;
+        after_slash & (slash | eq(x, b'.')) != 0
+    };
+    let mut words = text.chunks_exact(8);
+    for w in words.by_ref() {
+        if hit(u64::from_le_bytes(w.try_into().unwrap_or([0; 8]))) {
+            return true;
+        }
+    }
+    // The last bytes, as the low bytes of a word whose others are zeros
+    // (neither `/` nor `.`): the last eight shifted down when there are
+    // eight, one at a time when not.
+    let rest = words.remainder();
+    let tail = match text.last_chunk::<8>() {
+        _ if rest.is_empty() => return false,
+        Some(w) => u64::from_le_bytes(*w) >> (8 * (8 - rest.len())),
+        None => rest.iter().rev().fold(0, |word, &c| word << 8 | u64::from(c)),
+    };
+    hit(tail)
+}

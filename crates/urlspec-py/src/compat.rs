@@ -547,7 +547,34 @@ impl Lists {
         if bound.as_ptr() != snapshot.list.as_ptr().cast() {
             return None;
         }
-        snapshot.answer(scheme)
+        snapshot.answer(scheme, packed(scheme))
+    }
+
+    /// [`urllib::Interpreter::relative_then_netloc`] from the snapshots
+    /// alone, as [`Lists::quick`] answers one list: one version read and
+    /// one packed key for both lists.
+    #[inline]
+    fn quick_relative_then_netloc(
+        &self,
+        version: Option<u64>,
+        scheme: &[u8],
+    ) -> Option<Option<bool>> {
+        if version.is_none() || version != self.version {
+            return None;
+        }
+        let key = packed(scheme);
+        let answer = |list: usize| {
+            let (bound, snapshot) =
+                (self.bound[list].as_ref()?, self.snapshots[list].as_ref()?);
+            if bound.as_ptr() != snapshot.list.as_ptr().cast() {
+                return None;
+            }
+            snapshot.answer(scheme, key)
+        };
+        match answer(0)? {
+            false => Some(None),
+            true => answer(1).map(Some),
+        }
     }
 }
 
@@ -622,13 +649,15 @@ impl<'py> Interp<'_, 'py> {
             if !slot.as_ref().is_some_and(|s| items.is(&s.list)) {
                 *slot = Snapshot::of(items);
             }
-            if let Some(answer) = slot.as_ref().and_then(|s| s.answer(scheme))
+            if let Some(answer) =
+                slot.as_ref().and_then(|s| s.answer(scheme, packed(scheme)))
             {
                 return Ok(answer);
             }
             // The list changed in place since its snapshot: taken again.
             *slot = Snapshot::of(items);
-            if let Some(answer) = slot.as_ref().and_then(|s| s.answer(scheme))
+            if let Some(answer) =
+                slot.as_ref().and_then(|s| s.answer(scheme, packed(scheme)))
             {
                 return Ok(answer);
             }
@@ -766,9 +795,9 @@ impl Snapshot {
 
     /// Whether `scheme` is in the list, when this snapshot can tell (the
     /// list has the items it had when the snapshot was taken, as far as
-    /// the answer depends on them).
+    /// the answer depends on them); `key` is `packed(scheme)`.
     #[inline]
-    fn answer(&self, scheme: &[u8]) -> Option<bool> {
+    fn answer(&self, scheme: &[u8], key: u64) -> Option<bool> {
         let n = self.items.len();
         let list = self.list.as_ptr();
         // SAFETY: `list` is a list, alive (held by `self.list`), and the
@@ -785,7 +814,6 @@ impl Snapshot {
                 unsafe { ffi::PyList_GET_ITEM(list, i as ffi::Py_ssize_t) };
             std::ptr::eq(now, self.items[i].as_ptr())
         };
-        let key = packed(scheme);
         let (at_key, at) = self.slots[slot(key)];
         let found = if key == at_key && key != u64::MAX {
             Some(at as usize)
@@ -815,6 +843,22 @@ impl urllib::Interpreter for Interp<'_, '_> {
 
     fn uses_params(&self, scheme: &[u8]) -> PyResult<bool> {
         self.listed(2, scheme)
+    }
+
+    fn relative_then_netloc(&self, scheme: &[u8]) -> PyResult<Option<bool>> {
+        if let Some(lists) = &self.lists {
+            let version = dict_version(self.u.globals.bind(self.py));
+            let quick =
+                lists.borrow().quick_relative_then_netloc(version, scheme);
+            if let Some(answer) = quick {
+                return Ok(answer);
+            }
+        }
+        // As urllib asks: the first list, then the second.
+        if !self.listed(0, scheme)? {
+            return Ok(None);
+        }
+        self.listed(1, scheme).map(Some)
     }
 
     fn check_netloc(&self, netloc: &[u8]) -> PyResult<()> {

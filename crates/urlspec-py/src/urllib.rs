@@ -53,6 +53,17 @@ pub trait Interpreter {
     fn uses_netloc(&self, scheme: &[u8]) -> Result<bool, Self::Error>;
     /// Whether `scheme` is in `urllib.parse.uses_params`.
     fn uses_params(&self, scheme: &[u8]) -> Result<bool, Self::Error>;
+    /// What `urljoin` asks of a scheme, in its order: `None` when `scheme`
+    /// is not in `uses_relative`, else whether it is in `uses_netloc`.
+    fn relative_then_netloc(
+        &self,
+        scheme: &[u8],
+    ) -> Result<Option<bool>, Self::Error> {
+        if !self.uses_relative(scheme)? {
+            return Ok(None);
+        }
+        self.uses_netloc(scheme).map(Some)
+    }
     /// urllib's netloc checks (unbalanced brackets, the bracketed host,
     /// NFKC normalization), asked only for a netloc holding `[`, `]` or a
     /// non-ASCII character: every other netloc passes them all.
@@ -372,10 +383,13 @@ pub fn join<I: Interpreter>(
     let scheme = usplit.lower_scheme().unwrap_or(Cow::Borrowed(&bscheme));
     let mut parts = parse(usplit, &scheme, interp)?;
     parts.scheme = &scheme;
-    if scheme != bscheme || !interp.uses_relative(&scheme)? {
+    if scheme != bscheme {
         return Ok(Joined::Reference);
     }
-    if interp.uses_netloc(&scheme)? {
+    let Some(uses_netloc) = interp.relative_then_netloc(&scheme)? else {
+        return Ok(Joined::Reference);
+    };
+    if uses_netloc {
         if !parts.netloc.is_empty() {
             unsplit(&parts, b, interp, out)?;
             return Ok(Joined::Built);
@@ -397,45 +411,34 @@ pub fn join<I: Interpreter>(
     Ok(Joined::Built)
 }
 
-/// Whether `path` holds `//` (an empty segment between two others).
-fn has_empty(path: &[u8]) -> bool {
-    let mut i = first_of(path, 0, [b'/']);
-    while i < path.len() {
-        if path.get(i + 1) == Some(&b'/') {
-            return true;
-        }
-        i = first_of(path, i + 1, [b'/']);
-    }
-    false
-}
-
 /// The segments kept by [`merge`], joined by `/` as they are pushed.
 struct Stack<'a> {
     out: &'a mut Vec<u8>,
-    kept: usize,
+    /// A segment was pushed and not removed since (it may be empty): the
+    /// next one follows a `/`. More than one is kept when `out` holds a
+    /// `/`.
+    any: bool,
 }
 
 impl Stack<'_> {
     fn push(&mut self, seg: &[u8]) {
         match seg {
             b"." => {}
-            b".." if self.kept > 1 => {
-                // The last segment holds no `/`: the one before it ends
-                // at the last `/`.
-                let end = memchr::memrchr(b'/', self.out).unwrap_or(0);
-                self.out.truncate(end);
-                self.kept -= 1;
-            }
-            b".." => {
-                self.out.clear();
-                self.kept = 0;
-            }
+            b".." => match memchr::memrchr(b'/', self.out) {
+                // More than one segment kept: the last holds no `/`, so the
+                // one before it ends at the last `/`.
+                Some(end) => self.out.truncate(end),
+                None => {
+                    self.out.clear();
+                    self.any = false;
+                }
+            },
             _ => {
-                if self.kept > 0 {
+                if self.any {
                     self.out.push(b'/');
                 }
                 self.out.extend_from_slice(seg);
-                self.kept += 1;
+                self.any = true;
             }
         }
     }
@@ -449,63 +452,88 @@ impl Stack<'_> {
 /// trailing `/` when the last segment was `.` or `..`; `/` for nothing.
 /// Written to `out` (empty).
 fn merge(base_path: &[u8], path: &[u8], out: &mut Vec<u8>) {
-    // Without `.` and `..` segments, and without empty segments where
-    // they would be dropped, the merge is the base's directory, `/` and
-    // the reference (an absolute path: the reference). `dot_start` and
-    // `has_empty` may say yes for nothing: then the general way below.
     if path.first() == Some(&b'/') {
+        // An absolute path without `.` or `..` segments is the answer.
         if !dot_start(path) {
             out.extend_from_slice(path);
             return;
         }
-    } else if let Some(k) = base_path.iter().rposition(|&c| c == b'/') {
-        let dir = &base_path[..k];
-        if !dot_start(dir)
-            && !dot_start(path)
-            && !dir.ends_with(b"/")
-            && !has_empty(dir)
-            && !has_empty(path)
-        {
-            out.extend_from_slice(dir);
-            out.push(b'/');
-            out.extend_from_slice(path);
-            return;
-        }
-    }
-    let mut stack = Stack { out, kept: 0 };
-    if path.first() == Some(&b'/') {
+        let mut stack = Stack { out, any: false };
         for seg in path.split(|&c| c == b'/') {
             stack.push(seg);
         }
-    } else {
-        // The base's segments but its last: its text up to the last `/`
-        // (none when it has no `/`; the empty segment after a last `/`
-        // would be dropped among the empty ones anyway).
-        let base_dir = match memchr::memrchr(b'/', base_path) {
-            Some(k) => Some(&base_path[..k]),
-            None if base_path.is_empty() => Some(base_path),
-            None => None,
-        };
-        let mut first = true;
-        for seg in base_dir.into_iter().flat_map(|d| d.split(|&c| c == b'/')) {
-            if first || !seg.is_empty() {
-                stack.push(seg);
-            }
-            first = false;
-        }
-        let mut segments = path.split(|&c| c == b'/').peekable();
-        while let Some(seg) = segments.next() {
-            if first || segments.peek().is_none() || !seg.is_empty() {
-                stack.push(seg);
-            }
-            first = false;
-        }
+        return finish(path, stack);
     }
-    let last = path.rsplit(|&c| c == b'/').next().unwrap_or(b"");
+    // The base's segments but its last: its text up to the last `/`,
+    // copied as it is when no segment of it is `.`, `..` or dropped as
+    // empty (the first segment is kept even when empty, a path starting
+    // with `/`); none when it has no `/` (one segment, the last), the
+    // empty segment when it is empty.
+    let mut stack = Stack { out, any: true };
+    // Whether nothing came from the base: then the reference's first
+    // segment is kept even when empty.
+    let mut first = false;
+    match memchr::memrchr(b'/', base_path) {
+        Some(k) => {
+            let dir = &base_path[..k];
+            if plain_segments(dir) && dir.last() != Some(&b'/') {
+                stack.out.extend_from_slice(dir);
+            } else {
+                stack.any = false;
+                for (i, seg) in dir.split(|&c| c == b'/').enumerate() {
+                    if i == 0 || !seg.is_empty() {
+                        stack.push(seg);
+                    }
+                }
+            }
+        }
+        None if base_path.is_empty() => {}
+        None => (stack.any, first) = (false, true),
+    }
+    // The reference's segments, its empty ones dropped but the first
+    // (when nothing came before it) and the last: appended as they are
+    // when none is `.`, `..` or dropped.
+    if plain_segments(path) {
+        if stack.any {
+            stack.out.push(b'/');
+        }
+        stack.out.extend_from_slice(path);
+        // No last segment `.` or `..` to end with `/`.
+        if stack.out.is_empty() {
+            stack.out.push(b'/');
+        }
+        return;
+    }
+    let mut segments = path.split(|&c| c == b'/').peekable();
+    while let Some(seg) = segments.next() {
+        if first || segments.peek().is_none() || !seg.is_empty() {
+            stack.push(seg);
+        }
+        first = false;
+    }
+    finish(path, stack)
+}
+
+/// The end of [`merge`]: a trailing `/` when the reference's last segment
+/// was `.` or `..`, `/` for an empty result.
+fn finish(path: &[u8], mut stack: Stack<'_>) {
+    let last = match memchr::memrchr(b'/', path) {
+        Some(k) => &path[k + 1..],
+        None => path,
+    };
     if matches!(last, b"." | b"..") {
         stack.push(b"");
     }
     if stack.out.is_empty() {
         stack.out.push(b'/');
     }
+}
+
+/// Whether no segment of `path` would be touched by [`merge`]'s rules:
+/// none starts with `.` (a `.` or `..`, or a name such as `.x`, which the
+/// test does not tell apart) and none between two `/` is empty. That is,
+/// `path` neither starts with `.` nor holds `/.` or `//`.
+fn plain_segments(path: &[u8]) -> bool {
+    path.first() != Some(&b'.')
+        && !crate::bytes::holds_slash_dot_or_slash(path)
 }

@@ -187,6 +187,28 @@ def test_generated_urljoin():
     check("urljoin", _generated(call))
 
 
+def test_generated_path_merges():
+    # Paths of segments that urljoin's merge treats apart (empty, `.`,
+    # `..`, names starting or ending with `.`), of lengths that put `/.`
+    # and `//` on every side of an eight-byte word: the merge copies the
+    # base's directory and the reference as they are when a scan finds
+    # neither, and merges segment by segment when it does.
+    segments = ["", ".", "..", "a", ".x", "b.", "abcdefg", "abcdefgh", "..y"]
+    rnd = random.Random(SEED)
+
+    def path(n):
+        return "/".join(rnd.choice(segments) for _ in range(n))
+
+    calls = []
+    for _ in range(CASES):
+        base = "http://h" + rnd.choice(["", "/"]) + path(rnd.randint(0, 7))
+        ref = path(rnd.randint(0, 6))
+        calls.append(((base, ref), {}))
+        calls.append(((base, "/" + ref), {}))
+        calls.append(((path(rnd.randint(0, 5)), ref), {}))
+    check("urljoin", calls)
+
+
 def test_generated_unsplit_unparse_defrag():
     def component(rnd):
         return gen_text(rnd, 3) if rnd.random() < 0.9 else rnd.choice(["", None, b"", b"x"])
