@@ -7,16 +7,25 @@ made under the same load on a shared machine.
 
     python3 bench/cli/links_threads.py crawl.warc.gz [URLSPEC_BINARY]
 
-Each run writes JSON Lines to /dev/null. For each command: the median
-wall time (spawn to exit) and the median CPU time (user + system, from
-the child's resource usage), links/s and MB/s of the gzipped and of the
-uncompressed archive from the median wall time, and the median of the
-per-round ratios of `--threads 1`'s wall time to each command's. The
-load average is printed before and after.
+Each run writes JSON Lines to /dev/null. The order of the commands is
+reversed every other round (ABBA), so that a load that rises or falls
+during the run does not favour the command that runs first.
+
+For each command: the median wall time (spawn to exit) and the median
+CPU time (user + system, from the child's resource usage), links/s and
+MB/s of the gzipped and of the uncompressed archive from the median wall
+time. The ratios to the first command (`--threads 1`) are computed per
+round (the first command's wall time over this one's; this one's CPU
+time over the first's) and reported as their median with the lowest and
+highest round: that median is not the ratio of the two median wall
+times (printed beside it), and when the two differ much the rounds were
+too noisy to trust either. Each round's ratios and load average are
+listed after the table.
 
 Environment: ROUNDS (default 7), PYTHON (the interpreter with warcio and
 selectolax, default this one; "none" leaves the Python stack out),
-THREADS (the counts to compare, default "1 2").
+PYTHON_ROUNDS (the rounds the Python stack runs in, the first ones;
+default all), THREADS (the counts to compare, default "1 2").
 """
 
 import gzip
@@ -34,6 +43,7 @@ binary = (sys.argv[2] if len(sys.argv) > 2
           else os.path.join(root, "target", "release", "urlspec"))
 rounds = int(os.environ.get("ROUNDS", "7"))
 python = os.environ.get("PYTHON", sys.executable)
+python_rounds = int(os.environ.get("PYTHON_ROUNDS", str(rounds)))
 threads = os.environ.get("THREADS", "1 2").split()
 
 
@@ -48,11 +58,16 @@ def run(argv):
     return wall, usage.ru_utime + usage.ru_stime, err.decode()
 
 
+def load():
+    return os.getloadavg()[0]
+
+
 commands = {f"urlspec -j{n}": [binary, "links", "--threads", n, "--output",
                                "json", crawl] for n in threads}
 if python != "none":
     commands["python"] = [python, os.path.join(here, "links_python.py"),
                           crawl]
+first = next(iter(commands))
 
 gz_mb = os.path.getsize(crawl) / 1e6
 with gzip.open(crawl, "rb") as f:
@@ -66,26 +81,62 @@ for name, argv in commands.items():  # warm-up, and the link counts
     m = re.search(r"(\d+) links?", err)
     links[name] = int(m.group(1)) if m else 0
 
-walls = {name: [] for name in commands}
-cpus = {name: [] for name in commands}
-for _ in range(rounds):
-    for name, argv in commands.items():
-        wall, cpu, _ = run(argv)
-        walls[name].append(wall)
-        cpus[name].append(cpu)
+# Per round: {name: (wall, cpu)}, and the load average before and after.
+results = []
+for r in range(rounds):
+    names = [n for n in commands if n != "python" or r < python_rounds]
+    urlspec = [n for n in names if n != "python"]
+    if r % 2:
+        urlspec.reverse()
+    order = urlspec + [n for n in names if n == "python"]
+    before = load()
+    measured = {}
+    for name in order:
+        wall, cpu, _ = run(commands[name])
+        measured[name] = (wall, cpu)
+    results.append((measured, before, load()))
 
-first = next(iter(commands))
+
+def column(name, i):
+    return [m[name][i] for m, _, _ in results if name in m]
+
+
+def ratios(name):
+    """Per round: (first's wall / this wall, this CPU / first's CPU)."""
+    return [(m[first][0] / m[name][0], m[name][1] / m[first][1])
+            for m, _, _ in results if name in m]
+
+
+def spread(values):
+    return (f"{statistics.median(values):.2f}x "
+            f"({min(values):.2f}-{max(values):.2f})")
+
+
 print(f"load after: {os.getloadavg()}")
 print("| command | links | median wall s | median CPU s | links/s | "
-      "MB/s gzipped | MB/s uncompressed | wall vs first | CPU vs first |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+      "MB/s gzipped | MB/s uncompressed | wall ratio, median of rounds "
+      "(min-max) | ratio of median walls | CPU ratio, median of rounds "
+      "(min-max) |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 for name in commands:
-    wall = statistics.median(walls[name])
-    cpu = statistics.median(cpus[name])
-    ratio = statistics.median(
-        a / b for a, b in zip(walls[first], walls[name]))
-    cpu_ratio = statistics.median(
-        b / a for a, b in zip(cpus[first], cpus[name]))
+    wall = statistics.median(column(name, 0))
+    cpu = statistics.median(column(name, 1))
+    per_round = ratios(name)
+    of_medians = statistics.median(column(first, 0)) / wall
     print(f"| {name} | {links[name]:,} | {wall:.3f} | {cpu:.3f} | "
           f"{links[name] / wall:,.0f} | {gz_mb / wall:.1f} | "
-          f"{raw_mb / wall:.1f} | {ratio:.2f}x | {cpu_ratio:.2f}x |")
+          f"{raw_mb / wall:.1f} | {spread([w for w, _ in per_round])} | "
+          f"{of_medians:.2f}x | {spread([c for _, c in per_round])} |")
+
+print()
+print("| round | load before / after | " + " | ".join(
+    f"{n} wall / CPU s" for n in commands) + " | " + " | ".join(
+    f"{n} wall ratio" for n in commands if n != first) + " |")
+print("|---:|---|" + "---:|" * (2 * len(commands) - 1))
+for r, (m, before, after) in enumerate(results, 1):
+    cells = [f"{m[n][0]:.3f} / {m[n][1]:.3f}" if n in m else ""
+             for n in commands]
+    cells += [f"{m[first][0] / m[n][0]:.2f}x" if n in m else ""
+              for n in commands if n != first]
+    print(f"| {r} | {before:.2f} / {after:.2f} | " + " | ".join(cells)
+          + " |")

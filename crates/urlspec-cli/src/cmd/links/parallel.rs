@@ -50,7 +50,7 @@ use super::{
 };
 use crate::output::{self, Error, RecordWrite};
 
-/// The room a task's output starts with.
+/// The room a new output buffer starts with.
 const OUT_CAPACITY: usize = 64 << 10;
 
 /// How much may be in flight between the reader and the writer.
@@ -73,12 +73,15 @@ const BATCH_PAGES: usize = 32;
 
 impl Limits {
     /// The limits for `threads` workers: 8 tasks each, 32 MiB of input
-    /// in all, 256 KiB of held output per task, batches of 128 KiB.
+    /// in all, 1 MiB of held output per task, batches of 128 KiB. A
+    /// batch's JSON is about twice its input: at 256 KiB of held output
+    /// most batches waited for their turn before they were done
+    /// (BENCHMARKS.md).
     pub fn new(threads: usize) -> Limits {
         Limits {
             items: 8 * threads,
             bytes: 32 << 20,
-            spool: 256 << 10,
+            spool: 1 << 20,
             batch: 128 << 10,
         }
     }
@@ -159,8 +162,8 @@ fn pipeline(
             read
         });
         let mut writer =
-            Writer { printer, out, failed: false, poisoned: None };
-        let written = writer.run(&msg_rx, window).map(|()| writer.failed);
+            Writer { printer, out, window, failed: false, poisoned: None };
+        let written = writer.run(&msg_rx).map(|()| writer.failed);
         // On a failed write: wake and stop everyone.
         window.close();
         drop(msg_rx);
@@ -247,6 +250,10 @@ struct Msg {
 struct Window {
     limits: Limits,
     state: Mutex<Flight>,
+    /// Output buffers the writer has emptied, for the workers to fill
+    /// again: a buffer freed on one thread and allocated on another cost
+    /// page faults and cross-thread frees (BENCHMARKS.md).
+    spare: Mutex<Vec<Vec<u8>>>,
     /// The reader waits here for room.
     room: Condvar,
     /// Workers wait here for their turn.
@@ -279,8 +286,32 @@ impl Window {
                 wants_turn: 0,
                 peaks: Peaks::default(),
             }),
+            spare: Mutex::new(Vec::new()),
             room: Condvar::new(),
             turn: Condvar::new(),
+        }
+    }
+
+    /// An empty output buffer: a spare one (grown to the outputs it
+    /// held), or a new one.
+    fn buffer(&self) -> Vec<u8> {
+        let spare =
+            self.spare.lock().unwrap_or_else(PoisonError::into_inner).pop();
+        spare.unwrap_or_else(|| Vec::with_capacity(OUT_CAPACITY))
+    }
+
+    /// Keeps `buf`, emptied, for [`Window::buffer`]; as many as there can
+    /// be tasks in flight, none grown past twice the spool limit (memory
+    /// stays bounded).
+    fn give_back(&self, mut buf: Vec<u8>) {
+        if buf.capacity() > 2 * (self.limits.spool + OUT_CAPACITY) {
+            return;
+        }
+        buf.clear();
+        let mut spare =
+            self.spare.lock().unwrap_or_else(PoisonError::into_inner);
+        if spare.len() < self.limits.items {
+            spare.push(buf);
         }
     }
 
@@ -674,10 +705,10 @@ impl Write for Spool<'_> {
         match self.pieces.last_mut() {
             Some(Piece::Out(out)) => out.extend_from_slice(buf),
             _ => {
-                // Room for a page's output at once: growing from a line
+                // Room for a task's output at once: growing from a line
                 // copied it over and over (a fifth of the threads' extra
                 // instructions, BENCHMARKS.md).
-                let mut out = Vec::with_capacity(OUT_CAPACITY.max(buf.len()));
+                let mut out = self.window.buffer();
                 out.extend_from_slice(buf);
                 self.pieces.push(Piece::Out(out));
             }
@@ -714,17 +745,14 @@ impl RecordWrite for Spool<'_> {
 struct Writer<'a, W> {
     printer: &'a mut Printer,
     out: &'a mut W,
+    window: &'a Window,
     failed: bool,
     /// An input whose reading failed: the rest of it is dropped.
     poisoned: Option<usize>,
 }
 
 impl<W: RecordWrite> Writer<'_, W> {
-    fn run(
-        &mut self,
-        results: &Receiver<Msg>,
-        window: &Window,
-    ) -> io::Result<()> {
+    fn run(&mut self, results: &Receiver<Msg>) -> io::Result<()> {
         let mut waiting = BTreeMap::new();
         let mut head = 0;
         for msg in results {
@@ -737,7 +765,7 @@ impl<W: RecordWrite> Writer<'_, W> {
             while let Some((msg, bytes)) = waiting.remove(&head) {
                 self.apply(msg)?;
                 head += 1;
-                window.written(bytes);
+                self.window.written(bytes);
             }
         }
         Ok(())
@@ -763,7 +791,10 @@ impl<W: RecordWrite> Writer<'_, W> {
 
     fn piece(&mut self, piece: Piece, input: usize) -> io::Result<()> {
         match piece {
-            Piece::Out(bytes) => self.out.write_all(&bytes)?,
+            Piece::Out(bytes) => {
+                self.out.write_all(&bytes)?;
+                self.window.give_back(bytes);
+            }
             Piece::Block => {
                 let first = mem::replace(&mut self.printer.first, false);
                 if !first {
@@ -865,6 +896,32 @@ mod tests {
         fn end_record(&mut self) -> io::Result<()> {
             Ok(())
         }
+    }
+
+    #[test]
+    fn spare_buffers_are_reused_emptied_and_bounded() {
+        let limits =
+            Limits { items: 2, bytes: 1 << 20, spool: 1 << 10, batch: 1 };
+        let window = Window::new(limits);
+        let mut buf = window.buffer();
+        assert!(buf.is_empty() && buf.capacity() >= OUT_CAPACITY);
+        buf.extend_from_slice(b"a line\n");
+        let at = buf.as_ptr();
+        window.give_back(buf);
+        // The same allocation, emptied.
+        let again = window.buffer();
+        assert_eq!((again.as_ptr(), again.len()), (at, 0));
+        // No more spares than tasks in flight.
+        for _ in 0..5 {
+            window.give_back(Vec::with_capacity(16));
+        }
+        assert_eq!(window.spare.lock().unwrap().len(), limits.items);
+        // A buffer grown past twice the spool limit is freed.
+        let mut spare = window.spare.lock().unwrap();
+        spare.clear();
+        drop(spare);
+        window.give_back(vec![0; 2 * (limits.spool + OUT_CAPACITY) + 1]);
+        assert!(window.spare.lock().unwrap().is_empty());
     }
 
     #[test]
