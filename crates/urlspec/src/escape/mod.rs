@@ -250,13 +250,12 @@ fn escape_with(
 ) -> Option<String> {
     let escapes = if keep_escapes { Escapes::Keep } else { Escapes::Data };
     let rw = Rewrite::new(Some(keep), escapes);
-    let i = rw.next(data, 0);
-    if i == data.len() {
+    let mut out = Vec::new();
+    let done = rw.changes(data, &mut out, data.len() + data.len() / 2 + 3);
+    if done == 0 {
         return None;
     }
-    let mut out = Vec::with_capacity(data.len() + data.len() / 2 + 3);
-    out.extend_from_slice(&data[..i]);
-    rw.finish(data, i, &mut out);
+    out.extend_from_slice(&data[done..]);
     // Every byte written is a byte of `keep` (ASCII), `%` or a hex digit,
     // so the conversion cannot fail.
     Some(String::from_utf8(out).unwrap_or_default())
@@ -316,71 +315,104 @@ impl Rewrite {
         self.stays[usize::from(b >> 6)] & (1 << (b & 63)) != 0
     }
 
-    /// The index of the first byte at or after `from` that the rewrite
-    /// changes (or, for a normalized escape, may change).
+    /// Calls `stop(at)` at each byte at or after `from` that does not
+    /// stay, in order; `stop` returns the index to go on from, past `at`.
+    /// Where the CPU has AVX2, sixteen bytes are classified at a time.
     #[inline]
-    fn next(&self, data: &[u8], from: usize) -> usize {
-        let keep_escapes = matches!(self.escapes, Escapes::Keep);
+    fn each_stop(
+        &self,
+        data: &[u8],
+        from: usize,
+        mut stop: impl FnMut(usize) -> usize,
+    ) {
+        #[cfg(all(
+            target_arch = "x86_64",
+            target_feature = "sse2",
+            feature = "std"
+        ))]
+        if let Some(avx2) = crate::bytes::x86::Avx2::get() {
+            crate::bytes::x86::each_outside(
+                avx2,
+                &self.stays,
+                data,
+                from,
+                stop,
+            );
+            return;
+        }
         let mut i = from;
         while i < data.len() {
-            let b = data[i];
-            if self.stays(b) {
+            if self.stays(data[i]) {
                 i += 1;
-            } else if keep_escapes && b == b'%' && is_escape_at(data, i) {
-                i += 3;
             } else {
-                return i;
+                i = stop(i);
             }
         }
-        data.len()
     }
 
-    /// Appends the rewrite of `data[i..]` to `out`, `i` being where
-    /// [`next`](Self::next) stopped.
-    fn finish(&self, data: &[u8], mut i: usize, out: &mut Vec<u8>) {
-        let Escapes::Normalize(decode) = self.escapes else {
-            // Every byte `next` stops at is escaped (a kept escape is
-            // passed over there).
-            while i < data.len() {
-                push_hex(out, data[i]);
-                let end = self.next(data, i + 1);
-                out.extend_from_slice(&data[i + 1..end]);
-                i = end;
-            }
-            return;
-        };
-        while i < data.len() {
-            let b = data[i];
-            match escaped_octet(data, i) {
-                Some(v) if decode.contains(v) => {
-                    out.push(v);
-                    i += 3;
-                }
-                Some(v) => {
-                    push_hex(out, v);
-                    i += 3;
-                }
-                None if b == b'%' && self.stray_percent_stays => {
-                    out.push(b);
-                    i += 1;
-                }
-                None => {
-                    push_hex(out, b);
-                    i += 1;
-                }
-            }
-            let end = self.next(data, i);
-            out.extend_from_slice(&data[i..end]);
-            i = end;
+    /// What becomes of the byte at `at`, one that does not stay: how
+    /// many bytes it takes and what replaces them (`None`: they stay).
+    #[inline(always)]
+    fn at(&self, data: &[u8], at: usize) -> (usize, Option<Put>) {
+        let b = data[at];
+        match self.escapes {
+            Escapes::Data => (1, Some(Put::Hex(b))),
+            Escapes::Keep if is_escape_at(data, at) => (3, None),
+            Escapes::Keep => (1, Some(Put::Hex(b))),
+            Escapes::Normalize(decode) => match escaped_octet(data, at) {
+                Some(v) if decode.contains(v) => (3, Some(Put::Byte(v))),
+                Some(v) => (3, Some(Put::Hex(v))),
+                None if b == b'%' && self.stray_percent_stays => (1, None),
+                None => (1, Some(Put::Hex(b))),
+            },
         }
+    }
+
+    /// Appends to `out` the rewrite of `data` up to its last change, and
+    /// returns the index where the rest, which stays, begins: 0 when
+    /// nothing changes, and then nothing is appended (and `out` not
+    /// grown). At the first change, an `out` without capacity is given
+    /// `room` bytes.
+    #[inline]
+    fn changes(&self, data: &[u8], out: &mut Vec<u8>, room: usize) -> usize {
+        let mut done = 0;
+        self.each_stop(
+            data,
+            0,
+            #[inline(always)]
+            |at| {
+                let (n, put) = self.at(data, at);
+                if let Some(put) = put {
+                    if done == 0 && out.capacity() == 0 {
+                        *out = Vec::with_capacity(room);
+                    }
+                    out.extend_from_slice(&data[done..at]);
+                    match put {
+                        Put::Byte(v) => out.push(v),
+                        Put::Hex(v) => push_hex(out, v),
+                    }
+                    done = at + n;
+                }
+                at + n
+            },
+        );
+        done
     }
 
     /// Appends the rewrite of `data` to `out`.
     pub(crate) fn apply(&self, data: &[u8], out: &mut Vec<u8>) {
-        let i = self.next(data, 0);
-        out.extend_from_slice(&data[..i]);
-        self.finish(data, i, out);
+        let done = self.changes(data, out, 0);
+        out.extend_from_slice(&data[done..]);
     }
+}
+
+/// What a [`Rewrite`] writes for the bytes it changes.
+#[derive(Clone, Copy)]
+enum Put {
+    /// The byte itself (a decoded escape).
+    Byte(u8),
+    /// The byte escaped, `%` and two upper-case hex digits.
+    Hex(u8),
 }
 
 fn push_hex(out: &mut Vec<u8>, b: u8) {
