@@ -25,6 +25,7 @@ use urlspec::base::Base;
 use crate::headers::{self, Form};
 use crate::{html, Context, Document, Error, Problem, Reason};
 
+pub mod stream;
 pub mod transfer;
 
 use transfer::Transfer;

@@ -4,9 +4,15 @@
 //! a `<meta>`, and otherwise windows-1252. Each case in quoted-printable
 //! and in base64, whose bytes are decoded before the page is sniffed.
 
+#[path = "common/mime_paths.rs"]
+mod mime_paths;
+
+use std::io::Write;
+
 use urlspec::Spec;
 use urlspec_links::html::encoding::Choice;
-use urlspec_links::{mime, Context, Document};
+use urlspec_links::{Context, Document};
+use urlspec_test_support::mime::{Base64, QuotedPrintable};
 
 /// The ways a part's bytes are written in a message.
 const TRANSFERS: [&str; 3] = ["8bit", "quoted-printable", "base64"];
@@ -31,47 +37,23 @@ fn message(page: &[u8], content_type: &str, transfer: &str) -> Vec<u8> {
     m
 }
 
-/// Every byte outside printable ASCII as `=XX`, `=` too, lines cut by
-/// soft breaks.
 fn quoted_printable(bytes: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for (i, &b) in bytes.iter().enumerate() {
-        if i > 0 && i % 20 == 0 {
-            out.extend_from_slice(b"=\r\n");
-        }
-        if b == b'=' || !(b' '..=b'~').contains(&b) {
-            out.extend_from_slice(format!("={b:02X}").as_bytes());
-        } else {
-            out.push(b);
-        }
-    }
-    out
+    let mut q = QuotedPrintable::new(Vec::new(), 20);
+    q.write_all(bytes).unwrap();
+    q.into_inner()
 }
 
-/// Base64 in lines of 76 characters.
 fn base64(bytes: &[u8]) -> Vec<u8> {
-    const ALPHABET: &[u8] =
-        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut text = Vec::new();
-    for chunk in bytes.chunks(3) {
-        let n = chunk.iter().fold(0u32, |n, &b| n << 8 | u32::from(b))
-            << (8 * (3 - chunk.len()));
-        for k in 0..4 {
-            text.push(if k <= chunk.len() {
-                ALPHABET[(n >> (18 - 6 * k) & 63) as usize]
-            } else {
-                b'='
-            });
-        }
-    }
-    text.chunks(76).collect::<Vec<_>>().join(&b"\r\n"[..])
+    let mut b = Base64::new(Vec::new());
+    b.write_all(bytes).unwrap();
+    b.finish().unwrap()
 }
 
 fn read(msg: &[u8], spec: Spec, choice: Choice) -> Document {
     let mut ctx = Context::new(spec);
     ctx.encoding = choice;
-    let mut docs = Vec::new();
-    mime::documents(msg, "m", &ctx, &mut |d| docs.push(d)).unwrap();
+    let (mut docs, result) = mime_paths::both(msg, "m", &ctx);
+    result.unwrap();
     assert_eq!(docs.len(), 1);
     docs.remove(0)
 }
