@@ -203,13 +203,7 @@ impl Walker<'_> {
 
     /// Applies an entity's headers to [`Walker::unread`].
     fn layer_unread(&mut self, headers: &[(&str, &str, usize)]) {
-        let headers = headers.iter().map(|h| (h.0, h.1));
-        let own = self.ctx.establish().headers(&Base::none(), headers.clone());
-        if own.url().is_some() {
-            self.unread = None;
-        } else if let Some(unread) = self.ctx.unread_base_header(headers) {
-            self.unread = Some(unread);
-        }
+        layer_unread(self.ctx, &mut self.unread, headers);
     }
 
     /// One part, whose own headers were already applied to `base`.
@@ -332,6 +326,23 @@ impl Walker<'_> {
             doc.problems.push(Problem::NoClosingBoundary);
         }
         (self.sink)(self.ctx.finish(doc));
+    }
+}
+
+/// Applies an entity's headers to `unread`, the innermost base header the
+/// spec does not read on the entities from the message down (none once
+/// an entity's headers set a base).
+fn layer_unread(
+    ctx: &Context,
+    unread: &mut Option<crate::UnreadHeader>,
+    headers: &[(&str, &str, usize)],
+) {
+    let headers = headers.iter().map(|h| (h.0, h.1));
+    let own = ctx.establish().headers(&Base::none(), headers.clone());
+    if own.url().is_some() {
+        *unread = None;
+    } else if let Some(header) = ctx.unread_base_header(headers) {
+        *unread = Some(header);
     }
 }
 

@@ -15,7 +15,7 @@ use mail_parser::{MessageParser, MimeHeaders};
 use urlspec::base::Base;
 
 use super::transfer::Transfer;
-use super::{header_document, raw_headers, MAX_DEPTH};
+use super::{header_document, layer_unread, raw_headers, MAX_DEPTH};
 use crate::html::{self, stream};
 use crate::{Context, Document, Error, Problem, Reason, UnreadHeader};
 
@@ -260,9 +260,7 @@ impl Walker<'_> {
                     at as u64,
                     Reason::HeaderTooLong,
                 ));
-                source
-                    .drain()
-                    .map_err(|e| Error::io(source.pos as u64, &e))?;
+                source.drain_part()?;
                 Ok(None)
             }
             Err(e) => Err(Error::io(source.pos as u64, &e)),
@@ -270,13 +268,7 @@ impl Walker<'_> {
     }
 
     fn layer_unread(&mut self, headers: &[(&str, &str, usize)]) {
-        let headers = headers.iter().map(|h| (h.0, h.1));
-        let own = self.ctx.establish().headers(&Base::none(), headers.clone());
-        if own.url().is_some() {
-            self.unread = None;
-        } else if let Some(unread) = self.ctx.unread_base_header(headers) {
-            self.unread = Some(unread);
-        }
+        layer_unread(self.ctx, &mut self.unread, headers);
     }
 
     /// The body of an entity of `kind`, whose headers gave `base`, up to
@@ -288,12 +280,9 @@ impl Walker<'_> {
         base: &Base,
         path: &str,
     ) -> Result<(), Error> {
-        let failed = |source: &Source<'_>, e: io::Error| {
-            Error::io(source.pos as u64, &e)
-        };
         if self.depth >= MAX_DEPTH {
             self.error.get_or_insert(Error::new(0, Reason::TooDeep));
-            return source.drain().map_err(|e| failed(source, e));
+            return source.drain_part();
         }
         self.depth += 1;
         let read = match kind.what {
@@ -304,7 +293,7 @@ impl Walker<'_> {
                 if self.messages > super::MAX_MESSAGES {
                     self.error
                         .get_or_insert(Error::new(0, Reason::TooManyMessages));
-                    source.drain().map_err(|e| failed(source, e))
+                    source.drain_part()
                 } else {
                     let outer = base.enclosed(&format!(
                         "message/rfc822 {}",
@@ -313,7 +302,7 @@ impl Walker<'_> {
                     self.message(source, &outer, path, false)
                 }
             }
-            What::Other => source.drain().map_err(|e| failed(source, e)),
+            What::Other => source.drain_part(),
         };
         self.depth -= 1;
         read
@@ -326,9 +315,6 @@ impl Walker<'_> {
         base: &Base,
         path: &str,
     ) -> Result<(), Error> {
-        let failed = |source: &Source<'_>, e: io::Error| {
-            Error::io(source.pos as u64, &e)
-        };
         let boundary = kind.boundary.clone().unwrap_or_default();
         let level = source.boundaries.len();
         source.boundaries.push(boundary);
@@ -336,7 +322,7 @@ impl Walker<'_> {
         // delimiters of the enclosing parts only.
         source.line_start = true;
         // The preamble.
-        source.drain().map_err(|e| failed(source, e))?;
+        source.drain_part()?;
         let mut i = 0;
         while source.ended == Some(Ended::Delimiter { level, closing: false })
         {
@@ -363,7 +349,7 @@ impl Walker<'_> {
             self.body(source, &child, &child_base, &child_path)?;
             self.unread = saved;
             if source.ended.is_none() {
-                source.drain().map_err(|e| failed(source, e))?;
+                source.drain_part()?;
             }
         }
         source.boundaries.truncate(level);
@@ -373,7 +359,7 @@ impl Walker<'_> {
                 if l == level =>
             {
                 source.ended = None;
-                source.drain().map_err(|e| failed(source, e))
+                source.drain_part()
             }
             // An enclosing delimiter, or the end of the input, ends this
             // body too: the enclosing part's reading sees it.
@@ -410,9 +396,11 @@ impl Walker<'_> {
         let mut body = kind.transfer.reader(Part { source: &mut *source });
         let read =
             stream::document(&mut body, charset, &name, base, ctx, &mut batch);
-        let mut doc = read.map_err(|e| Error::io(0, &e))?;
-        io::copy(&mut body, &mut io::sink()).map_err(|e| Error::io(0, &e))?;
+        let drained = io::copy(&mut body, &mut io::sink());
         drop(body);
+        let at = source.pos as u64;
+        let mut doc = read.map_err(|e| Error::io(at, &e))?;
+        drained.map_err(|e| Error::io(at, &e))?;
         doc.unread_base_header = self.unread.clone();
         if source.ended == Some(Ended::Eof) && !source.boundaries.is_empty() {
             doc.problems.push(Problem::NoClosingBoundary);
@@ -645,6 +633,11 @@ impl<'r> Source<'r> {
             return self.read_part(out);
         }
         Ok(n)
+    }
+
+    /// [`Source::drain`], an error of the input given its position.
+    fn drain_part(&mut self) -> Result<(), Error> {
+        self.drain().map_err(|e| Error::io(self.pos as u64, &e))
     }
 
     /// Reads the current part to its end.
