@@ -114,7 +114,7 @@ impl<W: std::io::Write> std::io::Write for Base64<W> {
 /// use std::io::Write;
 /// let mut q = urlspec_test_support::mime::QuotedPrintable::new(Vec::new(), 8);
 /// q.write_all(b"<a href=\"caf\xe9\">").unwrap();
-/// assert_eq!(q.into_inner(), b"<a href=3D=\r\n\"caf=E9\">");
+/// assert_eq!(q.into_inner(), b"<a href=3D=\r\n\"caf=E9\"=\r\n>");
 /// ```
 pub struct QuotedPrintable<W: std::io::Write> {
     out: W,
