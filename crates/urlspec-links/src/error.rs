@@ -57,6 +57,9 @@ pub enum Reason {
     NotMessage,
     /// More `message/rfc822` parts than [`crate::mime::MAX_MESSAGES`].
     TooManyMessages,
+    /// A MIME entity's header block longer than
+    /// [`crate::mime::stream::MAX_HEADER`] (the entity was passed over).
+    HeaderTooLong,
     /// Parts nested deeper than [`crate::mime::MAX_DEPTH`].
     TooDeep,
 }
@@ -109,6 +112,11 @@ impl fmt::Display for Reason {
                 f,
                 "more than {} message/rfc822 parts; not read",
                 crate::mime::MAX_MESSAGES
+            ),
+            Reason::HeaderTooLong => write!(
+                f,
+                "a header block longer than {} bytes; its part was not read",
+                crate::mime::stream::MAX_HEADER
             ),
             Reason::TooDeep => write!(
                 f,

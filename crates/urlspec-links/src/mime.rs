@@ -11,9 +11,12 @@
 //! The mail list headers of RFC 2369 (`List-Help`, `List-Post`, …) hold
 //! links as `<URL>` lists, without the `URL:` prefix.
 //!
-//! The message tree is read by `mail-parser`, which also undoes transfer
-//! encodings and charsets of the HTML parts, and splits mbox files into
-//! their messages.
+//! The message tree is read by `mail-parser`, which also splits mbox
+//! files into their messages. An HTML part is its bytes with the transfer
+//! encoding undone ([`transfer`]), read as [`html::document_in`] reads a
+//! WARC response: its `charset` parameter is the transport layer's
+//! charset, and without one the page's own `<meta>` (or `--encoding`, or
+//! windows-1252) decides.
 
 use mail_parser::mailbox::mbox::MessageIterator;
 use mail_parser::{Message, MessageParser, MimeHeaders, PartType};
@@ -21,6 +24,11 @@ use urlspec::base::Base;
 
 use crate::headers::{self, Form};
 use crate::{html, Context, Document, Error, Problem, Reason};
+
+pub mod stream;
+pub mod transfer;
+
+use transfer::Transfer;
 
 /// The headers of RFC 2369 §3, whose values are `<URL>` lists.
 const LIST_HEADERS: &[&str] = &[
@@ -190,34 +198,13 @@ impl Walker<'_> {
             .ctx
             .establish()
             .headers(outer, headers.iter().map(|h| (h.0, h.1)));
-        let label =
-            if path.is_empty() { String::new() } else { format!("#{path}") };
-        let mut doc = Document::new(
-            format!("{}{label} (headers)", self.name),
-            base.clone(),
-        );
-        for &(hname, value, offset) in &headers {
-            if BASE_HEADERS.iter().any(|b| b.eq_ignore_ascii_case(hname)) {
-                continue;
-            }
-            let list =
-                LIST_HEADERS.iter().any(|l| l.eq_ignore_ascii_case(hname));
-            let form = if list { Form::List } else { Form::Wrapped };
-            for (at, url) in headers::urls(value, form) {
-                doc.push(
-                    self.ctx.spec,
-                    "header",
-                    hname.to_owned(),
-                    &url,
-                    offset + at,
-                );
-            }
-        }
         let saved = self.unread.clone();
         self.layer_unread(&headers);
-        doc.unread_base_header = self.unread.clone();
-        if !doc.links.is_empty() {
-            (self.sink)(self.ctx.finish(doc));
+        let unread = self.unread.clone();
+        if let Some(doc) =
+            header_document(self.ctx, self.name, path, &base, &headers, unread)
+        {
+            (self.sink)(doc);
         }
         self.part(msg, 0, &base, path);
         self.unread = saved;
@@ -225,13 +212,7 @@ impl Walker<'_> {
 
     /// Applies an entity's headers to [`Walker::unread`].
     fn layer_unread(&mut self, headers: &[(&str, &str, usize)]) {
-        let headers = headers.iter().map(|h| (h.0, h.1));
-        let own = self.ctx.establish().headers(&Base::none(), headers.clone());
-        if own.url().is_some() {
-            self.unread = None;
-        } else if let Some(unread) = self.ctx.unread_base_header(headers) {
-            self.unread = Some(unread);
-        }
+        layer_unread(self.ctx, &mut self.unread, headers);
     }
 
     /// One part, whose own headers were already applied to `base`.
@@ -254,26 +235,7 @@ impl Walker<'_> {
         path: &str,
     ) {
         match &part.body {
-            PartType::Html(text) => {
-                let name = if path.is_empty() {
-                    self.name.to_string()
-                } else {
-                    format!("{}#{path}", self.name)
-                };
-                // mail-parser has decoded the part from its charset.
-                let charset = part
-                    .content_type()
-                    .and_then(|ct| ct.attribute("charset"))
-                    .unwrap_or("utf-8");
-                let doc = html::document_in(
-                    text.as_bytes(),
-                    html::Charset::Decoded(charset),
-                    &name,
-                    base,
-                    self.ctx,
-                );
-                self.html(part, doc);
-            }
+            PartType::Html(_) => self.html(msg, part, base, path),
             PartType::Multipart(children) => {
                 let kind = part.content_type().map_or_else(
                     || "multipart".to_string(),
@@ -315,25 +277,12 @@ impl Walker<'_> {
                 ));
                 self.message(inner, &outer, path);
             }
-            PartType::Text(body) if is_xhtml(part) => {
-                let doc = html::document(
-                    body.as_bytes(),
-                    &self.part_name(path),
-                    base,
-                    self.ctx,
-                );
-                self.html(part, doc);
-            }
-            PartType::Binary(body) | PartType::InlineBinary(body)
+            PartType::Text(_)
+            | PartType::Binary(_)
+            | PartType::InlineBinary(_)
                 if is_xhtml(part) =>
             {
-                let doc = html::document(
-                    body,
-                    &self.part_name(path),
-                    base,
-                    self.ctx,
-                );
-                self.html(part, doc);
+                self.html(msg, part, base, path);
             }
             PartType::Text(_)
             | PartType::Binary(_)
@@ -349,14 +298,36 @@ impl Walker<'_> {
         }
     }
 
-    /// Hands on the document of an HTML part, with the note of a
+    /// Reads an HTML part and hands on its document, with the note of a
     /// multipart body that ended without its closing boundary (RFC 2046
-    /// §5.1.1) when this part is the one it cut.
+    /// §5.1.1) when this part is the one it cut. The page is its bytes
+    /// with the transfer encoding undone, its encoding sniffed as a WARC
+    /// response's is, the part's `charset` the transport layer's.
     fn html(
         &mut self,
+        msg: &Message<'_>,
         part: &mail_parser::MessagePart<'_>,
-        mut doc: Document,
+        base: &Base,
+        path: &str,
     ) {
+        let raw: &[u8] = &msg.raw_message;
+        let body = raw
+            .get(part.offset_body as usize..part.offset_end as usize)
+            .unwrap_or_default();
+        let page =
+            Transfer::of(part.content_transfer_encoding().unwrap_or(""))
+                .decode(body);
+        let charset = part
+            .content_type()
+            .and_then(|ct| ct.attribute("charset"))
+            .map_or(html::Charset::Unknown, html::Charset::Transport);
+        let mut doc = html::document_in(
+            &page,
+            charset,
+            &self.part_name(path),
+            base,
+            self.ctx,
+        );
         doc.unread_base_header = self.unread.clone();
         // The part that ran to the end of the message (its body ends at
         // the CRLF before the delimiter written after it).
@@ -365,6 +336,52 @@ impl Walker<'_> {
         }
         (self.sink)(self.ctx.finish(doc));
     }
+}
+
+/// Applies an entity's headers to `unread`, the innermost base header the
+/// spec does not read on the entities from the message down (none once
+/// an entity's headers set a base).
+fn layer_unread(
+    ctx: &Context,
+    unread: &mut Option<crate::UnreadHeader>,
+    headers: &[(&str, &str, usize)],
+) {
+    let headers = headers.iter().map(|h| (h.0, h.1));
+    let own = ctx.establish().headers(&Base::none(), headers.clone());
+    if own.url().is_some() {
+        *unread = None;
+    } else if let Some(header) = ctx.unread_base_header(headers) {
+        *unread = Some(header);
+    }
+}
+
+/// The document of a message's header links (`NAME#PATH (headers)`),
+/// finished, when it has any: `headers` are the message's (name, raw
+/// value, offset), `unread` the base header its base layers left unread.
+fn header_document(
+    ctx: &Context,
+    name: &str,
+    path: &str,
+    base: &Base,
+    headers: &[(&str, &str, usize)],
+    unread: Option<crate::UnreadHeader>,
+) -> Option<Document> {
+    let label =
+        if path.is_empty() { String::new() } else { format!("#{path}") };
+    let mut doc =
+        Document::new(format!("{name}{label} (headers)"), base.clone());
+    for &(hname, value, offset) in headers {
+        if BASE_HEADERS.iter().any(|b| b.eq_ignore_ascii_case(hname)) {
+            continue;
+        }
+        let list = LIST_HEADERS.iter().any(|l| l.eq_ignore_ascii_case(hname));
+        let form = if list { Form::List } else { Form::Wrapped };
+        for (at, url) in headers::urls(value, form) {
+            doc.push(ctx.spec, "header", hname.to_owned(), &url, offset + at);
+        }
+    }
+    doc.unread_base_header = unread;
+    (!doc.links.is_empty()).then(|| ctx.finish(doc))
 }
 
 /// Whether a part is typed `application/xhtml+xml` (mail-parser reads

@@ -6,12 +6,13 @@
 //! `Content-Location` values, and the precedence of the base headers when
 //! they conflict, under each spec.
 
+#[path = "common/mime_paths.rs"]
+mod mime_paths;
+
 use urlspec::base::{Base, Headers, Source};
 use urlspec::resolve::Resolver;
 use urlspec::Spec;
-use urlspec_links::{
-    html, mime, Context, Document, Format, LinkError, Summary,
-};
+use urlspec_links::{html, Context, Document, Format, LinkError, Summary};
 
 /// The HTML example of RFC 1808 §10, draft 04 §10 and the 1996 draft App. D.
 const APPENDIX_D: &str = r#"<HTML><HEAD>
@@ -32,9 +33,8 @@ fn context(spec: Spec, chain: &[&str]) -> Context {
 fn message(ctx: &Context, text: &str) -> Vec<Document> {
     let data = text.replace("\r\n", "\n").replace('\n', "\r\n");
     assert_eq!(Format::detect(data.as_bytes()), Format::Mime);
-    let mut docs = Vec::new();
-    mime::documents(data.as_bytes(), "m", ctx, &mut |d| docs.push(d))
-        .expect("a MIME message");
+    let (docs, result) = mime_paths::both(data.as_bytes(), "m", ctx);
+    result.expect("a MIME message");
     docs
 }
 

@@ -21,7 +21,7 @@ use std::cell::Cell;
 use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::fs::File;
-use std::io::{self, IsTerminal, Read, Write};
+use std::io::{self, IsTerminal, Read, Seek, Write};
 use std::num::NonZeroUsize;
 use std::rc::Rc;
 
@@ -541,10 +541,12 @@ trait Stage {
         name: &str,
         ctx: &Context,
     ) -> io::Result<()>;
-    /// An HTML page past [`html::stream::IN_MEMORY`], in `file` (the
-    /// input's own, or a temporary one), read in place in its turn.
+    /// An HTML page or a MIME message past [`html::stream::IN_MEMORY`],
+    /// in `file` (the input's own, or a temporary one), read in place in
+    /// its turn, in bounded memory.
     fn long_html(
         &mut self,
+        format: Format,
         file: File,
         name: &str,
         ctx: &Context,
@@ -601,11 +603,12 @@ impl<W: RecordWrite> Stage for Serial<'_, W> {
 
     fn long_html(
         &mut self,
+        format: Format,
         file: File,
         name: &str,
         ctx: &Context,
     ) -> Result<(), Error> {
-        read_html(&file, name, ctx, self.printer, self.out)
+        read_html(format, &file, name, ctx, self.printer, self.out)
     }
 
     fn warn(&mut self, line: String) {
@@ -803,34 +806,23 @@ fn read(
         }
         return read_warc(rest, &input.name, input.size, ctx, stage);
     }
-    if format == Format::Html {
-        // A long page in a regular file is read in place, a long stream
-        // spooled to a temporary file; a short one is read whole.
-        let in_place = input.path.as_deref().filter(|_| {
-            !gzip && input.size > Some(html::stream::IN_MEMORY as u64)
-        });
-        let page = match in_place {
-            Some(path) => std::fs::File::open(path).map(Spooled::File),
-            None if gzip => spool(&mut MultiGzDecoder::new(rest)),
-            None => spool(&mut { rest }),
-        }
-        .map_err(Error::Read)?;
-        return match page {
-            Spooled::Memory(data) => stage
-                .data(format, data, &input.name, ctx)
-                .map_err(Error::Write),
-            Spooled::File(file) => stage.long_html(file, &input.name, ctx),
-        };
-    }
-    let mut data = Vec::new();
-    if gzip {
-        MultiGzDecoder::new(rest).read_to_end(&mut data)
-    } else {
-        let mut rest = rest;
-        rest.read_to_end(&mut data)
+    // A long page or message in a regular file is read in place, a long
+    // stream spooled to a temporary file; a short one is read whole.
+    let in_place = input.path.as_deref().filter(|_| {
+        !gzip && input.size > Some(html::stream::IN_MEMORY as u64)
+    });
+    let page = match in_place {
+        Some(path) => std::fs::File::open(path).map(Spooled::File),
+        None if gzip => spool(&mut MultiGzDecoder::new(rest)),
+        None => spool(&mut { rest }),
     }
     .map_err(Error::Read)?;
-    stage.data(format, data, &input.name, ctx).map_err(Error::Write)
+    match page {
+        Spooled::Memory(data) => {
+            stage.data(format, data, &input.name, ctx).map_err(Error::Write)
+        }
+        Spooled::File(file) => stage.long_html(format, file, &input.name, ctx),
+    }
 }
 
 /// Prints the documents of an HTML or MIME input held in memory; a
@@ -897,15 +889,19 @@ fn print_page(
     printer.end(out, &mut last)
 }
 
-/// Reads a long HTML page from `file` and prints its links as they are
-/// found ([`html::stream`]).
+/// Reads a long HTML page or MIME message from `file` and prints its
+/// links as they are found ([`html::stream`], [`mime::stream`]).
 fn read_html(
+    format: Format,
     file: &File,
     name: &str,
     ctx: &Context,
     printer: &mut Printer,
     out: &mut impl RecordWrite,
 ) -> Result<(), Error> {
+    if format == Format::Mime {
+        return read_mime(file, name, ctx, printer, out);
+    }
     let base = ctx.retrieval_base();
     printer.abandon();
     let mut write_result = Ok(());
@@ -924,6 +920,37 @@ fn read_html(
     .map_err(Error::Read)?;
     write_result.map_err(Error::Write)?;
     printer.end(out, &mut ctx.finish(doc)).map_err(Error::Write)
+}
+
+/// Reads a long MIME message (or mbox) from `file` and prints its
+/// documents as they are read, a long part's links in batches; a message
+/// that cannot be read is reported and counted as unreadable, as
+/// [`print_data`] does.
+fn read_mime(
+    mut file: &File,
+    name: &str,
+    ctx: &Context,
+    printer: &mut Printer,
+    out: &mut impl RecordWrite,
+) -> Result<(), Error> {
+    file.seek(io::SeekFrom::Start(0)).map_err(Error::Read)?;
+    printer.abandon();
+    let mut write_result = Ok(());
+    let read = mime::stream::documents(file, name, ctx, &mut |doc, last| {
+        if write_result.is_ok() {
+            write_result = if last {
+                printer.end(out, doc)
+            } else {
+                printer.links(out, doc)
+            };
+        }
+    });
+    write_result.map_err(Error::Write)?;
+    if let Err(problem) = read {
+        printer.unreadable += 1;
+        out.warn(&format!("urlspec: {name}: {}", problem.reason));
+    }
+    Ok(())
 }
 
 /// Reads the first [`HEAD`] bytes (fewer at the end of the input), for

@@ -240,6 +240,51 @@ fn base_keeps_the_query_in_the_page_encoding() {
 }
 
 #[test]
+fn a_mime_parts_encoding_is_sniffed_as_a_pages() {
+    // A windows-1252 HTML part without a charset parameter, in base64
+    // ("<a href=\"caf\xe9.html?q=\xe9\">"): windows-1252 by default, its
+    // query in it, as a browser requests it from the same page served
+    // without a charset; the part's charset, or --encoding, decide
+    // otherwise.
+    let part = |content_type: &str| {
+        format!(
+            "Content-Location: http://h/d/m.eml\r\n\
+             Content-Type: multipart/alternative; boundary=b\r\n\r\n\
+             --b\r\nContent-Type: {content_type}\r\n\
+             Content-Transfer-Encoding: base64\r\n\r\n\
+             PGEgaHJlZj0iY2Fm6S5odG1sP3E96SI+\r\n--b--\r\n"
+        )
+    };
+    let cases = [
+        (
+            part("text/html"),
+            &[][..],
+            "windows-1252",
+            "http://h/d/caf%C3%A9.html?q=%E9",
+        ),
+        (
+            part("text/html; charset=iso-8859-7"),
+            &[],
+            "ISO-8859-7",
+            "http://h/d/caf%CE%B9.html?q=%E9",
+        ),
+        (
+            part("text/html"),
+            &["--encoding", "koi8-r"],
+            "KOI8-R",
+            "http://h/d/caf%D0%98.html?q=%E9",
+        ),
+    ];
+    for (msg, args, encoding, url) in cases {
+        let out =
+            links_ok(&[&["-s", "whatwg"], args].concat(), msg.as_bytes());
+        let lines = json_lines(&out);
+        assert_eq!(lines[0]["encoding"], encoding, "{msg}");
+        assert_eq!(lines[0]["url"], url, "{msg}");
+    }
+}
+
+#[test]
 fn the_summary_names_what_would_read_an_unread_base_header() {
     // RFC 1808 reads Base, not Content-Location.
     let msg = "Content-Location: http://h/d/\r\nContent-Type: text/html\r\n\r\n<a href=\"g\">g</a>";

@@ -130,10 +130,11 @@ pub enum Charset<'a> {
     /// Nothing said: the page's bytes are sniffed.
     #[default]
     Unknown,
-    /// The `charset` of the HTTP `Content-Type` (a WARC response).
+    /// The `charset` of the HTTP `Content-Type` (a WARC response), or of
+    /// a MIME part's.
     Transport(&'a str),
-    /// The bytes are UTF-8 already, decoded from this charset (a MIME
-    /// part, which `mail-parser` decodes).
+    /// The bytes are UTF-8 already, decoded from this charset by the
+    /// caller.
     Decoded(&'a str),
 }
 

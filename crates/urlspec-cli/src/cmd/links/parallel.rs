@@ -230,6 +230,7 @@ enum Piece {
 /// its file, read by the writer with the main printer, so that its links
 /// stream out in bounded memory and in order.
 struct LongHtml {
+    format: Format,
     file: File,
     name: Arc<str>,
     ctx: Arc<Context>,
@@ -522,12 +523,13 @@ impl Stage for Feed<'_> {
 
     fn long_html(
         &mut self,
+        format: Format,
         file: File,
         name: &str,
         ctx: &Context,
     ) -> Result<(), Error> {
         let ctx = self.context(ctx);
-        let long = LongHtml { file, name: Arc::from(name), ctx };
+        let long = LongHtml { format, file, name: Arc::from(name), ctx };
         self.pending.push(Piece::LongHtml(Box::new(long)));
         self.flush().map_err(Error::Write)
     }
@@ -816,9 +818,9 @@ impl<W: RecordWrite> Writer<'_, W> {
     /// Reads and prints a long page, reporting what cannot be read as
     /// [`read_all`] does; `Err` only when the output is gone.
     fn long_html(&mut self, long: LongHtml) -> io::Result<()> {
-        let LongHtml { file, name, ctx } = long;
+        let LongHtml { format, file, name, ctx } = long;
         let read = output::isolate(|| {
-            read_html(&file, &name, &ctx, self.printer, self.out)
+            read_html(format, &file, &name, &ctx, self.printer, self.out)
         });
         if let Some(problem) = read_problem(&name, read)? {
             if problem.failed {
