@@ -26,6 +26,7 @@ use std::ops::Range;
 use std::rc::Rc;
 
 use encoding_rs::{Encoding, UTF_8};
+use lol_html::errors::RewritingError;
 use lol_html::html_content::Element;
 use lol_html::{
     element, text, AsciiCompatibleEncoding, HtmlRewriter, MemorySettings,
@@ -44,6 +45,11 @@ const SVG_NS: &str = "http://www.w3.org/2000/svg";
 
 /// How deep `<noscript>` inside `<noscript>` is read.
 const MAX_NOSCRIPT_DEPTH: usize = 4;
+
+/// The most `<template>` elements open at once: each holds a handler for
+/// its end tag, which lol_html does not count against its memory cap
+/// (about 150 bytes each). A page that opens more stops there.
+pub(crate) const MAX_OPEN_TEMPLATES: usize = 4096;
 
 /// How an attribute holds URLs.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -501,6 +507,13 @@ fn scan(
         let t = templates.clone();
         let template = element!("template", move |el| {
             if el.namespace_uri() == HTML_NS {
+                if t.get() >= MAX_OPEN_TEMPLATES {
+                    return Err(format!(
+                        "more than {MAX_OPEN_TEMPLATES} <template> elements \
+                         open"
+                    )
+                    .into());
+                }
                 t.set(t.get() + 1);
                 let t = t.clone();
                 let end: lol_html::EndTagHandler<'static> =
@@ -550,14 +563,15 @@ fn scan(
         if let Some(ascii) = AsciiCompatibleEncoding::new(encoding) {
             settings = settings.with_encoding(ascii);
         }
-        if let Source::File(_) = source {
-            // A tag that would take more stops the reading, instead of
-            // being buffered whole.
-            settings = settings.with_memory_settings(
-                MemorySettings::new()
-                    .with_max_allowed_memory_usage(stream::MAX_PARSER_MEMORY),
-            );
-        }
+        // Every page, in memory or not: a tag, or elements left open, that
+        // would take more stop the reading instead of growing without end.
+        // The contents of a <noscript> are parsed while the page's parser
+        // is held: half as much again at each depth, so that all of them
+        // together stay under twice the cap.
+        let cap = stream::MAX_PARSER_MEMORY >> depth;
+        settings = settings.with_memory_settings(
+            MemorySettings::new().with_max_allowed_memory_usage(cap),
+        );
         // Handlers cost lol_html time on every tag: only those the page
         // needs.
         if needs.template {
@@ -570,20 +584,41 @@ fn scan(
                 .append_element_content_handler(chunks);
         }
         let mut rewriter = HtmlRewriter::new(settings, |_: &[u8]| {});
-        let stopped =
-            |e: &dyn std::fmt::Display| Problem::HtmlStopped(e.to_string());
+        // Where the parser stopped: the chunk it was given (a page in
+        // memory is given in chunks too, so that the note can say where).
+        let mut at = shift;
+        let stopped = |e: RewritingError, at: usize, len: usize| {
+            let end = at + len;
+            Problem::HtmlStopped(match e {
+                RewritingError::MemoryLimitExceeded(_) => format!(
+                    "the parser's {} KiB of memory (elements left open, or \
+                     a tag) used up in bytes {at}..{end}",
+                    cap >> 10
+                ),
+                e => format!("{e} (in bytes {at}..{end})"),
+            })
+        };
         let written = match source {
             Source::Bytes(bytes) => {
-                rewriter.write(bytes).map_err(|e| stopped(&e))
+                bytes.chunks(stream::CHUNK).try_for_each(|chunk| {
+                    rewriter
+                        .write(chunk)
+                        .map_err(|e| stopped(e, at, chunk.len()))?;
+                    at += chunk.len();
+                    Ok(())
+                })
             }
             Source::File(file) => stream::chunks(file, shift, |chunk| {
-                rewriter.write(chunk).map_err(|e| stopped(&e))?;
+                rewriter
+                    .write(chunk)
+                    .map_err(|e| stopped(e, at, chunk.len()))?;
+                at += chunk.len();
                 let mut pass = state.borrow_mut();
                 Ok(emit(&mut pass.found))
             }),
         };
-        let ended =
-            written.and_then(|()| rewriter.end().map_err(|e| stopped(&e)));
+        let ended = written
+            .and_then(|()| rewriter.end().map_err(|e| stopped(e, at, 0)));
         if let Err(problem) = ended {
             state.borrow_mut().problems.push(problem);
         }
@@ -1153,9 +1188,9 @@ mod tests {
 
     #[test]
     fn a_repeated_attribute_counts_once() {
-        // The first, as the tokenizer keeps it; 200,000 of them read in
-        // linear time.
-        let page = format!("<a href=first {}>", "href=again ".repeat(200_000));
+        // The first, as the tokenizer keeps it; 50,000 of them read in
+        // linear time (200,000 take the parser past its memory cap).
+        let page = format!("<a href=first {}>", "href=again ".repeat(50_000));
         let (_, got) = links_of(page.as_bytes(), Spec::Rfc3986, None);
         assert_eq!(got, [("a@href".into(), "http://h/d/first".into(), None)]);
     }

@@ -7,7 +7,7 @@
 //! temporary file first. A reference longer than [`MAX_REFERENCE`] is
 //! left out and its offset kept ([`Document::too_long`]); a tag, or elements
 //! left open, taking more than [`MAX_PARSER_MEMORY`] stop the reading of
-//! the page (a problem of the document),
+//! the page, in memory too (a problem of the document),
 //! and a `<style>` or `<noscript>` longer than [`MAX_RAW_TEXT`] is passed
 //! over (likewise). The encoding is sniffed from the first [`HEAD`] bytes.
 
@@ -31,9 +31,18 @@ pub const IN_MEMORY: usize = 2 << 20;
 /// resolved.
 pub const MAX_REFERENCE: usize = 1 << 20;
 
-/// The most memory the HTML parser may take for a streamed page (a tag
-/// being read, the elements left open): 32 MiB.
-pub const MAX_PARSER_MEMORY: usize = 32 << 20;
+/// The most memory the HTML parser may take for a page, wherever it
+/// comes from (a tag being read, the elements left open): 8 MiB. Each
+/// worker of `urlspec links -j N` parses one page at a time.
+pub const MAX_PARSER_MEMORY: usize = 8 << 20;
+
+/// The most one parse of a page allocates: the parser's cap, what lol_html
+/// allocates beside what it counts against it (a vector being grown is
+/// copied, so it is held twice for a moment), the parses of `<noscript>`
+/// contents (each with half the cap of the one around it), the end-tag
+/// handlers of the `<template>` elements left open (at most 4,096) and
+/// the page itself, when it is held in memory: 12 MiB.
+pub const PARSE_BUDGET: usize = 12 << 20;
 
 /// The longest `<style>` or `<noscript>` whose links a streamed page
 /// gives: 8 MiB.
@@ -46,8 +55,8 @@ pub const HEAD: usize = 64 << 10;
 /// The links a streamed page hands on at a time.
 pub const BATCH: usize = 4096;
 
-/// The size of a chunk read from a file.
-const CHUNK: usize = 64 << 10;
+/// The size of a chunk read from a file, or given to the parser.
+pub(super) const CHUNK: usize = 64 << 10;
 
 /// Reads the links of the page `input` yields, as [`super::document_in`]
 /// does, in bounded memory: `sink` is handed the document with each batch
