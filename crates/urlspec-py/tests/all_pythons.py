@@ -144,7 +144,7 @@ def main():
     print()
     for name, version, outcome in results:
         print(f"{name:32} {version:10} {outcome}")
-    return 1 if any("fail" in o.lower() for _, _, o in results) else 0
+    return 1 if any(o.split("\n")[0].lower().startswith(("fail", "failed")) for _, _, o in results) else 0
 
 
 if __name__ == "__main__":
