@@ -49,6 +49,16 @@ const CHUNK: usize = 64 << 10;
 /// .unwrap();
 /// assert_eq!(urls, ["http://h/d/x"]);
 /// ```
+///
+/// # Errors
+///
+/// [`Error`] with [`Reason::NotMessage`] (offset 0) when the input has no
+/// header, [`Reason::TooDeep`] or [`Reason::TooManyMessages`] (offset 0)
+/// as [`super::documents`] gives them, [`Reason::HeaderTooLong`] when a
+/// header block passes [`MAX_HEADER`] (at the block's offset; that part
+/// is passed over and the reading goes on), and an I/O error with the
+/// offset reached when `input` fails. The documents read before an error have been given to `sink`;
+/// in an mbox, the first error of its messages, after every message.
 pub fn documents(
     input: impl Read,
     name: &str,

@@ -33,6 +33,7 @@ impl Transfer {
     /// assert_eq!(Transfer::of("quoted-printable"), Transfer::QuotedPrintable);
     /// assert_eq!(Transfer::of("8bit"), Transfer::Identity);
     /// ```
+    #[must_use]
     pub fn of(value: &str) -> Transfer {
         let value = value.trim();
         if value.eq_ignore_ascii_case("base64") {
@@ -51,6 +52,7 @@ impl Transfer {
     /// assert_eq!(&*Transfer::Base64.decode(b"PGEg\r\naHJlZj14Pg=="), b"<a href=x>");
     /// assert_eq!(&*Transfer::QuotedPrintable.decode(b"caf=E9 =\r\nbar  \r\nx"), b"caf\xe9 bar\r\nx");
     /// ```
+    #[must_use]
     pub fn decode(self, bytes: &[u8]) -> Cow<'_, [u8]> {
         let mut decoder = match Decoder::new(self) {
             Some(d) => d,
