@@ -273,7 +273,8 @@ pub struct LinksArgs {
     pub verbose: bool,
 
     /// How many threads read the documents: WARC records and separate
-    /// inputs are inflated, parsed, resolved and formatted in parallel,
+    /// inputs are decoded, parsed, resolved and formatted in parallel (an
+    /// archive's gzip members are inflated in order on one reader thread),
     /// and printed in input order, the same output as with one thread.
     /// Default: the available cores; 1 reads everything on the main
     /// thread
