@@ -150,21 +150,22 @@ impl Decoder {
     fn feed(&mut self, input: &[u8], out: &mut Vec<u8>) {
         match self {
             Decoder::Base64 { held, padded } => {
-                if *padded {
-                    return;
-                }
-                for &b in input {
-                    if b == b'=' {
-                        *padded = true;
-                        break;
+                // Runs of alphabet characters (a line, usually) decode in
+                // place; only a quantum cut by a line break or a chunk's
+                // end is copied.
+                let mut rest = input;
+                while !*padded && !rest.is_empty() {
+                    let run = rest
+                        .iter()
+                        .position(|&b| !is_base64(b))
+                        .unwrap_or(rest.len());
+                    base64_run(held, &rest[..run], out);
+                    match rest.get(run) {
+                        Some(b'=') => *padded = true,
+                        Some(_) => rest = &rest[run + 1..],
+                        None => break,
                     }
-                    if b.is_ascii_alphanumeric() || b == b'+' || b == b'/' {
-                        held.push(b);
-                    }
                 }
-                let whole = held.len() / 4 * 4;
-                decode_base64(&held[..whole], out);
-                held.drain(..whole);
             }
             Decoder::QuotedPrintable { state, pending } => {
                 for &b in input {
@@ -195,6 +196,29 @@ impl Decoder {
             }
         }
     }
+}
+
+/// Whether `b` is one of base64's 64 characters (not `=`).
+fn is_base64(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'+' || b == b'/'
+}
+
+/// Decodes the alphabet characters `chars` after the `held` ones: whole
+/// quanta onto `out`, the rest held.
+fn base64_run(held: &mut Vec<u8>, mut chars: &[u8], out: &mut Vec<u8>) {
+    if !held.is_empty() {
+        let take = (4 - held.len()).min(chars.len());
+        held.extend_from_slice(&chars[..take]);
+        chars = &chars[take..];
+        if held.len() < 4 {
+            return;
+        }
+        decode_base64(held, out);
+        held.clear();
+    }
+    let whole = chars.len() / 4 * 4;
+    decode_base64(&chars[..whole], out);
+    held.extend_from_slice(&chars[whole..]);
 }
 
 fn decode_base64(quanta: &[u8], out: &mut Vec<u8>) {
@@ -345,6 +369,27 @@ mod tests {
             d.feed(&text[cut..], &mut out);
             d.finish(&mut out);
             assert_eq!(out, whole, "cut at {cut}");
+        }
+    }
+
+    #[test]
+    fn base64_streams_across_any_cut() {
+        // Lines of 76, a line not a multiple of four, stray characters,
+        // then padding and what follows it.
+        let text: &[u8] =
+            b"PGEgaHJlZj14Pjwv\r\nYT4gPGEg aHJl\r\nZj\r\n15Pj!wvYT4=\r\nYWJj";
+        let whole = Transfer::Base64.decode(text).into_owned();
+        assert_eq!(whole, b"<a href=x></a> <a href=y></a>");
+        for cut in 0..text.len() {
+            for cut2 in cut..text.len() {
+                let mut d = Decoder::new(Transfer::Base64).unwrap();
+                let mut out = Vec::new();
+                d.feed(&text[..cut], &mut out);
+                d.feed(&text[cut..cut2], &mut out);
+                d.feed(&text[cut2..], &mut out);
+                d.finish(&mut out);
+                assert_eq!(out, whole, "cuts at {cut}, {cut2}");
+            }
         }
     }
 
