@@ -11,10 +11,11 @@ Each run writes JSON Lines to /dev/null. The order of the commands is
 reversed every other round (ABBA), so that a load that rises or falls
 during the run does not favour the command that runs first.
 
-For each command: the median wall time (spawn to exit) and the median
-CPU time (user + system, from the child's resource usage), links/s and
-MB/s of the gzipped and of the uncompressed archive from the median wall
-time. The ratios to the first command (`--threads 1`) are computed per
+For each command: the median and the best (lowest) wall time (spawn to
+exit) and CPU time (user + system, from the child's resource usage),
+links/s from the best and from the median wall time, MB/s of the
+gzipped and of the uncompressed archive from the median wall time.
+The ratios to the first command (`--threads 1`) are computed per
 round (the first command's wall time over this one's; this one's CPU
 time over the first's) and reported as their median with the lowest and
 highest round: that median is not the ratio of the two median wall
@@ -25,7 +26,10 @@ listed after the table.
 Environment: ROUNDS (default 7), PYTHON (the interpreter with warcio and
 selectolax, default this one; "none" leaves the Python stack out),
 PYTHON_ROUNDS (the rounds the Python stack runs in, the first ones;
-default all), THREADS (the counts to compare, default "1 2").
+default all), THREADS (the counts to compare, default "1 2"), BEFORE
+(another urlspec binary, for example a build of an older commit, run
+with its default thread count and put first, so that the ratios compare
+this binary with it: `BEFORE=old/urlspec THREADS=1 PYTHON=none`).
 """
 
 import gzip
@@ -62,7 +66,11 @@ def load():
     return os.getloadavg()[0]
 
 
-commands = {f"urlspec -j{n}": [binary, "links", "--threads", n, "--output",
+before_binary = os.environ.get("BEFORE")
+commands = {}
+if before_binary:
+    commands["before"] = [before_binary, "links", "--output", "json", crawl]
+commands |= {f"urlspec -j{n}": [binary, "links", "--threads", n, "--output",
                                "json", crawl] for n in threads}
 if python != "none":
     commands["python"] = [python, os.path.join(here, "links_python.py"),
@@ -113,17 +121,21 @@ def spread(values):
 
 
 print(f"load after: {os.getloadavg()}")
-print("| command | links | median wall s | median CPU s | links/s | "
+print("| command | links | median wall s | median CPU s | best wall s | "
+      "best CPU s | links/s (best) | links/s (median) | "
       "MB/s gzipped | MB/s uncompressed | wall ratio, median of rounds "
       "(min-max) | ratio of median walls | CPU ratio, median of rounds "
       "(min-max) |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+print("|---|" + "---:|" * 12)
 for name in commands:
     wall = statistics.median(column(name, 0))
     cpu = statistics.median(column(name, 1))
     per_round = ratios(name)
     of_medians = statistics.median(column(first, 0)) / wall
+    best_wall, best_cpu = min(column(name, 0)), min(column(name, 1))
     print(f"| {name} | {links[name]:,} | {wall:.3f} | {cpu:.3f} | "
+          f"{best_wall:.3f} | {best_cpu:.3f} | "
+          f"{links[name] / best_wall:,.0f} | "
           f"{links[name] / wall:,.0f} | {gz_mb / wall:.1f} | "
           f"{raw_mb / wall:.1f} | {spread([w for w, _ in per_round])} | "
           f"{of_medians:.2f}x | {spread([c for _, c in per_round])} |")
