@@ -126,6 +126,24 @@ pub mod scan {
 }
 pub mod server;
 pub mod spec;
+
+/// Eight bytes at a time in a `u64`: the word tests the library's own
+/// scans are built from, for other code that scans bytes (the command's
+/// JSON writer, the Python package), so that the arithmetic is written
+/// and tested once.
+///
+/// ```
+/// use urlspec::words::{bytes_below, eq_low};
+/// // Does this word hold a control byte or a quote?
+/// let w = u64::from_le_bytes(*b"a\"bcdefg");
+/// assert_ne!(bytes_below(w, 0x20) | eq_low(w, b'"'), 0);
+/// ```
+pub mod words {
+    pub use crate::bytes::words::{
+        bytes_below, eq_exact, eq_low, load, splat, zero_bytes,
+        zero_bytes_exact, HIGH, LOW, ONES,
+    };
+}
 mod violation;
 pub mod whatwg;
 

@@ -1,6 +1,8 @@
 //! JSON Lines written by hand into a reused buffer: strings escaped as
 //! `serde_json` escapes them, objects with their keys in the order given.
 
+use urlspec::words::{bytes_below, eq_low};
+
 /// Appends `text` to `buf` as a JSON string, quoted and escaped exactly as
 /// `serde_json` escapes it: `\"`, `\\`, `\b`, `\t`, `\n`, `\f`, `\r`, and
 /// the other C0 controls as `\u00XX` (lower-case hex); everything else
@@ -43,19 +45,10 @@ fn needs_escape(b: u8) -> bool {
 }
 
 /// Whether any of the eight bytes of `word` may need an escape (never
-/// `false` when one does).
+/// `false` when one does: each test is exact for its lowest hit).
 #[inline]
 fn may_need_escape(word: u64) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    // A byte below 0x20, or equal to `"` or `\\` (a zero after XOR): the
-    // high bit of `x - n` is set in a byte that is below n when its own
-    // high bit is clear; a borrow only ever comes from such a byte.
-    let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x;
-    let any = below(word, 0x20)
-        | below(word ^ (ONES * u64::from(b'"')), 1)
-        | below(word ^ (ONES * u64::from(b'\\')), 1);
-    any & HIGH != 0
+    (bytes_below(word, 0x20) | eq_low(word, b'"') | eq_low(word, b'\\')) != 0
 }
 
 /// Appends the escape of `b`, which [`needs_escape`].

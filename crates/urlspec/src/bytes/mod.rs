@@ -10,7 +10,7 @@
 //! the vector scans themselves stay beside the grammars they serve
 //! (`reference/simd.rs`, `resolve/scan.rs`).
 
-pub(crate) mod words;
+pub mod words;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86;
 
