@@ -184,6 +184,7 @@ impl<'a> Split<'a> {
 
 /// Splits a URL cleaned by [`clean_url`] as `urllib.parse.urlsplit`
 /// does. Errors are the interpreter's netloc checks.
+#[inline(always)]
 pub fn split<'a, I: Interpreter>(
     url: &'a [u8],
     allow_fragments: bool,
