@@ -307,6 +307,17 @@ pub fn unsplit<I: Interpreter>(
     interp: &I,
     out: &mut Vec<u8>,
 ) -> Result<(), I::Error> {
+    unsplit_inline(p, b, interp, out)
+}
+
+/// [`unsplit`], inlined into [`join`].
+#[inline(always)]
+fn unsplit_inline<I: Interpreter>(
+    p: &Parts<'_>,
+    b: &Behaviour,
+    interp: &I,
+    out: &mut Vec<u8>,
+) -> Result<(), I::Error> {
     let path_is_empty = p.path.is_empty() && p.params.is_empty();
     // The first two bytes of `path;params` (urlunparse's path).
     let head: &[u8] = match (p.path, p.params.is_empty()) {
@@ -390,25 +401,25 @@ pub fn join<I: Interpreter>(
     let Some(uses_netloc) = interp.relative_then_netloc(&scheme)? else {
         return Ok(Joined::Reference);
     };
-    if uses_netloc {
-        if !parts.netloc.is_empty() {
-            unsplit(&parts, b, interp, out)?;
-            return Ok(Joined::Built);
+    // A reference with a netloc (of a scheme that has one) is written
+    // as it is.
+    if !uses_netloc || parts.netloc.is_empty() {
+        if uses_netloc {
+            parts.netloc = bparts.netloc;
         }
-        parts.netloc = bparts.netloc;
-    }
-    if parts.path.is_empty() && parts.params.is_empty() {
-        parts.path = bparts.path;
-        parts.params = bparts.params;
-        if parts.query.is_empty() {
-            parts.query = bparts.query;
+        if parts.path.is_empty() && parts.params.is_empty() {
+            parts.path = bparts.path;
+            parts.params = bparts.params;
+            if parts.query.is_empty() {
+                parts.query = bparts.query;
+            }
+        } else {
+            merge(bparts.path, parts.path, scratch);
+            parts.path = scratch;
         }
-        unsplit(&parts, b, interp, out)?;
-        return Ok(Joined::Built);
     }
-    merge(bparts.path, parts.path, scratch);
-    parts.path = scratch;
-    unsplit(&parts, b, interp, out)?;
+    // One call site, inlined.
+    unsplit_inline(&parts, b, interp, out)?;
     Ok(Joined::Built)
 }
 
