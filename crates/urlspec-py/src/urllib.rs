@@ -545,6 +545,7 @@ fn finish(path: &[u8], mut stack: Stack<'_>) {
 /// none starts with `.` (a `.` or `..`, or a name such as `.x`, which the
 /// test does not tell apart) and none between two `/` is empty. That is,
 /// `path` neither starts with `.` nor holds `/.` or `//`.
+#[inline(always)]
 fn plain_segments(path: &[u8]) -> bool {
     path.first() != Some(&b'.')
         && !crate::bytes::holds_slash_dot_or_slash(path)
