@@ -184,6 +184,7 @@ impl<'a> Split<'a> {
 
 /// Splits a URL cleaned by [`clean_url`] as `urllib.parse.urlsplit`
 /// does. Errors are the interpreter's netloc checks.
+#[inline(always)]
 pub fn split<'a, I: Interpreter>(
     url: &'a [u8],
     allow_fragments: bool,
@@ -306,6 +307,17 @@ pub fn unsplit<I: Interpreter>(
     interp: &I,
     out: &mut Vec<u8>,
 ) -> Result<(), I::Error> {
+    unsplit_inline(p, b, interp, out)
+}
+
+/// [`unsplit`], inlined into [`join`].
+#[inline(always)]
+fn unsplit_inline<I: Interpreter>(
+    p: &Parts<'_>,
+    b: &Behaviour,
+    interp: &I,
+    out: &mut Vec<u8>,
+) -> Result<(), I::Error> {
     let path_is_empty = p.path.is_empty() && p.params.is_empty();
     // The first two bytes of `path;params` (urlunparse's path).
     let head: &[u8] = match (p.path, p.params.is_empty()) {
@@ -389,25 +401,25 @@ pub fn join<I: Interpreter>(
     let Some(uses_netloc) = interp.relative_then_netloc(&scheme)? else {
         return Ok(Joined::Reference);
     };
-    if uses_netloc {
-        if !parts.netloc.is_empty() {
-            unsplit(&parts, b, interp, out)?;
-            return Ok(Joined::Built);
+    // A reference with a netloc (of a scheme that has one) is written
+    // as it is.
+    if !uses_netloc || parts.netloc.is_empty() {
+        if uses_netloc {
+            parts.netloc = bparts.netloc;
         }
-        parts.netloc = bparts.netloc;
-    }
-    if parts.path.is_empty() && parts.params.is_empty() {
-        parts.path = bparts.path;
-        parts.params = bparts.params;
-        if parts.query.is_empty() {
-            parts.query = bparts.query;
+        if parts.path.is_empty() && parts.params.is_empty() {
+            parts.path = bparts.path;
+            parts.params = bparts.params;
+            if parts.query.is_empty() {
+                parts.query = bparts.query;
+            }
+        } else {
+            merge(bparts.path, parts.path, scratch);
+            parts.path = scratch;
         }
-        unsplit(&parts, b, interp, out)?;
-        return Ok(Joined::Built);
     }
-    merge(bparts.path, parts.path, scratch);
-    parts.path = scratch;
-    unsplit(&parts, b, interp, out)?;
+    // One call site, inlined.
+    unsplit_inline(&parts, b, interp, out)?;
     Ok(Joined::Built)
 }
 
@@ -533,6 +545,7 @@ fn finish(path: &[u8], mut stack: Stack<'_>) {
 /// none starts with `.` (a `.` or `..`, or a name such as `.x`, which the
 /// test does not tell apart) and none between two `/` is empty. That is,
 /// `path` neither starts with `.` nor holds `/.` or `//`.
+#[inline(always)]
 fn plain_segments(path: &[u8]) -> bool {
     path.first() != Some(&b'.')
         && !crate::bytes::holds_slash_dot_or_slash(path)
