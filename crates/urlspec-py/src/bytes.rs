@@ -4,6 +4,8 @@
 //! they are is CPython's layout, so it is in `fastpy`; the URL grammars'
 //! scans are the core library's (`urlspec::scan`).
 
+use urlspec::words::{bytes_below, eq_exact, load};
+
 /// The digits of a `%XX` escape, upper-case as RFC 3986 §2.1 and urllib
 /// write them.
 pub const UPPER_HEX: &[u8; 16] = b"0123456789ABCDEF";
@@ -23,10 +25,8 @@ pub fn offset(text: &[u8], part: &[u8]) -> usize {
 /// eight bytes at a time, never false for a text that holds one (a word
 /// with such a byte always sets a high bit; a borrow may set one more).
 pub fn may_hold_below_14(text: &[u8]) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
     let mut words = text.chunks_exact(8);
-    let low = |w: u64| w.wrapping_sub(ONES * 14) & !w & HIGHS != 0;
+    let low = |w: u64| bytes_below(w, 14) != 0;
     if words
         .by_ref()
         .any(|w| low(u64::from_le_bytes(w.try_into().unwrap_or([0xff; 8]))))
@@ -40,19 +40,12 @@ pub fn may_hold_below_14(text: &[u8]) -> bool {
 /// `/`s and `.`s found exactly (no borrow crosses a byte) and the `/`s
 /// moved one byte up, the last one carried into the next word.
 pub fn holds_slash_dot_or_slash(text: &[u8]) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const LOWS: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    // 0x80 in each byte of `x` equal to `c`.
-    let eq = |x: u64, c: u8| {
-        let t = x ^ (ONES * u64::from(c));
-        !(((t & LOWS) + LOWS) | t | LOWS)
-    };
     let mut carry = 0;
     let mut hit = |x: u64| {
-        let slash = eq(x, b'/');
+        let slash = eq_exact(x, b'/');
         let after_slash = slash << 8 | carry;
         carry = slash >> 56;
-        after_slash & (slash | eq(x, b'.')) != 0
+        after_slash & (slash | eq_exact(x, b'.')) != 0
     };
     let mut words = text.chunks_exact(8);
     for w in words.by_ref() {
@@ -60,14 +53,12 @@ pub fn holds_slash_dot_or_slash(text: &[u8]) -> bool {
             return true;
         }
     }
-    // The last bytes, as the low bytes of a word whose others are zeros
-    // (neither `/` nor `.`): the last eight shifted down when there are
-    // eight, one at a time when not.
+    // The last bytes, as the low bytes of a word whose other bytes are
+    // zeros (neither `/` nor `.`).
     let rest = words.remainder();
-    let tail = match text.last_chunk::<8>() {
-        _ if rest.is_empty() => return false,
-        Some(w) => u64::from_le_bytes(*w) >> (8 * (8 - rest.len())),
-        None => rest.iter().rev().fold(0, |word, &c| word << 8 | u64::from(c)),
-    };
+    if rest.is_empty() {
+        return false;
+    }
+    let tail = load(text, text.len() - rest.len());
     hit(tail)
 }
