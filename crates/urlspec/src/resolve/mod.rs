@@ -390,8 +390,11 @@ impl<'b> Resolver<'b> {
 
     /// [`resolve`]'s fast path, for the default options (strict or not),
     /// with the base's offsets and directory read from what
-    /// [`Resolver::new`] found: only the reference is scanned.
-    #[inline]
+    /// [`Resolver::new`] found: only the reference is scanned. Always
+    /// inlined: as a call of its own (LLVM's choice once `resolve_general`
+    /// grew) it returns its `Option<Plan>` through memory (BENCHMARKS.md,
+    /// issue 8's 550-instruction target).
+    #[inline(always)]
     fn fast<'p>(&'p self, reference: &'p str) -> Option<Plan<'p>> {
         let (Some(dir), Some(base)) = (self.fast, self.base.as_ref()) else {
             return None;
