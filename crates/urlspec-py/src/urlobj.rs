@@ -4,15 +4,14 @@
 //! At import, the `URL` type's `tp_alloc`, `tp_free` and `tp_dealloc` are
 //! replaced: freed objects are kept (up to [`FREE_MAX`]) and reused by the
 //! next allocations, and a batch writes each `Url` into its object
-//! directly. Measured on kasztp (`parse_many` over a list, ns/URL, best of
-//! 21, same machine and load, with the library's scalar splitter): PyO3's
-//! paths 88; PyO3's `#[pyclass(freelist = 65536)]` 77 (its `Mutex` costs
-//! two atomic read-modify-writes per allocation and per release); this
-//! free list 67; with the direct write and dealloc as well, 48.
-//! Reused objects spare the page faults of fresh memory (a batch's
-//! objects fill whole pages, which CPython hands back once they are all
-//! freed), and the direct paths PyO3's type-slot look-ups, `tp_new` call
-//! and thread-local bookkeeping around each release.
+//! directly: faster than PyO3's generic paths and than its
+//! `#[pyclass(freelist)]`, whose `Mutex` costs two atomic
+//! read-modify-writes per allocation and per release (the measurements
+//! are in BENCHMARKS.md, issue 10). Reused objects spare the page faults
+//! of fresh memory (a batch's objects fill whole pages, which CPython
+//! hands back once they are all freed), and the direct paths PyO3's
+//! type-slot look-ups, `tp_new` call and thread-local bookkeeping around
+//! each release.
 //!
 //! Only on GIL builds of CPython: the free list is guarded by the GIL
 //! (`tp_alloc`, `tp_free` and `tp_dealloc` run with it held). Elsewhere,

@@ -423,7 +423,10 @@ fn push_hex(out: &mut Vec<u8>, b: u8) {
     ]);
 }
 
-fn push_escape(out: &mut String, b: u8) {
+/// Appends `%XX` for `b`, upper-case as RFC 3986 §2.1 and the WHATWG
+/// URL Standard write escapes.
+#[inline]
+pub(crate) fn push_escape(out: &mut String, b: u8) {
     out.push('%');
     out.push(UPPER_HEX[usize::from(b >> 4)] as char);
     out.push(UPPER_HEX[usize::from(b & 15)] as char);

@@ -155,14 +155,10 @@ const fn build() -> [Set; 256] {
 /// The sets each byte belongs to.
 pub(super) static TABLE: [Set; 256] = build();
 
-const UPPER_HEX: &[u8; 16] = b"0123456789ABCDEF";
-
 /// Appends `%XX` for `byte`.
 #[inline]
 pub(super) fn push_byte(out: &mut String, byte: u8) {
-    out.push('%');
-    out.push(UPPER_HEX[usize::from(byte >> 4)] as char);
-    out.push(UPPER_HEX[usize::from(byte & 15)] as char);
+    crate::escape::push_escape(out, byte);
 }
 
 /// Appends `s[from..]` up to its first byte of `end` (or `limit`),
