@@ -927,7 +927,7 @@ impl Parser<'_, '_, '_> {
             let unmappable = encoding.encode(text, &mut bytes);
             for &byte in &bytes {
                 if percent::TABLE[usize::from(byte)] & set != 0 {
-                    percent::push_byte(&mut self.out, byte);
+                    crate::escape::push_escape(&mut self.out, byte);
                     first.get_or_insert(p);
                 } else {
                     self.out.push(byte as char);

@@ -5,6 +5,7 @@
 use alloc::string::String;
 
 use crate::chars::{whatwg, CharClass};
+use crate::escape::push_escape;
 
 /// A percent-encode set, or a set of delimiters: a bit of [`TABLE`].
 pub(super) type Set = u32;
@@ -155,12 +156,6 @@ const fn build() -> [Set; 256] {
 /// The sets each byte belongs to.
 pub(super) static TABLE: [Set; 256] = build();
 
-/// Appends `%XX` for `byte`.
-#[inline]
-pub(super) fn push_byte(out: &mut String, byte: u8) {
-    crate::escape::push_escape(out, byte);
-}
-
 /// Appends `s[from..]` up to its first byte of `end` (or `limit`),
 /// percent-encoding the bytes of `set`; returns where it stopped and the
 /// first byte it encoded, if any.
@@ -188,7 +183,7 @@ pub(super) fn encode_until(
         if run < i {
             out.push_str(&s[run..i]);
         }
-        push_byte(out, c);
+        push_escape(out, c);
         first.get_or_insert(i);
         i += 1;
         run = i;
