@@ -376,6 +376,20 @@ impl<'a> Reference<'a> {
         out
     }
 
+    /// The first of [`violations`](Self::violations), found without the
+    /// rest: the check stops there and allocates nothing.
+    pub(crate) fn first_violation(&self) -> Option<Violation> {
+        if validate::quick(self) == Some(true) {
+            return None;
+        }
+        let mut first = None;
+        validate::check(self, &mut |v| {
+            first = Some(v);
+            false
+        });
+        first
+    }
+
     /// Whether the reference is valid under its spec (stops at the first
     /// violation; allocates nothing).
     #[inline]

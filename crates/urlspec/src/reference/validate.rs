@@ -430,6 +430,49 @@ mod tests {
         }
     }
 
+    /// `first_violation` is `violations()[0]`: the same position, rule,
+    /// kind and spec, or none for a valid reference.
+    fn first_is_first(input: &str) {
+        for spec in Spec::IETF {
+            let r = Reference::parse_with(input, spec);
+            let all = r.violations();
+            assert_eq!(
+                r.first_violation(),
+                all.first().cloned(),
+                "{spec} {input:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn first_violation_is_the_first_of_all_on_samples() {
+        let refs = samples();
+        for r in &refs {
+            first_is_first(r);
+        }
+        // The samples do reach the check, under each spec.
+        for spec in Spec::IETF {
+            let invalid = refs
+                .iter()
+                .filter(|r| {
+                    Reference::parse_with(r, spec).first_violation().is_some()
+                })
+                .count();
+            assert!(invalid > refs.len() / 10, "{spec}: {invalid}");
+        }
+    }
+
+    #[cfg(feature = "std")]
+    #[test]
+    fn first_violation_is_the_first_of_all_on_the_corpora() {
+        for (_, text) in crate::reference::tests::pair_corpora() {
+            for (base, r) in text.lines().filter_map(|l| l.split_once('\t')) {
+                first_is_first(base);
+                first_is_first(r);
+            }
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(4096))]
 
@@ -442,6 +485,15 @@ mod tests {
             for spec in SERVED {
                 sound(&input, spec);
             }
+        }
+
+        #[test]
+        fn first_violation_is_the_first_of_all(input in prop_oneof![
+            "[a-z0-9:/?#;@.%=+~\\[\\] -]{0,24}",
+            "([a-z]{1,4}:)?(//[a-z@:.%0-9~]{0,6})?(/?[a-z.:;%0-9~]{0,4}){0,4}(\\?[a-z:#/%]{0,4})?(#[a-z/#?%]{0,3})?",
+            any::<String>(),
+        ]) {
+            first_is_first(&input);
         }
     }
 }

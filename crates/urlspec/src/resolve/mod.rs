@@ -338,6 +338,13 @@ impl<'b> Resolver<'b> {
     /// [`Resolver::resolve`] without the fast path: the reference parsed.
     fn resolve_slow(&self, reference: &str) -> Result<Resolved, ResolveError> {
         let r = Reference::parse_with(reference, self.spec);
+        // Strict: an invalid reference is refused before any plan or
+        // allocation (resolve_general would refuse it first too).
+        if self.options.strict {
+            if let Some(v) = r.first_violation() {
+                return Err(ResolveError::InvalidReference(v));
+            }
+        }
         if let Some(plan) = self.plan(&r) {
             return Ok(plan.resolved());
         }
@@ -445,7 +452,7 @@ impl<'b> Resolver<'b> {
     ) -> Result<Outcome, ResolveError> {
         let opts = &self.options;
         if opts.strict {
-            if let Some(v) = r.violations().into_iter().next() {
+            if let Some(v) = r.first_violation() {
                 return Err(ResolveError::InvalidReference(v));
             }
         }
