@@ -557,6 +557,10 @@ impl Stage for Feed<'_> {
     fn interactive(&self) -> bool {
         self.interactive
     }
+
+    fn inflate_ahead(&self) -> bool {
+        true
+    }
 }
 
 /// A worker: takes tasks until there are none, reads and formats each
