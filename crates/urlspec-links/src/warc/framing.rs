@@ -306,7 +306,7 @@ enum Input<R> {
     /// gzip, inside a member inflated ahead that starts at `start`.
     Inflated {
         start: u64,
-        member: Pushback<Cursor<Vec<u8>>>,
+        member: Pushback<Cursor<ahead::Shared>>,
         ahead: Box<Ahead<R>>,
     },
     /// Nothing more can be read.
