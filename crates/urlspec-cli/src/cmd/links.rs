@@ -273,9 +273,12 @@ pub struct LinksArgs {
     pub verbose: bool,
 
     /// How many threads read the documents: WARC records and separate
-    /// inputs are decoded, parsed, resolved and formatted in parallel (an
-    /// archive's gzip members are inflated in order on one reader thread),
-    /// and printed in input order, the same output as with one thread.
+    /// inputs are decoded, parsed, resolved and formatted in parallel on N
+    /// workers, and printed in input order, the same output as with one
+    /// thread. One reader thread frames the archives and follows their
+    /// redirects, in order; the gzip members of a record-compressed
+    /// archive are inflated, in order, on a thread of their own ahead of
+    /// it (a damaged member, or one past 2 MiB, the reader inflates).
     /// Default: the available cores; 1 reads everything on the main
     /// thread
     #[arg(short = 'j', long, value_name = "N")]

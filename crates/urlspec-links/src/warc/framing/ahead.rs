@@ -38,7 +38,7 @@ const BATCHES: usize = 2;
 const CHUNK: usize = 16 << 10;
 
 /// A member's inflated bytes, in the buffer its batch shares: one
-/// allocation a batch, written once (a buffer a member cost 18 % more
+/// allocation a batch, written once (a buffer a member cost 25 % more
 /// instructions on the inflating thread, BENCHMARKS.md).
 pub(super) struct Shared {
     batch: Arc<Vec<u8>>,
