@@ -241,6 +241,8 @@ pub struct Documents<R> {
     state: State<R>,
     /// The longest record block held in memory ([`Documents::spill_past`]).
     block_limit: usize,
+    /// Sets the records to inflate ahead ([`Documents::inflate_ahead`]).
+    ahead: Option<fn(&mut Records<R>)>,
     /// Each redirect's target, mapped to the URL that redirected to it.
     redirected_from: HashMap<String, String>,
     /// Records skipped so far, indexed by [`Skip`]'s discriminant (the
@@ -257,6 +259,48 @@ enum State<R> {
     Done,
 }
 
+impl<R: BufRead + Send + 'static> Documents<R> {
+    /// Inflates the gzip members of a record-compressed archive on a
+    /// thread of their own, in order, each while the records of the ones
+    /// before are read. The pages, their offsets and the damage reported
+    /// are those of the sequential reading; a member that inflates past
+    /// [`Documents::spill_past`], a damaged one and bytes that start no
+    /// member are read the sequential way.
+    ///
+    /// ```
+    /// use std::io::Write;
+    /// use urlspec::Spec;
+    /// use urlspec_links::{warc::Documents, Context};
+    /// let html = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<a href=x>";
+    /// let record = format!(
+    ///     "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://h/d/\r\n\
+    ///      Content-Length: {}\r\n\r\n{html}\r\n\r\n",
+    ///     html.len()
+    /// );
+    /// let mut archive = Vec::new();
+    /// for _ in 0..3 {
+    ///     let mut gz = flate2::write::GzEncoder::new(Vec::new(), Default::default());
+    ///     gz.write_all(record.as_bytes()).unwrap();
+    ///     archive.extend(gz.finish().unwrap());
+    /// }
+    /// let len = archive.len();
+    /// let input = std::io::Cursor::new(archive);
+    /// let mut docs = Documents::new(input, Context::new(Spec::Rfc3986));
+    /// docs.inflate_ahead();
+    /// let mut offsets = Vec::new();
+    /// while let Some(page) = docs.next_page() {
+    ///     offsets.push(page.unwrap().offset());
+    /// }
+    /// assert_eq!(offsets, [0, len as u64 / 3, 2 * len as u64 / 3]);
+    /// ```
+    pub fn inflate_ahead(&mut self) {
+        self.ahead = Some(Records::inflate_ahead);
+        if let State::Reading(records) = &mut self.state {
+            records.inflate_ahead();
+        }
+    }
+}
+
 impl<R: BufRead> Documents<R> {
     /// The documents of the archive `input`, gzip-compressed or not, read
     /// under `ctx`.
@@ -265,6 +309,7 @@ impl<R: BufRead> Documents<R> {
             ctx,
             state: State::Start(input),
             block_limit: stream::IN_MEMORY,
+            ahead: None,
             redirected_from: HashMap::new(),
             skipped: [0; Skip::ALL.len()],
             log: None,
@@ -436,6 +481,9 @@ impl<R: BufRead> Documents<R> {
                 State::Start(input) => {
                     let mut records = Records::new(input)?;
                     records.set_block_limit(self.block_limit);
+                    if let Some(ahead) = self.ahead {
+                        ahead(&mut records);
+                    }
                     self.state = State::Reading(Box::new(records));
                 }
                 State::Done => return Ok(None),

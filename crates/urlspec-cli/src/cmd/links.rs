@@ -17,13 +17,13 @@ mod inputs;
 mod panics;
 mod parallel;
 
-use std::cell::Cell;
 use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Seek, Write};
 use std::num::NonZeroUsize;
-use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 use flate2::read::MultiGzDecoder;
@@ -273,9 +273,12 @@ pub struct LinksArgs {
     pub verbose: bool,
 
     /// How many threads read the documents: WARC records and separate
-    /// inputs are decoded, parsed, resolved and formatted in parallel (an
-    /// archive's gzip members are inflated in order on one reader thread),
-    /// and printed in input order, the same output as with one thread.
+    /// inputs are decoded, parsed, resolved and formatted in parallel on N
+    /// workers, and printed in input order, the same output as with one
+    /// thread. One reader thread frames the archives and follows their
+    /// redirects, in order; the gzip members of a record-compressed
+    /// archive are inflated, in order, on a thread of their own ahead of
+    /// it (a damaged member, or one past 2 MiB, the reader inflates).
     /// Default: the available cores; 1 reads everything on the main
     /// thread
     #[arg(short = 'j', long, value_name = "N")]
@@ -565,6 +568,11 @@ trait Stage {
     /// Whether standard output is a terminal (the progress bar then
     /// steps aside while documents are printed).
     fn interactive(&self) -> bool;
+    /// Whether an archive's gzip members are inflated ahead on a thread
+    /// of their own ([`warc::Documents::inflate_ahead`]).
+    fn inflate_ahead(&self) -> bool {
+        false
+    }
 }
 
 /// `--threads 1`: each document printed as soon as it is read.
@@ -980,7 +988,7 @@ fn gunzip_head(head: &[u8]) -> Vec<u8> {
 /// Streams a WARC archive, record by record, with a progress bar on a
 /// terminal when its size is known.
 fn read_warc(
-    input: impl Read,
+    input: impl Read + Send + 'static,
     name: &str,
     size: Option<u64>,
     ctx: &Context,
@@ -994,13 +1002,16 @@ fn read_warc(
         .progress_chars("=> ");
         ProgressBar::new(len).with_style(style).with_prefix(name.to_string())
     });
-    let stop = Rc::new(Cell::new(false));
+    let stop = Arc::new(AtomicBool::new(false));
     let counted =
         Counting { inner: input, bar: bar.clone(), stop: stop.clone() };
     let reader = io::BufReader::with_capacity(1 << 16, counted);
     let mut docs = warc::Documents::new(reader, ctx.clone());
     if stage.verbose() {
         docs.log_skipped();
+    }
+    if stage.inflate_ahead() {
+        docs.inflate_ahead();
     }
     let mut write_result = Ok(());
     loop {
@@ -1027,7 +1038,7 @@ fn read_warc(
         write_result = stage.page(page, ctx, bar.as_ref());
         if write_result.is_err() {
             // Stop reading: the output is gone.
-            stop.set(true);
+            stop.store(true, Ordering::Relaxed);
             break;
         }
     }
@@ -1045,12 +1056,12 @@ fn read_warc(
 struct Counting<R> {
     inner: R,
     bar: Option<ProgressBar>,
-    stop: Rc<Cell<bool>>,
+    stop: Arc<AtomicBool>,
 }
 
 impl<R: Read> Read for Counting<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.stop.get() {
+        if self.stop.load(Ordering::Relaxed) {
             return Err(io::Error::other("output closed"));
         }
         let n = self.inner.read(buf)?;

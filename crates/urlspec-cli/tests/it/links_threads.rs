@@ -373,3 +373,53 @@ fn a_long_page_with_a_late_base_reads_the_same_on_every_thread_count() {
         }
     }
 }
+
+/// A gzip member stored (level 0): its compressed bytes hold the record's
+/// bytes as they are.
+fn stored(data: &[u8]) -> Vec<u8> {
+    let mut e =
+        flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::none());
+    std::io::Write::write_all(&mut e, data).unwrap();
+    e.finish().unwrap()
+}
+
+#[test]
+fn members_of_every_kind_read_the_same_on_every_thread_count() {
+    // Tiny members, a stored one whose compressed bytes hold a gzip
+    // header, members inflating past the 2 MiB block limit (read the
+    // sequential way, live), a damaged member in the middle, and bytes
+    // that start no member.
+    let html = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n";
+    let mut members = Vec::new();
+    for i in 0..200 {
+        let url = format!("http://m.example/{i}/");
+        let body: Vec<u8> = match i % 100 {
+            7 => [
+                html.as_bytes(),
+                b"<a href=\"a\">\x1f\x8b\x08\x04\x01\x01\x01\x01\x02\x03",
+                b"<a href=\"b\">",
+            ]
+            .concat(),
+            20 => format!(
+                "{html}{}<a href=\"late\">",
+                "<p>filler</p>".repeat(200_000)
+            )
+            .into_bytes(),
+            _ => format!("{html}<a href=\"../{i}\">").into_bytes(),
+        };
+        let rec = record("response", &url, &body);
+        members.push(if i % 50 == 7 { stored(&rec) } else { gzip(&rec) });
+    }
+    let crc = members[101].len() - 8;
+    members[101][crc] ^= 1;
+    members[150].splice(0..0, b"garbage".iter().copied());
+    let damaged_at: usize = members[..101].iter().map(Vec::len).sum();
+    let archive = members.concat();
+    let out = same_on_every_thread_count(&["-v", "-o", "json"], &archive);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains(&format!("at byte {damaged_at}")), "{err}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("http://m.example/7/b"), "after the stored header");
+    assert!(text.contains("http://m.example/120/late"), "a long member");
+    assert!(text.contains("http://m.example/199"), "read to the end");
+}

@@ -10,12 +10,16 @@
 //! the next line that starts with `WARC/`. Each damage is reported with the
 //! byte offset of the record (of its gzip member, in a compressed file).
 
+use std::collections::VecDeque;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
+use std::io::{self, BufRead, BufReader, Cursor, Read, Seek, SeekFrom, Write};
+use std::sync::mpsc::Receiver;
 
 use flate2::bufread::GzDecoder;
 
 use crate::error::{Error, Reason};
+
+mod ahead;
 
 /// The longest line of a record header, and the most header bytes.
 const MAX_LINE: u64 = 64 << 10;
@@ -297,6 +301,14 @@ enum Input<R> {
     Between(Pushback<R>),
     /// gzip, inside the member that starts at `start`.
     Member { start: u64, member: Box<Member<R>> },
+    /// gzip, the members inflated ahead on their own thread ([`ahead`]).
+    Ahead(Box<Ahead<R>>),
+    /// gzip, inside a member inflated ahead that starts at `start`.
+    Inflated {
+        start: u64,
+        member: Pushback<Cursor<ahead::Shared>>,
+        ahead: Box<Ahead<R>>,
+    },
     /// Nothing more can be read.
     Done,
 }
@@ -309,6 +321,34 @@ pub struct Records<R> {
     /// the compressed bytes of a gzip member, kept for a resync after
     /// damage.
     block_limit: usize,
+    /// Starts the thread that inflates members ahead
+    /// ([`Records::inflate_ahead`]); `None`: each member is inflated as it
+    /// is read.
+    spawn: Option<Spawn<R>>,
+    /// Where the thread handed the stream back: the member there is read
+    /// the sequential way, the next one ahead again.
+    not_ahead: Option<u64>,
+}
+
+type Spawn<R> = fn(
+    Pushback<R>,
+    usize,
+) -> Result<Receiver<Vec<ahead::Item<R>>>, Pushback<R>>;
+
+/// The members inflated ahead: the batches to come and the one being read.
+struct Ahead<R> {
+    batches: Receiver<Vec<ahead::Item<R>>>,
+    items: VecDeque<ahead::Item<R>>,
+}
+
+impl<R: BufRead + Send + 'static> Records<R> {
+    /// Inflates the gzip members of a record-compressed archive on a
+    /// thread of their own, in order, while the records of the members
+    /// before are read. The records, their offsets and the damage reported
+    /// are those of the sequential reading.
+    pub fn inflate_ahead(&mut self) {
+        self.spawn = Some(ahead::spawn::<R>);
+    }
 }
 
 impl<R: BufRead> Records<R> {
@@ -332,6 +372,8 @@ impl<R: BufRead> Records<R> {
                 Input::Plain(input)
             },
             block_limit: crate::html::stream::IN_MEMORY,
+            spawn: None,
+            not_ahead: None,
         })
     }
 
@@ -364,6 +406,59 @@ impl<R: BufRead> Records<R> {
                             return Some(Err(e));
                         }
                     }
+                }
+                Input::Ahead(mut ahead) => {
+                    let Some(item) = ahead.items.pop_front() else {
+                        match ahead.batches.recv() {
+                            Ok(batch) => {
+                                ahead.items.extend(batch);
+                                self.input = Input::Ahead(ahead);
+                                continue;
+                            }
+                            // The thread ended without handing the stream
+                            // back: it cannot have, short of a panic.
+                            Err(_) => {
+                                let e =
+                                    io::Error::other("the inflater stopped");
+                                return Some(Err(Error::io(0, &e)));
+                            }
+                        }
+                    };
+                    self.input = match item {
+                        ahead::Item::Whole { start, bytes } => {
+                            Input::Inflated {
+                                start,
+                                member: Pushback::new(Cursor::new(bytes)),
+                                ahead,
+                            }
+                        }
+                        ahead::Item::Live { start, member } => {
+                            Input::Member { start, member }
+                        }
+                        ahead::Item::Back(raw) => {
+                            self.not_ahead = Some(raw.consumed);
+                            Input::Between(raw)
+                        }
+                    };
+                }
+                Input::Inflated { start, mut member, ahead } => {
+                    // In memory: no read error, no gzip damage (checked as
+                    // it was inflated).
+                    match read_record(&mut member, |_| start, self.block_limit)
+                    {
+                        Ok(None) => self.input = Input::Ahead(ahead),
+                        read => {
+                            self.input =
+                                Input::Inflated { start, member, ahead };
+                            return read.transpose();
+                        }
+                    }
+                }
+                Input::Between(raw)
+                    if self.spawn.is_some()
+                        && self.not_ahead != Some(raw.consumed) =>
+                {
+                    self.input = self.start_ahead(raw);
                 }
                 Input::Between(mut raw) => match raw.fill_buf() {
                     Err(e) => return Some(Err(Error::io(raw.consumed, &e))),
@@ -422,6 +517,26 @@ impl<R: BufRead> Records<R> {
                         }
                     }
                 }
+            }
+        }
+    }
+}
+
+impl<R: BufRead> Records<R> {
+    /// The thread that inflates ahead, started at `raw`'s place; the
+    /// sequential reading when it cannot be started.
+    fn start_ahead(&mut self, raw: Pushback<R>) -> Input<R> {
+        let Some(spawn) = self.spawn else {
+            return Input::Between(raw);
+        };
+        match spawn(raw, self.block_limit) {
+            Ok(batches) => Input::Ahead(Box::new(Ahead {
+                batches,
+                items: VecDeque::new(),
+            })),
+            Err(raw) => {
+                self.spawn = None;
+                Input::Between(raw)
             }
         }
     }

@@ -18,7 +18,7 @@ pub struct Input {
     /// The name documents are reported under.
     pub name: String,
     /// The bytes.
-    pub reader: Box<dyn Read>,
+    pub reader: Box<dyn Read + Send>,
     /// The size of a regular file (for the progress bar).
     pub size: Option<u64>,
     /// The retrieval URL of a `PATH<TAB>URL` line.

@@ -1,14 +1,18 @@
 //! `urlspec links --threads N`: the documents read on N worker threads,
 //! printed in input order, the output byte for byte that of one thread.
 //!
-//! Three kinds of thread, joined by bounded channels:
+//! Three kinds of thread (four with the inflating one), joined by bounded
+//! channels:
 //!
 //! - the reader (one) does what must be done in order: it opens the
 //!   inputs, detects their formats, frames each WARC archive into records
-//!   (inflating a compressed one), reads each record's type and HTTP head
-//!   and follows its redirects ([`warc::Documents::next_page`]), and reads
-//!   HTML and MIME inputs whole. Each page or input becomes a task, its
-//!   warnings and counts ride along. An HTML page past
+//!   (the gzip members of a record-compressed one inflated ahead of it,
+//!   in order, on a thread of their own:
+//!   [`warc::Documents::inflate_ahead`]), reads each record's type and
+//!   HTTP head and follows its redirects
+//!   ([`warc::Documents::next_page`]), and reads HTML and MIME inputs
+//!   whole. Each page or input becomes a task, its warnings and counts
+//!   ride along. An HTML page past
 //!   [`html::stream::IN_MEMORY`](urlspec_links::html::stream::IN_MEMORY)
 //!   is not read whole: its file goes to the writer, which reads it in
 //!   bounded memory in its turn;
@@ -556,6 +560,10 @@ impl Stage for Feed<'_> {
 
     fn interactive(&self) -> bool {
         self.interactive
+    }
+
+    fn inflate_ahead(&self) -> bool {
+        true
     }
 }
 

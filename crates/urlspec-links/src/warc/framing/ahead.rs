@@ -1,0 +1,379 @@
+//! The gzip members of a record-compressed archive inflated ahead, in
+//! order, on a thread of their own, while the records of the members
+//! before them are framed.
+//!
+//! The thread takes a member only where the one before it ended, as the
+//! sequential reading does, so no place is inflated twice and bytes that
+//! merely look like a gzip header inside compressed data are never tried.
+//! It stops and hands the compressed stream back wherever the sequential
+//! reading has something to report or to stream: bytes that start no
+//! member, a damaged member (rewound to its first byte, so that its
+//! records, its offsets and the resync after it are those of one thread),
+//! a member that inflates past the block limit (handed over live, its
+//! inflated bytes so far in front), a read error, the end. The framing
+//! starts a new thread at the next member boundary after that.
+
+use std::io::{self, BufRead, BufReader, Read};
+use std::mem;
+use std::ops::Range;
+use std::sync::mpsc::{self, Receiver, SyncSender};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread;
+
+use flate2::bufread::GzDecoder;
+
+use super::{Front, Member, Pushback, Spill, GZIP_MAGIC, MEMBER_BUFFER};
+
+/// A batch is sent once it holds this many inflated bytes (or
+/// [`BATCH_MEMBERS`] members): a hand-over per member would cost a
+/// wake-up per record.
+const BATCH_BYTES: usize = 256 << 10;
+const BATCH_MEMBERS: usize = 64;
+/// Batches sent and not yet taken. With the batch being filled and the
+/// one being read, at most `BATCHES + 2` batches of at most
+/// `BATCH_BYTES` plus one member (no more than the block limit) each
+/// are in memory.
+const BATCHES: usize = 2;
+/// The least room a read into a batch's buffer is given.
+const CHUNK: usize = 16 << 10;
+
+/// A member's inflated bytes, in the buffer its batch shares: one
+/// allocation a batch, written once (a buffer a member cost 25 % more
+/// instructions on the inflating thread, BENCHMARKS.md).
+pub(super) struct Shared {
+    batch: Arc<Vec<u8>>,
+    range: Range<usize>,
+}
+
+impl AsRef<[u8]> for Shared {
+    fn as_ref(&self) -> &[u8] {
+        &self.batch[self.range.clone()]
+    }
+}
+
+/// What the inflating thread hands the framing, in order.
+pub(super) enum Item<R> {
+    /// The member at `start`, inflated whole.
+    Whole { start: u64, bytes: Shared },
+    /// The member at `start`, longer than the block limit: its inflater,
+    /// its inflated bytes so far in front. The thread has ended.
+    Live { start: u64, member: Box<Member<R>> },
+    /// The compressed stream, at a place the sequential reading takes
+    /// over (see the module doc). The thread has ended.
+    Back(Pushback<R>),
+}
+
+/// Starts the thread that inflates the members of `raw` from its current
+/// place on, none held whole past `limit` inflated bytes; `Err(raw)`
+/// when no thread can be started.
+pub(super) fn spawn<R: BufRead + Send + 'static>(
+    raw: Pushback<R>,
+    limit: usize,
+) -> Result<Receiver<Vec<Item<R>>>, Pushback<R>> {
+    let (tx, rx) = mpsc::sync_channel(BATCHES);
+    // The stream goes to the thread through a slot, so that it is still
+    // there when the thread cannot be started.
+    let slot = Arc::new(Mutex::new(Some(raw)));
+    let taken = slot.clone();
+    let started = thread::Builder::new().name("urlspec-inflate".into()).spawn(
+        move || {
+            let raw = taken.lock().ok().and_then(|mut raw| raw.take());
+            if let Some(raw) = raw {
+                inflate(raw, limit, &tx);
+            }
+        },
+    );
+    if started.is_ok() {
+        return Ok(rx);
+    }
+    let raw = slot.lock().unwrap_or_else(PoisonError::into_inner).take();
+    // Not started, the closure never ran: the stream is in the slot.
+    raw.map_or_else(|| Ok(rx), Err)
+}
+
+/// The thread: members inflated one after the other and sent in batches,
+/// until one is not whole or the framing is gone.
+fn inflate<R: BufRead>(
+    mut raw: Pushback<R>,
+    limit: usize,
+    tx: &SyncSender<Vec<Item<R>>>,
+) {
+    // The members of the batch being filled: where each starts, where its
+    // bytes are in `buf`.
+    let mut members: Vec<(u64, Range<usize>)> = Vec::new();
+    let mut buf = Vec::with_capacity(2 * BATCH_BYTES);
+    // The bytes of `buf` the batch's members fill.
+    let mut used = 0;
+    loop {
+        let member = raw.fill_buf().is_ok_and(|h| h.starts_with(GZIP_MAGIC));
+        if !member {
+            let mut batch = share(&mut buf, &mut used, &mut members);
+            batch.push(Item::Back(raw));
+            let _ = tx.send(batch);
+            return;
+        }
+        let start = raw.consumed;
+        // The compressed bytes, to rewind to the member's start on damage.
+        raw.tee = Some(Spill::new(limit));
+        let mut decoder = GzDecoder::new(raw);
+        let from = used;
+        match fill(&mut decoder, &mut buf, &mut used, limit) {
+            Ok(true) => {
+                raw = decoder.into_inner();
+                raw.tee = None;
+                members.push((start, from..used));
+            }
+            Ok(false) => {
+                let bytes = buf[from..used].to_vec();
+                used = from;
+                let member = Pushback {
+                    inner: BufReader::with_capacity(MEMBER_BUFFER, decoder),
+                    front: vec![Front::Bytes(bytes, 0)],
+                    consumed: 0,
+                    tee: None,
+                };
+                let mut batch = share(&mut buf, &mut used, &mut members);
+                batch.push(Item::Live { start, member: Box::new(member) });
+                let _ = tx.send(batch);
+                return;
+            }
+            Err(_) => {
+                used = from;
+                raw = decoder.into_inner();
+                let seen = raw.tee.take().unwrap_or_else(|| Spill::new(0));
+                // Rewound from the copy, as the resync after damage reads
+                // it (a temporary file that fails loses the bytes there
+                // too).
+                raw.unread_spill(seen, 0);
+                let mut batch = share(&mut buf, &mut used, &mut members);
+                batch.push(Item::Back(raw));
+                let _ = tx.send(batch);
+                return;
+            }
+        }
+        if used >= BATCH_BYTES || members.len() >= BATCH_MEMBERS {
+            let batch = share(&mut buf, &mut used, &mut members);
+            if tx.send(batch).is_err() {
+                // The framing is gone.
+                return;
+            }
+        }
+    }
+}
+
+/// Inflates `member` into `buf` from `*used` on, moving `*used` past
+/// its bytes: `Ok(true)` at its end, `Ok(false)` once it passed `limit`
+/// bytes. `buf`'s length is how much of it is zeroed, kept between
+/// members: `read_to_end` zeroed a chunk of every member afresh.
+fn fill(
+    member: &mut impl Read,
+    buf: &mut Vec<u8>,
+    used: &mut usize,
+    limit: usize,
+) -> io::Result<bool> {
+    let from = *used;
+    loop {
+        if *used - from > limit {
+            return Ok(false);
+        }
+        if buf.len() - *used < CHUNK {
+            buf.resize(*used + 4 * CHUNK, 0);
+        }
+        let room = (buf.len() - *used).min(limit + 1 - (*used - from));
+        match member.read(&mut buf[*used..*used + room]) {
+            Ok(0) => return Ok(true),
+            Ok(n) => *used += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// The batch of `members`, their bytes (the first `used` of `buf`)
+/// shared; all left empty.
+fn share<R>(
+    buf: &mut Vec<u8>,
+    used: &mut usize,
+    members: &mut Vec<(u64, Range<usize>)>,
+) -> Vec<Item<R>> {
+    buf.truncate(mem::take(used));
+    let batch =
+        Arc::new(mem::replace(buf, Vec::with_capacity(2 * BATCH_BYTES)));
+    members
+        .drain(..)
+        .map(|(start, range)| Item::Whole {
+            start,
+            bytes: Shared { batch: batch.clone(), range },
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Records;
+    use super::*;
+    use flate2::write::GzEncoder;
+    use flate2::Compression;
+    use std::io::{Cursor, Write};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::time::{Duration, Instant};
+
+    fn gzip(bytes: &[u8], level: u32) -> Vec<u8> {
+        let mut enc = GzEncoder::new(Vec::new(), Compression::new(level));
+        enc.write_all(bytes).unwrap();
+        enc.finish().unwrap()
+    }
+
+    fn record(i: usize, block: &[u8]) -> Vec<u8> {
+        let mut r = format!(
+            "WARC/1.0\r\nWARC-Type: resource\r\nWARC-Target-URI: http://h/{i}\r\n\
+             Content-Length: {}\r\n\r\n",
+            block.len()
+        )
+        .into_bytes();
+        r.extend_from_slice(block);
+        r.extend_from_slice(b"\r\n\r\n");
+        r
+    }
+
+    /// Each record's offset, target and block, or the error, as read
+    /// with or without the thread, blocks past `limit` spilled.
+    fn read(archive: &[u8], ahead: bool, limit: usize) -> Vec<String> {
+        let input = std::io::BufReader::new(Cursor::new(archive.to_vec()));
+        let mut records = Records::new(input).unwrap();
+        records.set_block_limit(limit);
+        if ahead {
+            records.inflate_ahead();
+        }
+        let mut seen = Vec::new();
+        while let Some(next) = records.next_record() {
+            seen.push(match next {
+                Ok(r) => {
+                    let block = r.block.head(usize::MAX).unwrap();
+                    let uri = r.field("WARC-Target-URI").unwrap_or("");
+                    let sum: u64 = block.iter().map(|&b| u64::from(b)).sum();
+                    format!("{} {uri} {} {sum}", r.offset, block.len())
+                }
+                Err(e) => format!("error {e}"),
+            });
+        }
+        seen
+    }
+
+    /// Read the same with the thread as without it; what was read.
+    fn same(archive: &[u8], limit: usize) -> Vec<String> {
+        let one = read(archive, false, limit);
+        assert_eq!(read(archive, true, limit), one);
+        one
+    }
+
+    #[test]
+    fn members_read_ahead_as_they_are_read_in_order() {
+        let archive: Vec<u8> = (0..300)
+            .flat_map(|i| gzip(&record(i, &b"x".repeat(i * 37)), 6))
+            .collect();
+        let seen = same(&archive, 1 << 20);
+        assert_eq!(seen.len(), 300);
+        assert!(seen.iter().all(|s| !s.starts_with("error")));
+    }
+
+    #[test]
+    fn a_gzip_header_stored_inside_a_member_is_no_member() {
+        // Level 0 stores the bytes as they are: the member's compressed
+        // bytes hold a whole plausible gzip header.
+        let fake = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03junk";
+        let first =
+            gzip(&record(0, &[&b"a ".repeat(100)[..], fake].concat()), 0);
+        assert!(first[3..].windows(3).any(|w| w == GZIP_MAGIC));
+        let archive = [first.clone(), gzip(&record(1, b"second"), 6)].concat();
+        let seen = same(&archive, 1 << 20);
+        assert_eq!(seen.len(), 2);
+        assert!(seen[1].starts_with(&format!("{} http://h/1 6 ", first.len())));
+    }
+
+    #[test]
+    fn damaged_members_are_reported_where_one_thread_reports_them() {
+        let mut members: Vec<Vec<u8>> = (0..40)
+            .map(|i| gzip(&record(i, &b"y".repeat(500 + i)), 6))
+            .collect();
+        // A wrong CRC, bytes overwritten inside the data, bytes between
+        // two members that start none, and a member cut at the end.
+        let crc = members[5].len() - 8;
+        members[5][crc] ^= 1;
+        let mid = members[12].len() / 2;
+        members[12][mid..mid + 8].fill(b'x');
+        members[20].splice(0..0, b"garbage".iter().copied());
+        let last = members.len() - 1;
+        let cut = members[last].len() / 2;
+        members[last].truncate(cut);
+        let seen = same(&members.concat(), 1 << 20);
+        assert!(seen.iter().filter(|s| s.starts_with("error")).count() >= 4);
+        // Reading goes on after each.
+        assert!(seen.iter().any(|s| s.contains("http://h/38 ")));
+    }
+
+    #[test]
+    fn members_past_the_limit_are_handed_over_among_tiny_ones() {
+        let mut archive = Vec::new();
+        for i in 0..30 {
+            let len = if i % 7 == 3 { 300_000 } else { 20 + i };
+            archive.extend(gzip(&record(i, &vec![b'z'; len]), 6));
+        }
+        // A whole-file-compressed tail: one member of many records.
+        let many: Vec<u8> =
+            (100..400).flat_map(|i| record(i, &b"w".repeat(900))).collect();
+        archive.extend(gzip(&many, 6));
+        let seen = same(&archive, 64 << 10);
+        assert_eq!(seen.len(), 30 + 300);
+    }
+
+    /// A reader that counts the bytes taken from it.
+    struct Counted<'a>(Cursor<Vec<u8>>, &'a AtomicU64);
+
+    impl Read for Counted<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.0.read(buf)?;
+            self.1.fetch_add(n as u64, Ordering::SeqCst);
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn the_thread_inflates_a_bounded_amount_ahead() {
+        // 40 MiB of stored (level 0) members of 16 KiB: the compressed
+        // bytes taken are about the inflated ones.
+        let member = 16 << 10;
+        let archive: Vec<u8> = (0..2560)
+            .flat_map(|i| gzip(&record(i, &vec![b'q'; member]), 0))
+            .collect();
+        static TAKEN: AtomicU64 = AtomicU64::new(0);
+        let input =
+            std::io::BufReader::new(Counted(Cursor::new(archive), &TAKEN));
+        let mut records = Records::new(input).unwrap();
+        records.inflate_ahead();
+        assert!(records.next_record().unwrap().is_ok());
+        // The thread fills its batches and waits: what it took stays put.
+        let start = Instant::now();
+        let mut last = u64::MAX;
+        loop {
+            thread::sleep(Duration::from_millis(50));
+            let now = TAKEN.load(Ordering::SeqCst);
+            if now == last {
+                break;
+            }
+            last = now;
+            assert!(start.elapsed() < Duration::from_secs(60));
+        }
+        // The batches sent, the one being filled, the one read, each up
+        // to BATCH_BYTES and a member, and the reader's buffer.
+        let bound = (BATCHES + 2) * (BATCH_BYTES + 2 * member) + (64 << 10);
+        assert!(last as usize <= bound, "{last} > {bound}");
+        assert!(last as usize >= BATCH_BYTES, "{last}");
+        let mut n = 1;
+        while let Some(next) = records.next_record() {
+            assert!(next.is_ok());
+            n += 1;
+        }
+        assert_eq!(n, 2560);
+    }
+}
