@@ -29,6 +29,14 @@ const MEMBER_BUFFER: usize = 8 << 10;
 /// The gzip magic bytes and the deflate method, which start every member.
 const GZIP_MAGIC: &[u8] = b"\x1f\x8b\x08";
 
+/// Whether the buffered bytes `head` (not empty) are read as a gzip
+/// member: they start with the magic, or are too few to tell (a buffer
+/// may end just past a member; the inflater then reads on and reports
+/// what it finds).
+fn starts_member(head: &[u8]) -> bool {
+    head.starts_with(GZIP_MAGIC) || head.len() < GZIP_MAGIC.len()
+}
+
 /// One record: where it starts, its named fields and its block.
 pub struct Record {
     /// The byte offset of the record in the input (of its gzip member in a
@@ -339,6 +347,9 @@ type Spawn<R> = fn(
 struct Ahead<R> {
     batches: Receiver<Vec<ahead::Item<R>>>,
     items: VecDeque<ahead::Item<R>>,
+    /// Where the member after the last one taken starts: where an
+    /// error of the thread itself is reported.
+    at: u64,
 }
 
 impl<R: BufRead + Send + 'static> Records<R> {
@@ -420,12 +431,13 @@ impl<R: BufRead> Records<R> {
                             Err(_) => {
                                 let e =
                                     io::Error::other("the inflater stopped");
-                                return Some(Err(Error::io(0, &e)));
+                                return Some(Err(Error::io(ahead.at, &e)));
                             }
                         }
                     };
                     self.input = match item {
-                        ahead::Item::Whole { start, bytes } => {
+                        ahead::Item::Whole { start, end, bytes } => {
+                            ahead.at = end;
                             Input::Inflated {
                                 start,
                                 member: Pushback::new(Cursor::new(bytes)),
@@ -463,9 +475,7 @@ impl<R: BufRead> Records<R> {
                 Input::Between(mut raw) => match raw.fill_buf() {
                     Err(e) => return Some(Err(Error::io(raw.consumed, &e))),
                     Ok([]) => return None,
-                    Ok(head)
-                        if head.starts_with(GZIP_MAGIC) || head.len() < 3 =>
-                    {
+                    Ok(head) if starts_member(head) => {
                         let start = raw.consumed;
                         raw.tee = Some(Spill::new(self.block_limit));
                         // A buffer per member, zeroed on its first fill:
@@ -529,10 +539,12 @@ impl<R: BufRead> Records<R> {
         let Some(spawn) = self.spawn else {
             return Input::Between(raw);
         };
+        let at = raw.consumed;
         match spawn(raw, self.block_limit) {
             Ok(batches) => Input::Ahead(Box::new(Ahead {
                 batches,
                 items: VecDeque::new(),
+                at,
             })),
             Err(raw) => {
                 self.spawn = None;

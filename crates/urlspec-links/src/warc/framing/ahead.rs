@@ -22,7 +22,7 @@ use std::thread;
 
 use flate2::bufread::GzDecoder;
 
-use super::{Front, Member, Pushback, Spill, GZIP_MAGIC, MEMBER_BUFFER};
+use super::{starts_member, Front, Member, Pushback, Spill, MEMBER_BUFFER};
 
 /// A batch is sent once it holds this many inflated bytes (or
 /// [`BATCH_MEMBERS`] members): a hand-over per member would cost a
@@ -53,8 +53,9 @@ impl AsRef<[u8]> for Shared {
 
 /// What the inflating thread hands the framing, in order.
 pub(super) enum Item<R> {
-    /// The member at `start`, inflated whole.
-    Whole { start: u64, bytes: Shared },
+    /// The member at `start`, inflated whole; the next one starts at
+    /// `end`.
+    Whole { start: u64, end: u64, bytes: Shared },
     /// The member at `start`, longer than the block limit: its inflater,
     /// its inflated bytes so far in front. The thread has ended.
     Live { start: u64, member: Box<Member<R>> },
@@ -98,14 +99,15 @@ fn inflate<R: BufRead>(
     limit: usize,
     tx: &SyncSender<Vec<Item<R>>>,
 ) {
-    // The members of the batch being filled: where each starts, where its
-    // bytes are in `buf`.
-    let mut members: Vec<(u64, Range<usize>)> = Vec::new();
+    // The members of the batch being filled: where each starts and ends,
+    // where its bytes are in `buf`.
+    let mut members: Vec<(u64, u64, Range<usize>)> = Vec::new();
     let mut buf = Vec::with_capacity(2 * BATCH_BYTES);
     // The bytes of `buf` the batch's members fill.
     let mut used = 0;
     loop {
-        let member = raw.fill_buf().is_ok_and(|h| h.starts_with(GZIP_MAGIC));
+        let member =
+            raw.fill_buf().is_ok_and(|h| !h.is_empty() && starts_member(h));
         if !member {
             let mut batch = share(&mut buf, &mut used, &mut members);
             batch.push(Item::Back(raw));
@@ -121,7 +123,7 @@ fn inflate<R: BufRead>(
             Ok(true) => {
                 raw = decoder.into_inner();
                 raw.tee = None;
-                members.push((start, from..used));
+                members.push((start, raw.consumed, from..used));
             }
             Ok(false) => {
                 let bytes = buf[from..used].to_vec();
@@ -194,15 +196,16 @@ fn fill(
 fn share<R>(
     buf: &mut Vec<u8>,
     used: &mut usize,
-    members: &mut Vec<(u64, Range<usize>)>,
+    members: &mut Vec<(u64, u64, Range<usize>)>,
 ) -> Vec<Item<R>> {
     buf.truncate(mem::take(used));
     let batch =
         Arc::new(mem::replace(buf, Vec::with_capacity(2 * BATCH_BYTES)));
     members
         .drain(..)
-        .map(|(start, range)| Item::Whole {
+        .map(|(start, end, range)| Item::Whole {
             start,
+            end,
             bytes: Shared { batch: batch.clone(), range },
         })
         .collect()
@@ -210,7 +213,7 @@ fn share<R>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::Records;
+    use super::super::{Records, GZIP_MAGIC};
     use super::*;
     use flate2::write::GzEncoder;
     use flate2::Compression;
@@ -327,6 +330,41 @@ mod tests {
         assert_eq!(seen.len(), 30 + 300);
     }
 
+    /// A reader that panics once `left` bytes are taken.
+    struct Panics(Cursor<Vec<u8>>, usize);
+
+    impl Read for Panics {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            assert!(self.1 > 0, "the input failed");
+            let room = buf.len().min(self.1);
+            let n = self.0.read(&mut buf[..room])?;
+            self.1 -= n;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_thread_that_dies_is_reported_where_its_members_stop() {
+        // The input fails inside the second batch: the first batch's
+        // members are read, then the error at the end of the last one.
+        let members: Vec<Vec<u8>> = (0..2 * BATCH_MEMBERS)
+            .map(|i| gzip(&record(i, b"v"), 6))
+            .collect();
+        let batch: usize = members[..BATCH_MEMBERS].iter().map(Vec::len).sum();
+        let input = Panics(Cursor::new(members.concat()), batch + 40);
+        let mut records =
+            Records::new(std::io::BufReader::new(input)).unwrap();
+        records.inflate_ahead();
+        let mut seen = Vec::new();
+        while let Some(next) = records.next_record() {
+            seen.push(next.map(|r| r.offset).map_err(|e| e.to_string()));
+        }
+        assert_eq!(seen.len(), BATCH_MEMBERS + 1, "{seen:?}");
+        let err = seen[BATCH_MEMBERS].clone().unwrap_err();
+        assert!(err.contains(&format!("at byte {batch}:")), "{err}");
+        assert!(err.contains("the inflater stopped"), "{err}");
+    }
+
     /// A reader that counts the bytes taken from it.
     struct Counted<'a>(Cursor<Vec<u8>>, &'a AtomicU64);
 
@@ -336,6 +374,46 @@ mod tests {
             self.1.fetch_add(n as u64, Ordering::SeqCst);
             Ok(n)
         }
+    }
+
+    /// What `input` has given once the thread, started by the first
+    /// record, has filled its batches and waits.
+    fn taken_when_settled(taken: &AtomicU64) -> u64 {
+        let start = Instant::now();
+        let mut last = u64::MAX;
+        loop {
+            thread::sleep(Duration::from_millis(50));
+            let now = taken.load(Ordering::SeqCst);
+            if now == last {
+                return last;
+            }
+            last = now;
+            assert!(start.elapsed() < Duration::from_secs(60));
+        }
+    }
+
+    #[test]
+    fn a_buffer_ending_inside_a_gzip_header_does_not_stop_the_thread() {
+        // A 2-byte buffer never shows a whole magic: the thread goes on,
+        // as the sequential reading does, rather than handing back.
+        let archive: Vec<u8> = (0..128)
+            .flat_map(|i| gzip(&record(i, &vec![b'p'; 4 << 10]), 0))
+            .collect();
+        static TAKEN: AtomicU64 = AtomicU64::new(0);
+        let input = std::io::BufReader::with_capacity(
+            2,
+            Counted(Cursor::new(archive), &TAKEN),
+        );
+        let mut records = Records::new(input).unwrap();
+        records.inflate_ahead();
+        assert!(records.next_record().unwrap().is_ok());
+        assert!(taken_when_settled(&TAKEN) as usize >= BATCH_BYTES);
+        let mut rest = 0;
+        while let Some(next) = records.next_record() {
+            assert!(next.is_ok());
+            rest += 1;
+        }
+        assert_eq!(rest, 127);
     }
 
     #[test]
@@ -353,17 +431,7 @@ mod tests {
         records.inflate_ahead();
         assert!(records.next_record().unwrap().is_ok());
         // The thread fills its batches and waits: what it took stays put.
-        let start = Instant::now();
-        let mut last = u64::MAX;
-        loop {
-            thread::sleep(Duration::from_millis(50));
-            let now = TAKEN.load(Ordering::SeqCst);
-            if now == last {
-                break;
-            }
-            last = now;
-            assert!(start.elapsed() < Duration::from_secs(60));
-        }
+        let last = taken_when_settled(&TAKEN);
         // The batches sent, the one being filled, the one read, each up
         // to BATCH_BYTES and a member, and the reader's buffer.
         let bound = (BATCHES + 2) * (BATCH_BYTES + 2 * member) + (64 << 10);
