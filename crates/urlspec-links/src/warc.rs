@@ -256,6 +256,9 @@ enum State<R> {
     /// Not looked at yet.
     Start(R),
     Reading(Box<Records<R>>),
+    /// Not an archive, or not readable: said at the first page
+    /// ([`Documents::start`]).
+    Failed(Error),
     Done,
 }
 
@@ -474,19 +477,73 @@ impl<R: BufRead> Documents<R> {
         }
     }
 
+    /// Begins reading now rather than at the first page: the archive's
+    /// first bytes are read, and with [`Documents::inflate_ahead`] its
+    /// inflating thread starts, so that the members are inflated while
+    /// the caller reads something else (the archive before this one).
+    /// What the first bytes say (not an archive, a read error) is the
+    /// first page's [`Error`], as without this call.
+    ///
+    /// ```
+    /// use std::io::Write;
+    /// use urlspec::Spec;
+    /// use urlspec_links::{warc::Documents, Context};
+    /// let html = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<a href=x>";
+    /// let record = format!(
+    ///     "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://h/d/\r\n\
+    ///      Content-Length: {}\r\n\r\n{html}\r\n\r\n",
+    ///     html.len()
+    /// );
+    /// let mut gz = flate2::write::GzEncoder::new(Vec::new(), Default::default());
+    /// gz.write_all(record.as_bytes()).unwrap();
+    /// let input = std::io::Cursor::new(gz.finish().unwrap());
+    /// let mut docs = Documents::new(input, Context::new(Spec::Rfc3986));
+    /// docs.inflate_ahead();
+    /// docs.start(); // the member inflates from here on
+    /// let doc = docs.next().unwrap().unwrap();
+    /// assert_eq!(doc.links[0].url.as_deref(), Ok("http://h/d/x"));
+    ///
+    /// let mut not_warc = Documents::new(&b"<html>"[..], Context::new(Spec::Rfc3986));
+    /// not_warc.start();
+    /// assert!(not_warc.next().unwrap().is_err());
+    /// assert!(not_warc.next().is_none());
+    /// ```
+    pub fn start(&mut self) {
+        if let State::Start(_) = self.state {
+            let State::Start(input) =
+                std::mem::replace(&mut self.state, State::Done)
+            else {
+                return;
+            };
+            self.state = match self.records(input) {
+                Ok(records) => State::Reading(records),
+                Err(e) => State::Failed(e),
+            };
+        }
+        if let State::Reading(records) = &mut self.state {
+            records.start();
+        }
+    }
+
+    /// The records of `input`, read as this reading is set to.
+    fn records(&self, input: R) -> Result<Box<Records<R>>, Error> {
+        let mut records = Records::new(input)?;
+        records.set_block_limit(self.block_limit);
+        if let Some(ahead) = self.ahead {
+            ahead(&mut records);
+        }
+        Ok(Box::new(records))
+    }
+
     /// The next page, `Ok(None)` at the end of the archive.
     fn read_page(&mut self) -> Result<Option<Page>, Error> {
         loop {
             match std::mem::replace(&mut self.state, State::Done) {
                 State::Start(input) => {
-                    let mut records = Records::new(input)?;
-                    records.set_block_limit(self.block_limit);
-                    if let Some(ahead) = self.ahead {
-                        ahead(&mut records);
-                    }
-                    self.state = State::Reading(Box::new(records));
+                    self.state = State::Reading(self.records(input)?);
                 }
                 State::Done => return Ok(None),
+                State::Failed(e) => return Err(e),
                 reading @ State::Reading(_) => self.state = reading,
             }
             let State::Reading(records) = &mut self.state else {

@@ -533,6 +533,21 @@ impl<R: BufRead> Records<R> {
 }
 
 impl<R: BufRead> Records<R> {
+    /// Starts the thread that inflates ahead now, if it is asked for and
+    /// the archive is between two members, rather than at the first
+    /// [`Records::next_record`].
+    pub fn start(&mut self) {
+        self.input = match std::mem::replace(&mut self.input, Input::Done) {
+            Input::Between(raw)
+                if self.spawn.is_some()
+                    && self.not_ahead != Some(raw.consumed) =>
+            {
+                self.start_ahead(raw)
+            }
+            input => input,
+        };
+    }
+
     /// The thread that inflates ahead, started at `raw`'s place; the
     /// sequential reading when it cannot be started.
     fn start_ahead(&mut self, raw: Pushback<R>) -> Input<R> {

@@ -416,6 +416,47 @@ mod tests {
         assert_eq!(rest, 127);
     }
 
+    /// A reader that says on `done` when it has been read to its end.
+    struct Ends(Cursor<Vec<u8>>, mpsc::Sender<()>);
+
+    impl Read for Ends {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.0.read(buf)?;
+            if n == 0 {
+                let _ = self.1.send(());
+            }
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn started_documents_inflate_before_the_first_page_is_asked_for() {
+        use crate::warc::Documents;
+        use crate::Context;
+        let html = b"<!doctype html><a href=x>";
+        let archive: Vec<u8> =
+            (0..20).flat_map(|i| gzip(&record(i, html), 6)).collect();
+        let (done, ended) = mpsc::channel();
+        // A small buffer: opening the archive reads 64 bytes of it.
+        let input = std::io::BufReader::with_capacity(
+            64,
+            Ends(Cursor::new(archive), done),
+        );
+        let ctx = Context::new(urlspec::Spec::Rfc3986);
+        let mut docs = Documents::new(input, ctx);
+        docs.inflate_ahead();
+        docs.start();
+        // No page asked for: the thread alone reads the archive to its
+        // end (the wait is a guard against a hang, not a measure).
+        assert!(ended.recv_timeout(Duration::from_secs(60)).is_ok());
+        let mut pages = 0;
+        while let Some(page) = docs.next_page() {
+            assert!(page.is_ok());
+            pages += 1;
+        }
+        assert_eq!(pages, 20);
+    }
+
     #[test]
     fn the_thread_inflates_a_bounded_amount_ahead() {
         // 40 MiB of stored (level 0) members of 16 KiB: the compressed
