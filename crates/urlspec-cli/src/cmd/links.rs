@@ -13,6 +13,7 @@
 //! to worker threads instead ([`parallel`]), and the output is the same.
 
 mod inputs;
+mod lookahead;
 #[cfg(test)]
 mod panics;
 mod parallel;
@@ -27,7 +28,7 @@ use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 use flate2::read::MultiGzDecoder;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use urlspec::base::{self, Base, Source};
 use urlspec::resolve::Resolver;
 use urlspec::Spec;
@@ -43,6 +44,7 @@ use crate::cmd::extract::check_absolute;
 use crate::cmd::resolve::ResolveOptions;
 use crate::output::{self, Error, JsonObject, Output, RecordWrite};
 use inputs::Input;
+use lookahead::{Begun, Lookahead, Next};
 
 /// The built-in sample: a MIME message that shows every base layer.
 pub const SAMPLE: &[u8] = include_bytes!("../../../../examples/sample.eml");
@@ -573,6 +575,11 @@ trait Stage {
     fn inflate_ahead(&self) -> bool {
         false
     }
+    /// How many inputs after the one being read are begun ahead of their
+    /// turn ([`lookahead`]).
+    fn lookahead(&self) -> usize {
+        0
+    }
 }
 
 /// `--threads 1`: each document printed as soon as it is read.
@@ -670,9 +677,24 @@ fn read_all(
     ctx: &Context,
     stage: &mut impl Stage,
 ) -> Result<(), Error> {
-    for next in inputs::Inputs::new(args) {
-        let input = match next {
-            Ok(input) => input,
+    read_inputs(inputs::Inputs::new(args), args, ctx, stage)
+}
+
+/// Reads `inputs` (an `Err`: one that could not be opened) in order into
+/// `stage`, the next ones begun ahead as `stage` asks ([`lookahead`]).
+/// `Err` only when the output is gone.
+fn read_inputs(
+    inputs: impl Iterator<Item = Result<Input, String>>,
+    args: &LinksArgs,
+    ctx: &Context,
+    stage: &mut impl Stage,
+) -> Result<(), Error> {
+    let depth = stage.lookahead();
+    let verbose = stage.verbose();
+    let ahead = Lookahead::new(inputs, depth, args.format, ctx, verbose);
+    for next in ahead {
+        let Next { input, begun } = match next {
+            Ok(next) => next,
             Err(problem) => {
                 stage.input("");
                 stage.failed();
@@ -688,8 +710,12 @@ fn read_all(
             }
             None => ctx.clone(),
         };
-        let read =
-            output::isolate(|| read(input, args.format, &ctx, &mut *stage));
+        // A panic while it was begun ahead is reported at its turn.
+        let read = begun.and_then(|begun| {
+            output::isolate(|| {
+                read_begun(input, begun, args.format, &ctx, &mut *stage)
+            })
+        });
         // The input's links up to a failure are printed; the next input
         // is read.
         if let Some(problem) =
@@ -776,34 +802,42 @@ pub fn read_bytes(
 /// with an archive; an input that is not of its format, or binary, is
 /// reported and counted as unreadable.
 fn read(
-    mut input: Input,
+    input: Input,
     format: InputFormat,
     ctx: &Context,
     stage: &mut impl Stage,
 ) -> Result<(), Error> {
-    let head = read_head(&mut input.reader).map_err(Error::Read)?;
-    let gzip = head.starts_with(b"\x1f\x8b");
-    // What a gzip input holds, from the start of its first member.
-    let inner = if gzip { gunzip_head(&head) } else { head.clone() };
-    let format = match format {
-        InputFormat::Auto => {
-            let format = Format::detect(&inner);
-            if format != Format::Warc && is_binary(&inner) {
-                stage.unreadable();
-                stage.warn(format!(
-                    "urlspec: {}: {}",
-                    input.name,
-                    urlspec_links::Reason::Binary
-                ));
-                return Ok(());
-            }
-            format
+    read_begun(input, Begun::No, format, ctx, stage)
+}
+
+/// [`read`] for an input whose reading may have begun ahead of its turn
+/// ([`lookahead`]): what it does from there is what [`read`] does.
+fn read_begun(
+    mut input: Input,
+    begun: Begun,
+    format: InputFormat,
+    ctx: &Context,
+    stage: &mut impl Stage,
+) -> Result<(), Error> {
+    let head = match begun {
+        Begun::Archive(archive) => {
+            return read_archive(archive, &input.name, ctx, stage)
         }
-        InputFormat::Html => Format::Html,
-        InputFormat::Mime => Format::Mime,
-        InputFormat::Warc => Format::Warc,
+        Begun::Head(head) => head,
+        Begun::No => Head::read(&mut input.reader, format),
+    }
+    .map_err(Error::Read)?;
+    let Some(format) = head.format else {
+        stage.unreadable();
+        stage.warn(format!(
+            "urlspec: {}: {}",
+            input.name,
+            urlspec_links::Reason::Binary
+        ));
+        return Ok(());
     };
-    let rest = io::Cursor::new(head).chain(input.reader);
+    let gzip = head.gzip;
+    let rest = io::Cursor::new(head.bytes).chain(input.reader);
     if format == Format::Warc {
         if !ctx.retrieval.is_empty() {
             return Err(Error::Usage(
@@ -813,7 +847,15 @@ fn read(
                     .into(),
             ));
         }
-        return read_warc(rest, &input.name, input.size, ctx, stage);
+        let archive = Archive::open(
+            rest,
+            &input.name,
+            input.size,
+            ctx,
+            stage.verbose(),
+            stage.inflate_ahead(),
+        );
+        return read_archive(archive, &input.name, ctx, stage);
     }
     // A long page or message in a regular file is read in place, a long
     // stream spooled to a temporary file; a short one is read whole.
@@ -962,6 +1004,43 @@ fn read_mime(
     Ok(())
 }
 
+/// An input's first [`HEAD`] bytes, and what they say.
+struct Head {
+    bytes: Vec<u8>,
+    /// They start a gzip member.
+    gzip: bool,
+    /// The format the input is read as; `None`: binary data, refused.
+    format: Option<Format>,
+}
+
+impl Head {
+    /// Reads the head of `reader`, and its format as `format` says (told
+    /// from what a gzip input holds, for `auto`).
+    fn read(reader: &mut dyn Read, format: InputFormat) -> io::Result<Head> {
+        let bytes = read_head(reader)?;
+        let gzip = bytes.starts_with(b"\x1f\x8b");
+        let format = match format {
+            InputFormat::Auto => {
+                // What a gzip input holds, from the start of its first
+                // member.
+                let inflated;
+                let inner = if gzip {
+                    inflated = gunzip_head(&bytes);
+                    &inflated
+                } else {
+                    &bytes
+                };
+                let format = Format::detect(inner);
+                (format == Format::Warc || !is_binary(inner)).then_some(format)
+            }
+            InputFormat::Html => Some(Format::Html),
+            InputFormat::Mime => Some(Format::Mime),
+            InputFormat::Warc => Some(Format::Warc),
+        };
+        Ok(Head { bytes, gzip, format })
+    }
+}
+
 /// Reads the first [`HEAD`] bytes (fewer at the end of the input), for
 /// [`Format::detect`].
 fn read_head(reader: &mut dyn Read) -> io::Result<Vec<u8>> {
@@ -985,33 +1064,90 @@ fn gunzip_head(head: &[u8]) -> Vec<u8> {
     inner
 }
 
-/// Streams a WARC archive, record by record, with a progress bar on a
-/// terminal when its size is known.
-fn read_warc(
-    input: impl Read + Send + 'static,
+/// What is left of an input once its head is read: the head, then the
+/// rest.
+type Rest = io::Chain<io::Cursor<Vec<u8>>, Box<dyn Read + Send>>;
+
+/// A WARC archive open for reading: its records, the progress bar shown
+/// on a terminal when its size is known, and the flag that stops its
+/// reading once the output is gone.
+struct Archive {
+    docs: warc::Documents<io::BufReader<Counting<Rest>>>,
+    bar: Option<ProgressBar>,
+    /// The bar is not drawn until [`read_archive`]: the archive was
+    /// begun ahead of its turn.
+    hidden: bool,
+    stop: Arc<AtomicBool>,
+}
+
+impl Archive {
+    /// The archive `input`, named `name`, read under `ctx`; `verbose`:
+    /// each skipped record is kept; `ahead`: its members are inflated on a
+    /// thread of their own.
+    fn open(
+        input: Rest,
+        name: &str,
+        size: Option<u64>,
+        ctx: &Context,
+        verbose: bool,
+        ahead: bool,
+    ) -> Archive {
+        Archive::open_as(input, name, size, ctx, verbose, ahead, false)
+    }
+
+    /// [`Archive::open`], its bar `hidden` until its turn.
+    fn open_as(
+        input: Rest,
+        name: &str,
+        size: Option<u64>,
+        ctx: &Context,
+        verbose: bool,
+        ahead: bool,
+        hidden: bool,
+    ) -> Archive {
+        let bar = size.filter(|_| io::stderr().is_terminal()).map(|len| {
+            let style = ProgressStyle::with_template(
+                "{prefix} [{wide_bar}] {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> ");
+            let target = if hidden {
+                ProgressDrawTarget::hidden()
+            } else {
+                ProgressDrawTarget::stderr()
+            };
+            ProgressBar::with_draw_target(Some(len), target)
+                .with_style(style)
+                .with_prefix(name.to_string())
+        });
+        let stop = Arc::new(AtomicBool::new(false));
+        let counted =
+            Counting { inner: input, bar: bar.clone(), stop: stop.clone() };
+        let reader = io::BufReader::with_capacity(1 << 16, counted);
+        let mut docs = warc::Documents::new(reader, ctx.clone());
+        if verbose {
+            docs.log_skipped();
+        }
+        if ahead {
+            docs.inflate_ahead();
+        }
+        Archive { docs, bar, hidden, stop }
+    }
+}
+
+/// Streams a WARC archive, record by record, its progress bar drawn from
+/// here on.
+fn read_archive(
+    archive: Archive,
     name: &str,
-    size: Option<u64>,
     ctx: &Context,
     stage: &mut impl Stage,
 ) -> Result<(), Error> {
-    let bar = size.filter(|_| io::stderr().is_terminal()).map(|len| {
-        let style = ProgressStyle::with_template(
-            "{prefix} [{wide_bar}] {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar())
-        .progress_chars("=> ");
-        ProgressBar::new(len).with_style(style).with_prefix(name.to_string())
-    });
-    let stop = Arc::new(AtomicBool::new(false));
-    let counted =
-        Counting { inner: input, bar: bar.clone(), stop: stop.clone() };
-    let reader = io::BufReader::with_capacity(1 << 16, counted);
-    let mut docs = warc::Documents::new(reader, ctx.clone());
-    if stage.verbose() {
-        docs.log_skipped();
-    }
-    if stage.inflate_ahead() {
-        docs.inflate_ahead();
+    let Archive { mut docs, bar, hidden, stop } = archive;
+    if let Some(bar) = bar.as_ref().filter(|_| hidden) {
+        bar.set_draw_target(ProgressDrawTarget::stderr());
+        bar.reset_elapsed();
+        bar.reset_eta();
     }
     let mut write_result = Ok(());
     loop {

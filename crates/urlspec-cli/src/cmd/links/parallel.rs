@@ -8,7 +8,9 @@
 //!   inputs, detects their formats, frames each WARC archive into records
 //!   (the gzip members of a record-compressed one inflated ahead of it,
 //!   in order, on a thread of their own:
-//!   [`warc::Documents::inflate_ahead`]), reads each record's type and
+//!   [`warc::Documents::inflate_ahead`]; the next [`Limits::ahead`]
+//!   inputs are opened and their archives inflating while one is read:
+//!   [`lookahead`](super::lookahead)), reads each record's type and
 //!   HTTP head and follows its redirects
 //!   ([`warc::Documents::next_page`]), and reads HTML and MIME inputs
 //!   whole. Each page or input becomes a task, its warnings and counts
@@ -29,7 +31,9 @@
 //! Memory stays bounded: the [`Window`] admits at most
 //! [`Limits::items`] tasks, and [`Limits::bytes`] bytes of them, between
 //! the reader and the writer (and the reader holds one batch more) (a task larger than that waits until it is
-//! alone in flight, and so is read in order), and a worker whose output
+//! alone in flight, and so is read in order), each input begun ahead holds
+//! what its inflating thread holds (bounded in
+//! [`lookahead`](super::lookahead)), and a worker whose output
 //! passes [`Limits::spool`] bytes before its turn waits for its turn, then
 //! hands the output over piece by piece.
 //!
@@ -48,8 +52,10 @@ use std::thread;
 use indicatif::ProgressBar;
 use urlspec_links::{warc, Context, Document, Format, Summary};
 
+use super::inputs::{Input, Inputs};
+use super::lookahead::MAX_DEPTH;
 use super::{
-    data_documents, merge, print_data, print_page, read_all, read_html,
+    data_documents, merge, print_data, print_page, read_html, read_inputs,
     read_problem, LinksArgs, Printer, Stage, Unique,
 };
 use crate::output::{self, Error, RecordWrite};
@@ -70,6 +76,9 @@ pub struct Limits {
     /// bytes (or [`BATCH_PAGES`] records): a hand-over per record cost
     /// three context switches a record (BENCHMARKS.md).
     pub batch: usize,
+    /// Inputs opened, and their archives inflating, while the one before
+    /// them is read.
+    pub ahead: usize,
 }
 
 /// The most records in one batch.
@@ -77,16 +86,18 @@ const BATCH_PAGES: usize = 32;
 
 impl Limits {
     /// The limits for `threads` workers: 8 tasks each, 32 MiB of input
-    /// in all, 1 MiB of held output per task, batches of 128 KiB. A
-    /// batch's JSON is about twice its input: at 256 KiB of held output
-    /// most batches waited for their turn before they were done
-    /// (BENCHMARKS.md).
+    /// in all, 1 MiB of held output per task, batches of 128 KiB, and as
+    /// many inputs begun ahead as threads, at most
+    /// [`MAX_DEPTH`](super::lookahead::MAX_DEPTH). A batch's JSON is about
+    /// twice its input: at 256 KiB of held output most batches waited for
+    /// their turn before they were done (BENCHMARKS.md).
     pub fn new(threads: usize) -> Limits {
         Limits {
             items: 8 * threads,
             bytes: 32 << 20,
             spool: 1 << 20,
             batch: 128 << 10,
+            ahead: threads.min(MAX_DEPTH),
         }
     }
 }
@@ -102,7 +113,8 @@ pub fn run(
     out: &mut impl RecordWrite,
 ) -> Result<bool, Error> {
     let window = Window::new(Limits::new(threads));
-    pipeline(args, ctx, threads, &window, printer, out)
+    let inputs = || Inputs::new(args);
+    pipeline(args, ctx, threads, &window, printer, out, inputs)
 }
 
 /// What the [`Window`] saw at its fullest (read by the tests of the
@@ -120,15 +132,20 @@ pub struct Peaks {
     pub largest: usize,
 }
 
-/// [`run`] through `window`.
-fn pipeline(
+/// [`run`] through `window`, on the inputs `inputs` makes (on the reader
+/// thread).
+fn pipeline<I>(
     args: &LinksArgs,
     ctx: &Context,
     threads: usize,
     window: &Window,
     printer: &mut Printer,
     out: &mut impl RecordWrite,
-) -> Result<bool, Error> {
+    inputs: impl FnOnce() -> I + Send,
+) -> Result<bool, Error>
+where
+    I: Iterator<Item = Result<Input, String>>,
+{
     let defer = args.unique == Some(Unique::All);
     let (task_tx, task_rx) = mpsc::sync_channel::<Task>(threads);
     // Held by the workers alone: when they are all gone, the reader's
@@ -161,7 +178,7 @@ fn pipeline(
                 verbose,
                 interactive,
             };
-            let read = read_all(args, ctx, &mut feed);
+            let read = read_inputs(inputs(), args, ctx, &mut feed);
             let _ = feed.flush();
             read
         });
@@ -565,6 +582,10 @@ impl Stage for Feed<'_> {
     fn inflate_ahead(&self) -> bool {
         true
     }
+
+    fn lookahead(&self) -> usize {
+        self.window.limits.ahead
+    }
 }
 
 /// A worker: takes tasks until there are none, reads and formats each
@@ -910,8 +931,13 @@ mod tests {
 
     #[test]
     fn spare_buffers_are_reused_emptied_and_bounded() {
-        let limits =
-            Limits { items: 2, bytes: 1 << 20, spool: 1 << 10, batch: 1 };
+        let limits = Limits {
+            items: 2,
+            bytes: 1 << 20,
+            spool: 1 << 10,
+            batch: 1,
+            ahead: 1,
+        };
         let window = Window::new(limits);
         let mut buf = window.buffer();
         assert!(buf.is_empty() && buf.capacity() >= OUT_CAPACITY);
@@ -942,15 +968,29 @@ mod tests {
         let args = links_args(&["-o", "json", path.to_str().unwrap()]);
         let ctx = super::super::context(&args).unwrap();
         // One page a task: the window fills before the long tenth page.
-        let limits =
-            Limits { items: 6, bytes: 4 << 10, spool: 8 << 10, batch: 1 };
+        let limits = Limits {
+            items: 6,
+            bytes: 4 << 10,
+            spool: 8 << 10,
+            batch: 1,
+            ahead: 1,
+        };
         let window = Window::new(limits);
         let open = (Mutex::new(false), Condvar::new());
         let mut printer = Printer::new(args.output);
         let mut out = Stalled { open: &open, bytes: Vec::new() };
         thread::scope(|scope| {
             let run = scope.spawn(|| {
-                pipeline(&args, &ctx, 2, &window, &mut printer, &mut out)
+                let inputs = || Inputs::new(&args);
+                pipeline(
+                    &args,
+                    &ctx,
+                    2,
+                    &window,
+                    &mut printer,
+                    &mut out,
+                    inputs,
+                )
             });
             // With the output stalled on the first page, the reader fills
             // the window and waits: it has taken no more of the archive
