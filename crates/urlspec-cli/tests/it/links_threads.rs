@@ -423,3 +423,56 @@ fn members_of_every_kind_read_the_same_on_every_thread_count() {
     assert!(text.contains("http://m.example/120/late"), "a long member");
     assert!(text.contains("http://m.example/199"), "read to the end");
 }
+
+#[test]
+fn many_archives_among_other_inputs_read_the_same_on_every_thread_count() {
+    // A crawl split into small archives, as crawlers write them, with a
+    // damaged archive, a missing file, an HTML page, a gzipped one, a
+    // plain archive, a binary file and an empty one among them: the
+    // archives after each are begun ahead of their turn.
+    let dir = scratch("many");
+    let mut files = Vec::new();
+    let mut add = |name: &str, data: &[u8]| {
+        let path = dir.join(name);
+        std::fs::write(&path, data).unwrap();
+        files.push(path.to_str().unwrap().to_owned());
+    };
+    for i in 0..30 {
+        add(&format!("crawl-{i:02}.warc.gz"), &crawl(1 + i % 7));
+        match i {
+            4 => {
+                let mut members: Vec<Vec<u8>> =
+                    crawl_records(12).iter().map(|r| gzip(r)).collect();
+                members[3].splice(0..0, b"garbage".iter().copied());
+                let at = members[9].len() / 2;
+                members[9][at..at + 20].fill(b'x');
+                add("damaged.warc.gz", &members.concat());
+            }
+            9 => add("page.html", page(3, 25).as_bytes()),
+            14 => add("page.html.gz", &gzip(page(4, 25).as_bytes())),
+            19 => add("plain.warc", &crawl_records(5).concat()),
+            22 => add("binary.bin", b"\x00\x01\x02binary"),
+            25 => add("empty.warc.gz", b""),
+            _ => {}
+        }
+    }
+    let missing = dir.join("missing.warc.gz").to_str().unwrap().to_owned();
+    files.insert(7, missing);
+    let files: Vec<&str> = files.iter().map(String::as_str).collect();
+    for extra in [
+        &["-o", "json"][..],
+        &["-o", "text", "-v"],
+        &["-o", "tsv", "--unique=all"],
+    ] {
+        let mut args = extra.to_vec();
+        args.extend_from_slice(&files);
+        let out = same_on_every_thread_count(&args, b"");
+        assert_eq!(code(&out), 2, "{extra:?}: a missing file");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains("missing.warc.gz"), "{err}");
+        assert!(err.contains("damaged.warc.gz"), "{err}");
+        assert!(err.contains("binary"), "{err}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains("site6.example"), "{extra:?}");
+    }
+}

@@ -444,9 +444,12 @@ impl Feed<'_> {
         self.ctx.get_or_insert_with(|| Arc::new(ctx.clone())).clone()
     }
 
+    /// Sends `work`, after `before` (what came before it in the input and
+    /// was not sent yet).
     fn send(
         &mut self,
         work: Work,
+        before: Vec<Piece>,
         bytes: usize,
         ctx: Arc<Context>,
         bar: Option<ProgressBar>,
@@ -460,7 +463,7 @@ impl Feed<'_> {
             name: self.name.clone(),
             ctx,
             bytes,
-            before: mem::take(&mut self.pending),
+            before,
             work,
             bar,
         };
@@ -468,7 +471,9 @@ impl Feed<'_> {
         self.tasks.send(task).map_err(|_| gone())
     }
 
-    /// Sends the batch of pages gathered so far, if any.
+    /// Sends the batch of pages gathered so far, if any. What came before
+    /// each page rides with it; what is pending came after the last one,
+    /// and stays for what comes next.
     fn send_batch(&mut self) -> io::Result<()> {
         let Some(ctx) = self.ctx.clone().filter(|_| !self.batch.is_empty())
         else {
@@ -477,7 +482,7 @@ impl Feed<'_> {
         let pages = mem::take(&mut self.batch);
         let bytes = mem::take(&mut self.batch_bytes);
         let bar = self.bar.take();
-        self.send(Work::Pages(pages), bytes, ctx, bar)
+        self.send(Work::Pages(pages), Vec::new(), bytes, ctx, bar)
     }
 
     /// Sends the batch, then the warnings and counts not sent with a
@@ -539,7 +544,8 @@ impl Stage for Feed<'_> {
     ) -> io::Result<()> {
         self.send_batch()?;
         let (bytes, ctx) = (data.len(), self.context(ctx));
-        self.send(Work::Data(format, data), bytes, ctx, None)
+        let before = mem::take(&mut self.pending);
+        self.send(Work::Data(format, data), before, bytes, ctx, None)
     }
 
     fn long_html(
