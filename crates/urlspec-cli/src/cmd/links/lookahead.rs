@@ -165,3 +165,205 @@ impl<I: Iterator<Item = Result<Input, String>>> Iterator for Lookahead<'_, I> {
         Some(next)
     }
 }
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+    use std::io::{Cursor, Write};
+    use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+    use std::sync::{mpsc, Arc};
+    use std::thread;
+    use std::time::{Duration, Instant};
+
+    use flate2::write::GzEncoder;
+    use flate2::Compression;
+
+    /// An archive of `pages` records, a gzip member each, the pages
+    /// named `http://NAME/K/`, each `body_len` bytes of text and a link;
+    /// stored (level 0) when `stored`, so that the compressed bytes taken
+    /// are about the inflated ones.
+    pub fn archive(
+        name: &str,
+        pages: usize,
+        body_len: usize,
+        stored: bool,
+    ) -> Vec<u8> {
+        let level =
+            if stored { Compression::none() } else { Compression::new(6) };
+        let mut out = Vec::new();
+        for k in 0..pages {
+            let block = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n\
+                 <a href=\"l{k}\">{}",
+                "t".repeat(body_len)
+            );
+            let record = format!(
+                "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: \
+                 http://{name}/{k}/\r\nContent-Length: {}\r\n\r\n{block}\r\n\r\n",
+                block.len()
+            );
+            let mut gz = GzEncoder::new(Vec::new(), level);
+            gz.write_all(record.as_bytes()).unwrap();
+            out.extend(gz.finish().unwrap());
+        }
+        out
+    }
+
+    /// An input of `reader`, as a regular file of `len` bytes named
+    /// `name` is.
+    pub fn input(
+        name: &str,
+        len: usize,
+        reader: impl Read + Send + 'static,
+    ) -> Input {
+        Input {
+            name: name.to_string(),
+            reader: Box::new(reader),
+            size: Some(len as u64),
+            url: None,
+            path: Some(name.to_string()),
+        }
+    }
+
+    /// A reader that says on its channel when it has been read to its
+    /// end.
+    struct Ends(Cursor<Vec<u8>>, mpsc::Sender<()>);
+
+    impl Read for Ends {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.0.read(buf)?;
+            if n == 0 {
+                let _ = self.1.send(());
+            }
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn the_next_archive_inflates_before_the_reader_reaches_it() {
+        let ctx = Context::new(urlspec::Spec::Rfc3986);
+        for depth in [1, 2] {
+            let (first, second) =
+                (archive("a", 50, 100, false), archive("b", 50, 100, false));
+            let (ends, ended) = mpsc::channel();
+            let inputs = vec![
+                Ok(input("a.warc.gz", first.len(), Cursor::new(first))),
+                Ok(input(
+                    "b.warc.gz",
+                    second.len(),
+                    Ends(Cursor::new(second), ends),
+                )),
+            ];
+            let mut ahead = Lookahead::new(
+                inputs.into_iter(),
+                depth,
+                InputFormat::Auto,
+                &ctx,
+                false,
+            );
+            let Some(Ok(a)) = ahead.next() else { panic!("no first input") };
+            // The first archive is not read at all, yet the second one's
+            // inflating thread reads it to its end (the wait guards
+            // against a hang; it is no measure).
+            assert!(
+                ended.recv_timeout(Duration::from_secs(60)).is_ok(),
+                "depth {depth}: the second archive was not inflated"
+            );
+            let Some(Ok(b)) = ahead.next() else { panic!("no second input") };
+            assert!(ahead.next().is_none());
+            // Each is read whole, its pages in order.
+            for (next, name) in [(a, "a"), (b, "b")] {
+                let Ok(Begun::Archive(mut archive)) = next.begun else {
+                    panic!("{name}: not begun as an archive")
+                };
+                let mut targets = Vec::new();
+                while let Some(page) = archive.docs.next_page() {
+                    let doc = page.unwrap().document(&ctx);
+                    targets.push(doc.name);
+                }
+                let want: Vec<String> =
+                    (0..50).map(|k| format!("http://{name}/{k}/")).collect();
+                assert_eq!(targets, want, "depth {depth}");
+            }
+        }
+    }
+
+    /// A reader that counts the bytes taken from it in `taken`.
+    struct Counted(Cursor<Vec<u8>>, Arc<AtomicU64>);
+
+    impl Read for Counted {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.0.read(buf)?;
+            self.1.fetch_add(n as u64, Ordering::SeqCst);
+            Ok(n)
+        }
+    }
+
+    /// The bytes taken from each input once they stay the same (the
+    /// inflating threads filled their batches and wait).
+    fn settled(taken: &[Arc<AtomicU64>]) -> Vec<u64> {
+        let now = || -> Vec<u64> {
+            taken.iter().map(|t| t.load(Ordering::SeqCst)).collect()
+        };
+        let start = Instant::now();
+        let mut last = now();
+        loop {
+            thread::sleep(Duration::from_millis(100));
+            let seen = now();
+            if seen == last {
+                return seen;
+            }
+            last = seen;
+            assert!(start.elapsed() < Duration::from_secs(60));
+        }
+    }
+
+    #[test]
+    fn inputs_begun_ahead_are_bounded_in_number_and_memory() {
+        let ctx = Context::new(urlspec::Spec::Rfc3986);
+        let (n, depth, member) = (30, 3, 64 << 10);
+        // 40 stored members of 64 KiB: 2.5 MiB an archive, far more than
+        // its inflating thread may hold.
+        let data = archive("m", 40, member, true);
+        let taken: Vec<Arc<AtomicU64>> =
+            (0..n).map(|_| Arc::new(AtomicU64::new(0))).collect();
+        let opened = Arc::new(AtomicUsize::new(0));
+        let inputs = {
+            let (taken, opened) = (taken.clone(), opened.clone());
+            (0..n).map(move |i| {
+                opened.fetch_add(1, Ordering::SeqCst);
+                let reader =
+                    Counted(Cursor::new(data.clone()), taken[i].clone());
+                Ok(input(&format!("{i}.warc.gz"), data.len(), reader))
+            })
+        };
+        let mut ahead =
+            Lookahead::new(inputs, depth, InputFormat::Auto, &ctx, false);
+        // Two batches sent and one being filled, each of 256 KiB and one
+        // member, the input's buffer and its first bytes.
+        let bound = 3 * ((256 << 10) + member + 1024) + (64 << 10) + 1024;
+        let mut held = Vec::new();
+        for k in 0..n - depth {
+            held.push(ahead.next().unwrap().unwrap());
+            // Input k is being read: it and the next `depth`, no more,
+            // are open.
+            assert_eq!(opened.load(Ordering::SeqCst), k + 1 + depth);
+            if k == 0 || k == 10 {
+                let taken = settled(&taken);
+                for (i, &t) in taken.iter().enumerate() {
+                    if i <= k + depth && i >= k {
+                        // Begun, and inflating: past one batch.
+                        assert!(t as usize > 256 << 10, "{i}: {t}");
+                        assert!(t as usize <= bound, "{i}: {t} > {bound}");
+                    } else if i > k + depth {
+                        assert_eq!(t, 0, "{i}: not taken yet");
+                    }
+                }
+            }
+            if k >= 1 {
+                // Those read (here: dropped) hold nothing.
+                held.remove(0);
+            }
+        }
+    }
+}

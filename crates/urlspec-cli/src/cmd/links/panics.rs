@@ -1,7 +1,8 @@
 //! A panic in the middle of a long page (while its links stream out) is
 //! reported on standard error with the input named, counted as an input
 //! that could not be read (exit status 1), and the inputs after it are
-//! read and printed whole, on one thread and on several.
+//! read and printed whole, on one thread and on several (a compressed
+//! archive among them begun ahead of its turn).
 
 use std::io::{self, Write};
 
@@ -73,10 +74,18 @@ fn a_panic_in_the_middle_of_a_long_page_is_reported_and_the_next_input_read() {
     let second = dir.path().join("second.warc");
     std::fs::write(&second, record("http://next.test/", "<a href=z>"))
         .unwrap();
-    let (first, second) = (first.to_str().unwrap(), second.to_str().unwrap());
+    let third = dir.path().join("third.warc.gz");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), Default::default());
+    gz.write_all(&record("http://third.test/", "<a href=w>")).unwrap();
+    std::fs::write(&third, gz.finish().unwrap()).unwrap();
+    let (first, second, third) = (
+        first.to_str().unwrap(),
+        second.to_str().unwrap(),
+        third.to_str().unwrap(),
+    );
     for how in ["text", "tsv"] {
         for threads in [1, 2] {
-            let args = links_args(&["-o", how, first, second]);
+            let args = links_args(&["-o", how, first, second, third]);
             let ctx = context(&args).unwrap();
             let mut printer = Printer::new(args.output);
             let mut out = Capture::default();
@@ -131,6 +140,7 @@ fn a_panic_in_the_middle_of_a_long_page_is_reported_and_the_next_input_read() {
                 );
             }
             assert!(rest.contains("http://next.test/z"), "{case}: {rest}");
+            assert!(rest.contains("http://third.test/w"), "{case}: {rest}");
         }
     }
 }

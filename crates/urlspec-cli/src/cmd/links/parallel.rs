@@ -871,9 +871,12 @@ impl<W: RecordWrite> Writer<'_, W> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::lookahead::tests::{archive as archive_of, input};
     use super::*;
     use crate::cli::{Cli, Command};
     use clap::Parser;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::mpsc;
     use std::time::{Duration, Instant};
 
     fn links_args(args: &[&str]) -> LinksArgs {
@@ -1041,5 +1044,196 @@ mod tests {
         assert!(out.bytes == serial, "the output differs");
         assert_eq!(printer.summary, one.summary);
         assert_eq!(printer.summary.links, 199 * 5 + 3000);
+    }
+
+    /// The output and the lines for standard error, in their order; a
+    /// write fails once `room` bytes are written.
+    struct Capture {
+        out: Vec<u8>,
+        room: usize,
+    }
+
+    impl Write for Capture {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if self.out.len() + buf.len() > self.room {
+                return Err(io::ErrorKind::BrokenPipe.into());
+            }
+            self.out.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl RecordWrite for Capture {
+        fn end_record(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+
+        fn warn(&mut self, line: &str) {
+            self.out.extend_from_slice(format!("stderr: {line}\n").as_bytes());
+        }
+    }
+
+    /// What the readers of [`failing_inputs`] saw: how many were read
+    /// from, how many dropped.
+    #[derive(Default)]
+    struct Seen {
+        read: AtomicUsize,
+        dropped: AtomicUsize,
+    }
+
+    /// A reader that panics once `left` bytes are taken (saying so on
+    /// `failing` first), or waits on `gate` once `wait` bytes are taken.
+    struct Fails {
+        data: io::Cursor<Vec<u8>>,
+        left: Option<usize>,
+        failing: Option<mpsc::Sender<()>>,
+        wait: Option<(usize, mpsc::Receiver<()>)>,
+        seen: Arc<Seen>,
+    }
+
+    impl io::Read for Fails {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.data.position() == 0 {
+                self.seen.read.fetch_add(1, Ordering::SeqCst);
+            }
+            if let Some((at, gate)) = &self.wait {
+                if self.data.position() >= *at as u64 {
+                    // A guard against a hang, not a measure.
+                    gate.recv_timeout(Duration::from_secs(60))
+                        .map_err(io::Error::other)?;
+                    self.wait = None;
+                }
+            }
+            let room = match self.left {
+                Some(0) => {
+                    if let Some(failing) = self.failing.take() {
+                        let _ = failing.send(());
+                    }
+                    panic!("the input failed")
+                }
+                Some(left) => left.min(buf.len()),
+                None => buf.len(),
+            };
+            let n = self.data.read(&mut buf[..room])?;
+            if let Some(left) = &mut self.left {
+                *left -= n;
+            }
+            Ok(n)
+        }
+    }
+
+    impl Drop for Fails {
+        fn drop(&mut self) {
+            self.seen.dropped.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    /// Inputs of the archives `data` (named `0.warc.gz`, ...), the one at
+    /// `fails` panicking after `left` bytes, the first waiting past its
+    /// head until it does; what their readers saw.
+    fn failing_inputs(
+        data: Vec<Vec<u8>>,
+        fails: usize,
+        left: usize,
+    ) -> (Vec<Result<Input, String>>, Arc<Seen>) {
+        let seen = Arc::new(Seen::default());
+        let (failing, gate) = mpsc::channel();
+        let (mut failing, mut gate) = (Some(failing), Some(gate));
+        let inputs = data
+            .into_iter()
+            .enumerate()
+            .map(|(i, data)| {
+                let len = data.len();
+                let reader = Fails {
+                    data: io::Cursor::new(data),
+                    left: (i == fails).then_some(left),
+                    failing: if i == fails { failing.take() } else { None },
+                    wait: if i == 0 && fails < usize::MAX {
+                        gate.take().map(|gate| (4096, gate))
+                    } else {
+                        None
+                    },
+                    seen: seen.clone(),
+                };
+                Ok(input(&format!("{i}.warc.gz"), len, reader))
+            })
+            .collect();
+        (inputs, seen)
+    }
+
+    #[test]
+    fn an_archive_begun_ahead_whose_inflating_thread_dies_is_reported_at_its_turn(
+    ) {
+        let args = links_args(&["-o", "tsv"]);
+        let ctx = super::super::context(&args).unwrap();
+        // 100 members in the second archive: the first batch of 64 is
+        // inflated, then its input fails on the thread inflating it, ahead
+        // of its turn: the first archive is read no further than its head
+        // before that.
+        let data: Vec<Vec<u8>> = ["a", "b", "c"]
+            .iter()
+            .map(|name| archive_of(name, 100, 50, false))
+            .collect();
+        let members = archive_of("b", 80, 50, false).len();
+        let (inputs, seen) = failing_inputs(data, 1, members);
+        let window = Window::new(Limits::new(2));
+        let mut printer = Printer::new(args.output);
+        let mut out = Capture { out: Vec::new(), room: usize::MAX };
+        let inputs = move || inputs.into_iter();
+        let failed =
+            pipeline(&args, &ctx, 2, &window, &mut printer, &mut out, inputs)
+                .unwrap();
+        assert!(!failed);
+        let text = String::from_utf8(out.out).unwrap();
+        let warning = "stderr: urlspec: 1.warc.gz: ";
+        let at = text.find(warning).unwrap_or_else(|| panic!("{text}"));
+        let line = text[at..].lines().next().unwrap();
+        assert!(line.contains("the inflater stopped"), "{line}");
+        // Reported at its turn: after every page of the first archive and
+        // those of the second inflated before the failure, before the
+        // third; the third read whole.
+        assert!(text[..at].contains("http://a/99/l99"));
+        assert!(text[..at].contains("http://b/63/l63"));
+        assert!(!text[..at].contains("http://c/"));
+        assert!(text[at..].contains("http://c/0/l0"));
+        assert!(text[at..].contains("http://c/99/l99"));
+        assert_eq!(printer.unreadable, 1);
+        assert_eq!(printer.summary.documents, 264);
+        assert_eq!(seen.dropped.load(Ordering::SeqCst), 3);
+    }
+
+    #[test]
+    fn a_closed_output_ends_the_inputs_begun_ahead() {
+        let args = links_args(&["-o", "json"]);
+        let ctx = super::super::context(&args).unwrap();
+        // 2,000 pages of 2 KB an archive: the window fills inside the
+        // first one, so the reader stays in it.
+        let data: Vec<Vec<u8>> = (0..20)
+            .map(|i| archive_of(&format!("h{i}"), 2000, 2000, false))
+            .collect();
+        let (inputs, seen) = failing_inputs(data, usize::MAX, 0);
+        let window = Window::new(Limits::new(2));
+        let mut printer = Printer::new(args.output);
+        // The output closes inside the second archive's pages.
+        let mut out = Capture { out: Vec::new(), room: 40_000 };
+        let inputs = move || inputs.into_iter();
+        let run =
+            pipeline(&args, &ctx, 2, &window, &mut printer, &mut out, inputs);
+        assert!(matches!(run, Err(Error::Write(_))));
+        // The output closed inside the first archive, the next two begun
+        // ahead, no more.
+        assert_eq!(seen.read.load(Ordering::SeqCst), 1 + 2);
+        // Every input has been let go, those begun ahead too: their
+        // inflating threads, which held them, ended (the wait guards
+        // against a hang).
+        let start = Instant::now();
+        while seen.dropped.load(Ordering::SeqCst) < 20 {
+            assert!(start.elapsed() < Duration::from_secs(60));
+            thread::sleep(Duration::from_millis(5));
+        }
     }
 }
