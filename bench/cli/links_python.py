@@ -8,7 +8,7 @@ content coding undone), selectolax (lexbor) parses the HTML, and
 output (document, element, attribute, reference, url), as `urlspec links
 --output json` writes, and the counts on standard error.
 
-    python3 bench/cli/links_python.py crawl.warc.gz > /dev/null
+    python3 bench/cli/links_python.py crawl.warc.gz [MORE.warc.gz ...] > /dev/null
 
 It does less than `urlspec links`: no redirect chains, no base headers
 (Content-Location), no Link or Refresh headers, no encoding sniffing
@@ -40,37 +40,38 @@ ATTRIBUTES = {
 def main() -> None:
     out = sys.stdout
     documents = links = 0
-    with open(sys.argv[1], "rb") as archive:
-        for record in ArchiveIterator(archive):
-            if record.rec_type != "response" or record.http_headers is None:
-                continue
-            status = record.http_headers.get_statuscode() or ""
-            if status.startswith("3"):
-                continue
-            ctype = record.http_headers.get_header("Content-Type") or ""
-            if "html" not in ctype.lower():
-                continue
-            target = record.rec_headers.get_header("WARC-Target-URI")
-            tree = LexborHTMLParser(record.content_stream().read())
-            base = target
-            node = tree.css_first("base[href]")
-            if node is not None:
-                base = urljoin(target, node.attributes.get("href") or "")
-            documents += 1
-            for node in tree.css(SELECTOR):
-                attribute = ATTRIBUTES[node.tag]
-                reference = (node.attributes.get(attribute) or "").strip()
-                try:
-                    url = urljoin(base, reference)
-                except ValueError:
-                    url = None
-                links += 1
-                out.write(json.dumps({
-                    "document": target, "element": node.tag,
-                    "attribute": attribute, "reference": reference,
-                    "url": url,
-                }))
-                out.write("\n")
+    for path in sys.argv[1:]:
+        with open(path, "rb") as archive:
+            for record in ArchiveIterator(archive):
+                if record.rec_type != "response" or record.http_headers is None:
+                    continue
+                status = record.http_headers.get_statuscode() or ""
+                if status.startswith("3"):
+                    continue
+                ctype = record.http_headers.get_header("Content-Type") or ""
+                if "html" not in ctype.lower():
+                    continue
+                target = record.rec_headers.get_header("WARC-Target-URI")
+                tree = LexborHTMLParser(record.content_stream().read())
+                base = target
+                node = tree.css_first("base[href]")
+                if node is not None:
+                    base = urljoin(target, node.attributes.get("href") or "")
+                documents += 1
+                for node in tree.css(SELECTOR):
+                    attribute = ATTRIBUTES[node.tag]
+                    reference = (node.attributes.get(attribute) or "").strip()
+                    try:
+                        url = urljoin(base, reference)
+                    except ValueError:
+                        url = None
+                    links += 1
+                    out.write(json.dumps({
+                        "document": target, "element": node.tag,
+                        "attribute": attribute, "reference": reference,
+                        "url": url,
+                    }))
+                    out.write("\n")
     print(f"{documents} documents, {links} links", file=sys.stderr)
 
 

@@ -6,6 +6,11 @@ run of each per round, alternating, so that each ratio compares runs
 made under the same load on a shared machine.
 
     python3 bench/cli/links_threads.py crawl.warc.gz [URLSPEC_BINARY]
+    python3 bench/cli/links_threads.py crawl-1.warc.gz crawl-2.warc.gz ... [URLSPEC_BINARY]
+
+Several archives are read by each command in one run, in the order
+given (a crawl split into files); a last argument that is an executable
+file is the binary.
 
 Each run writes JSON Lines to /dev/null. The order of the commands is
 reversed every other round (ABBA), so that a load that rises or falls
@@ -28,8 +33,9 @@ selectolax, default this one; "none" leaves the Python stack out),
 PYTHON_ROUNDS (the rounds the Python stack runs in, the first ones;
 default all), THREADS (the counts to compare, default "1 2"), BEFORE
 (another urlspec binary, for example a build of an older commit, run
-with its default thread count and put first, so that the ratios compare
-this binary with it: `BEFORE=old/urlspec THREADS=1 PYTHON=none`).
+with its default thread count, or BEFORE_THREADS, and put first, so that
+the ratios compare this binary with it: `BEFORE=old/urlspec THREADS=1
+PYTHON=none`).
 """
 
 import gzip
@@ -42,9 +48,12 @@ import time
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(os.path.dirname(here))
-crawl = sys.argv[1]
-binary = (sys.argv[2] if len(sys.argv) > 2
-          else os.path.join(root, "target", "release", "urlspec"))
+args = sys.argv[1:]
+binary = os.path.join(root, "target", "release", "urlspec")
+if len(args) > 1 and os.path.isfile(args[-1]) and os.access(args[-1], os.X_OK):
+    binary = args.pop()
+crawls = args
+crawl = crawls[0] if len(crawls) == 1 else f"{len(crawls)} files"
 rounds = int(os.environ.get("ROUNDS", "7"))
 python = os.environ.get("PYTHON", sys.executable)
 python_rounds = int(os.environ.get("PYTHON_ROUNDS", str(rounds)))
@@ -67,19 +76,26 @@ def load():
 
 
 before_binary = os.environ.get("BEFORE")
+before_threads = os.environ.get("BEFORE_THREADS")
 commands = {}
 if before_binary:
-    commands["before"] = [before_binary, "links", "--output", "json", crawl]
+    name = f"before -j{before_threads}" if before_threads else "before"
+    commands[name] = [before_binary, "links", "--output", "json"]
+    if before_threads:
+        commands[name] += ["--threads", before_threads]
+    commands[name] += crawls
 commands |= {f"urlspec -j{n}": [binary, "links", "--threads", n, "--output",
-                               "json", crawl] for n in threads}
+                               "json", *crawls] for n in threads}
 if python != "none":
     commands["python"] = [python, os.path.join(here, "links_python.py"),
-                          crawl]
+                          *crawls]
 first = next(iter(commands))
 
-gz_mb = os.path.getsize(crawl) / 1e6
-with gzip.open(crawl, "rb") as f:
-    raw_mb = sum(len(b) for b in iter(lambda: f.read(1 << 20), b"")) / 1e6
+gz_mb = sum(os.path.getsize(c) for c in crawls) / 1e6
+raw_mb = 0
+for c in crawls:
+    with gzip.open(c, "rb") as f:
+        raw_mb += sum(len(b) for b in iter(lambda: f.read(1 << 20), b"")) / 1e6
 print(f"{crawl}: {gz_mb:.1f} MB gzipped, {raw_mb:.1f} MB uncompressed; "
       f"{rounds} rounds; load {os.getloadavg()}")
 

@@ -280,9 +280,10 @@ pub struct LinksArgs {
     /// thread. One reader thread frames the archives and follows their
     /// redirects, in order; the gzip members of a record-compressed
     /// archive are inflated, in order, on a thread of their own ahead of
-    /// it (a damaged member, or one past 2 MiB, the reader inflates).
-    /// Default: the available cores; 1 reads everything on the main
-    /// thread
+    /// it (a damaged member, or one past 2 MiB, the reader inflates); the
+    /// next N input files (at most 4) are opened, and their archives
+    /// inflating, while one is read. Default: the available cores; 1
+    /// reads everything on the main thread
     #[arg(short = 'j', long, value_name = "N")]
     pub threads: Option<NonZeroUsize>,
 
