@@ -822,7 +822,7 @@ fn read_begun(
 ) -> Result<(), Error> {
     let head = match begun {
         Begun::Archive(archive) => {
-            return read_archive(archive, &input.name, ctx, stage)
+            return read_archive(*archive, &input.name, ctx, stage)
         }
         Begun::Head(head) => head,
         Begun::No => Head::read(&mut input.reader, format),

@@ -66,7 +66,7 @@ pub enum Begun {
     /// Its first bytes were read (or could not be).
     Head(io::Result<Head>),
     /// A gzip-compressed archive, its members inflating.
-    Archive(Archive),
+    Archive(Box<Archive>),
 }
 
 /// The inputs of `inputs`, in order, each after the next `depth` ones
@@ -142,7 +142,7 @@ impl<'a, I: Iterator<Item = Result<Input, String>>> Lookahead<'a, I> {
                 true,
             );
             archive.docs.start();
-            Begun::Archive(archive)
+            Begun::Archive(Box::new(archive))
         });
         Next { input, begun }
     }
