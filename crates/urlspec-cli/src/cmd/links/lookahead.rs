@@ -366,4 +366,49 @@ pub(super) mod tests {
             }
         }
     }
+
+    #[test]
+    fn nothing_is_taken_past_an_input_that_is_no_regular_file_before_it_is_read(
+    ) {
+        let ctx = Context::new(urlspec::Spec::Rfc3986);
+        let data = archive("s", 3, 10, false);
+        let taken = Arc::new(AtomicUsize::new(0));
+        let inputs = {
+            let taken = taken.clone();
+            (0..6).map(move |i| {
+                taken.fetch_add(1, Ordering::SeqCst);
+                let mut input = input(
+                    &format!("{i}"),
+                    data.len(),
+                    Cursor::new(data.clone()),
+                );
+                if i == 1 {
+                    // Standard input, a pipe: no size, no path.
+                    (input.size, input.path) = (None, None);
+                }
+                Ok(input)
+            })
+        };
+        let mut ahead =
+            Lookahead::new(inputs, 3, InputFormat::Auto, &ctx, false);
+        let names = |next: Option<Result<Next, String>>| {
+            let next = next.unwrap().unwrap();
+            let begun = matches!(next.begun, Ok(Begun::Archive(_)));
+            (next.input.name, begun)
+        };
+        // The first is begun, the second (not a regular file) is taken
+        // but not begun, and nothing after it is taken ...
+        assert_eq!(names(ahead.next()), ("0".into(), true));
+        assert_eq!(taken.load(Ordering::SeqCst), 2);
+        assert_eq!(names(ahead.next()), ("1".into(), false));
+        assert_eq!(taken.load(Ordering::SeqCst), 2);
+        // ... until it has been read: then the next ones are taken as
+        // usual.
+        assert_eq!(names(ahead.next()), ("2".into(), true));
+        assert_eq!(taken.load(Ordering::SeqCst), 6);
+        for name in ["3", "4", "5"] {
+            assert_eq!(names(ahead.next()), (name.into(), true));
+        }
+        assert!(ahead.next().is_none());
+    }
 }
