@@ -855,6 +855,7 @@ fn read_begun(
             ctx,
             stage.verbose(),
             stage.inflate_ahead(),
+            false,
         );
         return read_archive(archive, &input.name, ctx, stage);
     }
@@ -1084,20 +1085,9 @@ struct Archive {
 impl Archive {
     /// The archive `input`, named `name`, read under `ctx`; `verbose`:
     /// each skipped record is kept; `ahead`: its members are inflated on a
-    /// thread of their own.
+    /// thread of their own; `hidden`: its bar is not drawn until its turn
+    /// (it was begun ahead, [`lookahead`]).
     fn open(
-        input: Rest,
-        name: &str,
-        size: Option<u64>,
-        ctx: &Context,
-        verbose: bool,
-        ahead: bool,
-    ) -> Archive {
-        Archive::open_as(input, name, size, ctx, verbose, ahead, false)
-    }
-
-    /// [`Archive::open`], its bar `hidden` until its turn.
-    fn open_as(
         input: Rest,
         name: &str,
         size: Option<u64>,

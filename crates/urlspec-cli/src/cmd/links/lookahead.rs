@@ -132,7 +132,7 @@ impl<'a, I: Iterator<Item = Result<Input, String>>> Lookahead<'a, I> {
             let reader =
                 mem::replace(&mut input.reader, Box::new(io::empty()));
             let rest = io::Cursor::new(head.bytes).chain(reader);
-            let mut archive = Archive::open_as(
+            let mut archive = Archive::open(
                 rest,
                 &input.name,
                 input.size,

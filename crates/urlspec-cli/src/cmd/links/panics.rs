@@ -22,13 +22,24 @@ pub fn inject(name: &str, batches: &mut usize) {
 }
 
 /// The output and the lines for standard error, in their order.
-#[derive(Default)]
-struct Capture {
-    out: Vec<u8>,
+/// The output of a run, its warnings among it as `stderr:` lines; a
+/// write fails (as a closed pipe) once `room` bytes are written.
+pub(super) struct Capture {
+    pub(super) out: Vec<u8>,
+    pub(super) room: usize,
+}
+
+impl Default for Capture {
+    fn default() -> Capture {
+        Capture { out: Vec::new(), room: usize::MAX }
+    }
 }
 
 impl Write for Capture {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.out.len() + buf.len() > self.room {
+            return Err(io::ErrorKind::BrokenPipe.into());
+        }
         self.out.extend_from_slice(buf);
         Ok(buf.len())
     }

@@ -872,6 +872,7 @@ impl<W: RecordWrite> Writer<'_, W> {
 #[cfg(test)]
 mod tests {
     use super::super::lookahead::tests::{archive as archive_of, input};
+    use super::super::panics::Capture;
     use super::*;
     use crate::cli::{Cli, Command};
     use clap::Parser;
@@ -1046,37 +1047,6 @@ mod tests {
         assert_eq!(printer.summary.links, 199 * 5 + 3000);
     }
 
-    /// The output and the lines for standard error, in their order; a
-    /// write fails once `room` bytes are written.
-    struct Capture {
-        out: Vec<u8>,
-        room: usize,
-    }
-
-    impl Write for Capture {
-        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-            if self.out.len() + buf.len() > self.room {
-                return Err(io::ErrorKind::BrokenPipe.into());
-            }
-            self.out.extend_from_slice(buf);
-            Ok(buf.len())
-        }
-
-        fn flush(&mut self) -> io::Result<()> {
-            Ok(())
-        }
-    }
-
-    impl RecordWrite for Capture {
-        fn end_record(&mut self) -> io::Result<()> {
-            Ok(())
-        }
-
-        fn warn(&mut self, line: &str) {
-            self.out.extend_from_slice(format!("stderr: {line}\n").as_bytes());
-        }
-    }
-
     /// What the readers of [`failing_inputs`] saw: how many were read
     /// from, how many dropped.
     #[derive(Default)]
@@ -1182,7 +1152,7 @@ mod tests {
         let (inputs, seen) = failing_inputs(data, 1, members);
         let window = Window::new(Limits::new(2));
         let mut printer = Printer::new(args.output);
-        let mut out = Capture { out: Vec::new(), room: usize::MAX };
+        let mut out = Capture::default();
         let inputs = move || inputs.into_iter();
         let failed =
             pipeline(&args, &ctx, 2, &window, &mut printer, &mut out, inputs)
