@@ -29,6 +29,9 @@ pub struct Input {
     pub path: Option<String>,
 }
 
+/// A `--paths-from` list, read line by line.
+type List = BufReader<Box<dyn Read>>;
+
 /// The inputs of a run, in order; an `Err` is an input that cannot be
 /// opened (reported, and the next one read).
 pub struct Inputs<'a> {
@@ -37,7 +40,7 @@ pub struct Inputs<'a> {
     /// The directory being walked, and the URL its line gave (none).
     walk: Option<walkdir::IntoIter>,
     /// The `--paths-from` list, its name, and the line last read.
-    list: Option<(BufReader<Box<dyn Read>>, String, usize)>,
+    list: Option<(List, String, usize)>,
     /// The list is no regular file (standard input, a pipe): its next
     /// line may not have come yet.
     streamed: bool,
