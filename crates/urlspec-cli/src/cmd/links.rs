@@ -44,7 +44,7 @@ use crate::cmd::extract::check_absolute;
 use crate::cmd::resolve::ResolveOptions;
 use crate::output::{self, Error, JsonObject, Output, RecordWrite};
 use inputs::Input;
-use lookahead::{Begun, Lookahead, Next};
+use lookahead::{Begun, Listed, Lookahead, Next};
 
 /// The built-in sample: a MIME message that shows every base layer.
 pub const SAMPLE: &[u8] = include_bytes!("../../../../examples/sample.eml");
@@ -685,7 +685,7 @@ fn read_all(
 /// `stage`, the next ones begun ahead as `stage` asks ([`lookahead`]).
 /// `Err` only when the output is gone.
 fn read_inputs(
-    inputs: impl Iterator<Item = Result<Input, String>>,
+    inputs: impl Listed,
     args: &LinksArgs,
     ctx: &Context,
     stage: &mut impl Stage,

@@ -476,3 +476,50 @@ fn many_archives_among_other_inputs_read_the_same_on_every_thread_count() {
         assert!(text.contains("site6.example"), "{extra:?}");
     }
 }
+
+#[test]
+fn a_list_on_standard_input_is_read_as_its_lines_come() {
+    // `--paths-from -` fed by a process that names the next file only
+    // once it has seen the one before read: each input is read when its
+    // line has come, not held until the lines after it come. The warning
+    // of a missing file is written as soon as the next input is begun.
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    use std::sync::mpsc;
+    use std::time::Duration;
+    let dir = scratch("streamed");
+    let missing = |k: usize| dir.join(format!("missing-{k}.html"));
+    for threads in ["1", "2", "4"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_urlspec"))
+            .args(["links", "-j", threads, "--paths-from", "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the urlspec binary runs");
+        let mut list = child.stdin.take().unwrap();
+        let err = BufReader::new(child.stderr.take().unwrap());
+        let (lines, warned) = mpsc::channel();
+        let reader = std::thread::spawn(move || {
+            for line in err.lines() {
+                let _ = lines.send(line.unwrap());
+            }
+        });
+        for k in 0..2 {
+            writeln!(list, "{}", missing(k).display()).unwrap();
+        }
+        list.flush().unwrap();
+        // The wait guards against a hang; it is no measure.
+        let first = warned.recv_timeout(Duration::from_secs(60));
+        drop(list);
+        let out = child.wait_with_output().unwrap();
+        reader.join().unwrap();
+        let first = first.unwrap_or_else(|_| {
+            panic!("-j {threads}: nothing read before the list ended")
+        });
+        assert!(first.contains("missing-0.html"), "-j {threads}: {first}");
+        assert_eq!(code(&out), 2, "-j {threads}");
+        let rest: Vec<String> = warned.try_iter().collect();
+        assert!(rest.iter().any(|l| l.contains("missing-1.html")), "{rest:?}");
+    }
+}

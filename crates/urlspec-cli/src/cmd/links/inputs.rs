@@ -9,6 +9,7 @@ use std::io::{self, BufRead, BufReader, IsTerminal, Read};
 
 use walkdir::WalkDir;
 
+use super::lookahead::Listed;
 use super::{LinksArgs, SAMPLE, SAMPLE_NAME};
 use crate::cmd::extract::check_absolute;
 
@@ -28,6 +29,9 @@ pub struct Input {
     pub path: Option<String>,
 }
 
+/// A `--paths-from` list, read line by line.
+type List = BufReader<Box<dyn Read>>;
+
 /// The inputs of a run, in order; an `Err` is an input that cannot be
 /// opened (reported, and the next one read).
 pub struct Inputs<'a> {
@@ -36,7 +40,10 @@ pub struct Inputs<'a> {
     /// The directory being walked, and the URL its line gave (none).
     walk: Option<walkdir::IntoIter>,
     /// The `--paths-from` list, its name, and the line last read.
-    list: Option<(Box<dyn BufRead>, String, usize)>,
+    list: Option<(List, String, usize)>,
+    /// The list is no regular file (standard input, a pipe): its next
+    /// line may not have come yet.
+    streamed: bool,
     /// Standard input or the sample, when there is no other input.
     fallback: Option<Input>,
 }
@@ -63,6 +70,7 @@ impl<'a> Inputs<'a> {
             files: args.files.iter(),
             walk: None,
             list: None,
+            streamed: false,
             fallback,
         }
     }
@@ -72,20 +80,26 @@ impl<'a> Inputs<'a> {
     fn next_listed(&mut self) -> Option<Result<Option<Input>, String>> {
         if self.list.is_none() {
             let path = self.args.paths_from.as_ref()?;
-            let reader: Box<dyn BufRead> = if path == "-" {
+            let reader: Box<dyn Read> = if path == "-" {
+                self.streamed = true;
                 Box::new(io::stdin().lock())
             } else {
                 match File::open(path) {
-                    Ok(f) => Box::new(BufReader::new(f)),
+                    Ok(f) => {
+                        self.streamed =
+                            !f.metadata().is_ok_and(|m| m.is_file());
+                        Box::new(f)
+                    }
                     Err(e) => {
                         // Reported once; the list is not read.
                         let name = path.clone();
-                        self.list = Some((Box::new(io::empty()), name, 0));
+                        let empty: Box<dyn Read> = Box::new(io::empty());
+                        self.list = Some((BufReader::new(empty), name, 0));
                         return Some(Err(format!("{path}: {e}")));
                     }
                 }
             };
-            self.list = Some((reader, path.clone(), 0));
+            self.list = Some((BufReader::new(reader), path.clone(), 0));
         }
         let (reader, name, n) = self.list.as_mut()?;
         let mut line = String::new();
@@ -147,6 +161,21 @@ impl<'a> Inputs<'a> {
                 None
             }
             _ => Some(open_file(path, url)),
+        }
+    }
+}
+
+impl Listed for Inputs<'_> {
+    fn at_hand(&self) -> bool {
+        if self.walk.is_some() || self.files.len() > 0 {
+            return true;
+        }
+        match &self.list {
+            Some((reader, ..)) => {
+                !self.streamed || reader.buffer().contains(&b'\n')
+            }
+            // The list, opened at the next input, may be a stream.
+            None => self.args.paths_from.is_none(),
         }
     }
 }

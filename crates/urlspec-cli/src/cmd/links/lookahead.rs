@@ -31,7 +31,10 @@
 //! input, a pipe, the sample) is left alone until its turn, and no input
 //! after it is taken before it has been read: a list read from standard
 //! input (`--paths-from -`) and a `-` among the files share it in their
-//! order, as with one thread.
+//! order, as with one thread. Nor is an input taken ahead while the
+//! `--paths-from` list is a stream whose next line has not come
+//! ([`Listed::at_hand`]): the input before it is read meanwhile, as with
+//! one thread, rather than held until more lines come.
 //!
 //! One reader with the next inputs begun, rather than a reader per input:
 //! the framing, redirects and warnings of the inputs come out in input
@@ -51,6 +54,14 @@ use crate::output::{self, BadLine};
 
 /// The most inputs begun ahead, whatever the thread count.
 pub const MAX_DEPTH: usize = 4;
+
+/// Inputs in order, that tell whether the next one is at hand.
+pub trait Listed: Iterator<Item = Result<Input, String>> {
+    /// Taking the next input (or the end) waits on no stream: not on a
+    /// `--paths-from` list whose next line has not come through its pipe.
+    /// An input is taken ahead of its turn only then.
+    fn at_hand(&self) -> bool;
+}
 
 /// An input taken from the list, and how far its reading has begun.
 pub struct Next {
@@ -83,7 +94,7 @@ pub struct Lookahead<'a, I> {
     verbose: bool,
 }
 
-impl<'a, I: Iterator<Item = Result<Input, String>>> Lookahead<'a, I> {
+impl<'a, I: Listed> Lookahead<'a, I> {
     /// `depth` 0 takes each input at its turn and begins none, as one
     /// thread reads; `format`, `ctx` and `verbose` are the run's.
     pub fn new(
@@ -148,11 +159,15 @@ impl<'a, I: Iterator<Item = Result<Input, String>>> Lookahead<'a, I> {
     }
 }
 
-impl<I: Iterator<Item = Result<Input, String>>> Iterator for Lookahead<'_, I> {
+impl<I: Listed> Iterator for Lookahead<'_, I> {
     type Item = Result<Next, String>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        while !self.held && self.queue.len() <= self.depth {
+        while self.queue.is_empty()
+            || (!self.held
+                && self.queue.len() <= self.depth
+                && self.inputs.at_hand())
+        {
             let Some(next) = self.inputs.next() else { break };
             let next = next.map(|input| self.take(input));
             self.queue.push_back(next);
@@ -222,6 +237,22 @@ pub(super) mod tests {
             size: Some(len as u64),
             url: None,
             path: Some(name.to_string()),
+        }
+    }
+
+    /// The inputs of the tests: all at hand.
+    impl Listed for std::vec::IntoIter<Result<Input, String>> {
+        fn at_hand(&self) -> bool {
+            true
+        }
+    }
+
+    impl<F> Listed for std::iter::Map<std::ops::Range<usize>, F>
+    where
+        F: FnMut(usize) -> Result<Input, String>,
+    {
+        fn at_hand(&self) -> bool {
+            true
         }
     }
 

@@ -52,8 +52,8 @@ use std::thread;
 use indicatif::ProgressBar;
 use urlspec_links::{warc, Context, Document, Format, Summary};
 
-use super::inputs::{Input, Inputs};
-use super::lookahead::MAX_DEPTH;
+use super::inputs::Inputs;
+use super::lookahead::{Listed, MAX_DEPTH};
 use super::{
     data_documents, merge, print_data, print_page, read_html, read_inputs,
     read_problem, LinksArgs, Printer, Stage, Unique,
@@ -144,7 +144,7 @@ fn pipeline<I>(
     inputs: impl FnOnce() -> I + Send,
 ) -> Result<bool, Error>
 where
-    I: Iterator<Item = Result<Input, String>>,
+    I: Listed,
 {
     let defer = args.unique == Some(Unique::All);
     let (task_tx, task_rx) = mpsc::sync_channel::<Task>(threads);
@@ -871,6 +871,7 @@ impl<W: RecordWrite> Writer<'_, W> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::inputs::Input;
     use super::super::lookahead::tests::{archive as archive_of, input};
     use super::super::panics::Capture;
     use super::*;
