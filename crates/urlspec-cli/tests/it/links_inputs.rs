@@ -92,6 +92,100 @@ fn paths_from_gives_each_file_its_retrieval_url() {
     assert_eq!(urls(&out), ["http://in/g"]);
 }
 
+/// `urlspec links` with `args` and `stdin`, killed after a minute or once
+/// it has written 1 MiB to standard error (a run that reports the same
+/// error for ever): its exit code (`None`: killed) and standard error.
+fn links_bounded(args: &[&str], stdin: &[u8]) -> (Option<i32>, String) {
+    use std::io::{Read, Write};
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_urlspec"))
+        .args([&["links"], args].concat())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the urlspec binary runs");
+    let mut input = child.stdin.take().unwrap();
+    let stdin = stdin.to_vec();
+    let feeder = std::thread::spawn(move || {
+        let _ = input.write_all(&stdin);
+    });
+    let err = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        let _ = err.take(1 << 20).read_to_end(&mut text);
+        text
+    });
+    // The deadline guards against a hang; it is no measure.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status.code();
+        }
+        if reader.is_finished() || Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    feeder.join().unwrap();
+    let text = reader.join().unwrap();
+    (status, String::from_utf8_lossy(&text).into_owned())
+}
+
+#[test]
+fn a_list_that_cannot_be_read_is_reported_once() {
+    // A directory opens as a file but every read of it fails: one line,
+    // then the run ends, on one thread and on several.
+    let dir = scratch("list-dir", &[("page.html", b"<a href=\"http://h/\">")]);
+    for threads in ["1", "2"] {
+        let args = ["-j", threads, "--paths-from", path(&dir)];
+        let (status, err) = links_bounded(&args, b"");
+        assert_eq!(
+            status,
+            Some(2),
+            "-j {threads}: {}",
+            &err[..err.len().min(500)]
+        );
+        assert_eq!(
+            err.matches("Is a directory").count(),
+            1,
+            "-j {threads}: {err}"
+        );
+        assert_has(&err, "line 1: ");
+    }
+    // A line that is not UTF-8 is reported and the next one read.
+    let page = dir.join("page.html");
+    let mut list = b"\xff\xfe\n".to_vec();
+    list.extend_from_slice(path(&page).as_bytes());
+    list.push(b'\n');
+    std::fs::write(dir.join("list.txt"), &list).unwrap();
+    let out = links_json(&["--paths-from", path(&dir.join("list.txt"))], b"");
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert_eq!(urls(&out), ["http://h/"]);
+    assert_has(&stderr(&out), "line 1: ");
+}
+
+#[test]
+fn a_dash_in_a_list_read_from_standard_input_is_an_error_not_a_wait() {
+    // `-` would name the very stream the list is read from.
+    let dir =
+        scratch("list-stdin", &[("page.html", b"<a href=\"http://h/\">")]);
+    let list = format!("-\n{}\n", path(&dir.join("page.html")));
+    for threads in ["1", "2"] {
+        let args = ["-j", threads, "-o", "json", "--paths-from", "-"];
+        let (status, err) = links_bounded(&args, list.as_bytes());
+        assert_eq!(status, Some(2), "-j {threads}: {err}");
+        assert_has(
+            &err,
+            "-: line 1: `-` names standard input, which holds this list",
+        );
+        assert_has(&err, "1 document, 1 link");
+    }
+}
+
 #[test]
 fn an_mbox_and_a_gzip_message_are_messages() {
     let mbox = "From a@h Thu Nov 26 04:00:00 2026\nContent-Location: http://one/\nContent-Type: text/html\n\n<a href=\"x\">x</a>\n\nFrom b@h Thu Nov 26 04:01:00 2026\nContent-Location: http://two/\nContent-Type: text/html\n\n<a href=\"y\">y</a>\n";

@@ -108,7 +108,17 @@ impl<'a> Inputs<'a> {
             *n += 1;
             match reader.read_line(&mut line) {
                 Ok(0) => return None,
-                Err(e) => return Some(Err(format!("{name}: line {n}: {e}"))),
+                // A line that is not UTF-8 was read past: the next one is
+                // read. Any other error would come again on every read
+                // (a directory given as the list): reported once, it ends
+                // the list.
+                Err(e) => {
+                    if e.kind() != io::ErrorKind::InvalidData {
+                        let empty: Box<dyn Read> = Box::new(io::empty());
+                        *reader = BufReader::new(empty);
+                    }
+                    return Some(Err(format!("{name}: line {n}: {e}")));
+                }
                 Ok(_) => {}
             }
             let text = line.trim_end_matches(['\n', '\r']);
@@ -125,6 +135,16 @@ impl<'a> Inputs<'a> {
                 {
                     return Some(Err(format!("{name}: line {n}: {e}")));
                 }
+            }
+            // Standard input is the list itself: reading it as an input
+            // too would wait on the list's own lock for ever.
+            if path == "-"
+                && self.streamed
+                && self.args.paths_from.as_deref() == Some("-")
+            {
+                return Some(Err(format!(
+                    "{name}: line {n}: `-` names standard input, which holds this list"
+                )));
             }
             let (name, n) = (name.clone(), *n);
             return Some(match self.open(path, url.map(str::to_string)) {
