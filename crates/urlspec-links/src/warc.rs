@@ -509,17 +509,13 @@ impl<R: BufRead> Documents<R> {
     /// assert!(not_warc.next().is_none());
     /// ```
     pub fn start(&mut self) {
-        if let State::Start(_) = self.state {
-            let State::Start(input) =
-                std::mem::replace(&mut self.state, State::Done)
-            else {
-                return;
-            };
-            self.state = match self.records(input) {
+        self.state = match std::mem::replace(&mut self.state, State::Done) {
+            State::Start(input) => match self.records(input) {
                 Ok(records) => State::Reading(records),
                 Err(e) => State::Failed(e),
-            };
-        }
+            },
+            state => state,
+        };
         if let State::Reading(records) = &mut self.state {
             records.start();
         }

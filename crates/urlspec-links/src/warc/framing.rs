@@ -466,10 +466,7 @@ impl<R: BufRead> Records<R> {
                         }
                     }
                 }
-                Input::Between(raw)
-                    if self.spawn.is_some()
-                        && self.not_ahead != Some(raw.consumed) =>
-                {
+                Input::Between(raw) if self.may_go_ahead(&raw) => {
                     self.input = self.start_ahead(raw);
                 }
                 Input::Between(mut raw) => match raw.fill_buf() {
@@ -538,14 +535,17 @@ impl<R: BufRead> Records<R> {
     /// [`Records::next_record`].
     pub fn start(&mut self) {
         self.input = match std::mem::replace(&mut self.input, Input::Done) {
-            Input::Between(raw)
-                if self.spawn.is_some()
-                    && self.not_ahead != Some(raw.consumed) =>
-            {
+            Input::Between(raw) if self.may_go_ahead(&raw) => {
                 self.start_ahead(raw)
             }
             input => input,
         };
+    }
+
+    /// Whether the thread that inflates ahead is to start at `raw`'s
+    /// place: it is asked for, and did not hand the stream back there.
+    fn may_go_ahead(&self, raw: &Pushback<R>) -> bool {
+        self.spawn.is_some() && self.not_ahead != Some(raw.consumed)
     }
 
     /// The thread that inflates ahead, started at `raw`'s place; the

@@ -192,6 +192,7 @@ pub(super) mod tests {
 
     use flate2::write::GzEncoder;
     use flate2::Compression;
+    use urlspec_test_support::io::SaysEnd;
 
     /// An archive of `pages` records, a gzip member each, the pages
     /// named `http://NAME/K/`, each `body_len` bytes of text and a link;
@@ -256,20 +257,6 @@ pub(super) mod tests {
         }
     }
 
-    /// A reader that says on its channel when it has been read to its
-    /// end.
-    struct Ends(Cursor<Vec<u8>>, mpsc::Sender<()>);
-
-    impl Read for Ends {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            let n = self.0.read(buf)?;
-            if n == 0 {
-                let _ = self.1.send(());
-            }
-            Ok(n)
-        }
-    }
-
     #[test]
     fn the_next_archive_inflates_before_the_reader_reaches_it() {
         let ctx = Context::new(urlspec::Spec::Rfc3986);
@@ -282,7 +269,7 @@ pub(super) mod tests {
                 Ok(input(
                     "b.warc.gz",
                     second.len(),
-                    Ends(Cursor::new(second), ends),
+                    SaysEnd::new(second, ends),
                 )),
             ];
             let mut ahead = Lookahead::new(

@@ -220,6 +220,7 @@ mod tests {
     use std::io::{Cursor, Write};
     use std::sync::atomic::{AtomicU64, Ordering};
     use std::time::{Duration, Instant};
+    use urlspec_test_support::io::SaysEnd;
 
     fn gzip(bytes: &[u8], level: u32) -> Vec<u8> {
         let mut enc = GzEncoder::new(Vec::new(), Compression::new(level));
@@ -416,19 +417,6 @@ mod tests {
         assert_eq!(rest, 127);
     }
 
-    /// A reader that says on `done` when it has been read to its end.
-    struct Ends(Cursor<Vec<u8>>, mpsc::Sender<()>);
-
-    impl Read for Ends {
-        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-            let n = self.0.read(buf)?;
-            if n == 0 {
-                let _ = self.1.send(());
-            }
-            Ok(n)
-        }
-    }
-
     #[test]
     fn started_documents_inflate_before_the_first_page_is_asked_for() {
         use crate::warc::Documents;
@@ -438,10 +426,8 @@ mod tests {
             (0..20).flat_map(|i| gzip(&record(i, html), 6)).collect();
         let (done, ended) = mpsc::channel();
         // A small buffer: opening the archive reads 64 bytes of it.
-        let input = std::io::BufReader::with_capacity(
-            64,
-            Ends(Cursor::new(archive), done),
-        );
+        let input =
+            std::io::BufReader::with_capacity(64, SaysEnd::new(archive, done));
         let ctx = Context::new(urlspec::Spec::Rfc3986);
         let mut docs = Documents::new(input, ctx);
         docs.inflate_ahead();
