@@ -3,8 +3,9 @@
 //!
 //! Everything about one subcommand (its arguments, their help, the mirror
 //! enums of its values and their mapping onto the library's options) is in
-//! its module of [`crate::cmd`]; the arguments several share (`--spec`) are
-//! in [`crate::args`].
+//! its module of [`crate::cmd`], or for `serve`, which answers with the
+//! others, in [`crate::serve`]; the arguments several share (`--spec`) are
+//! in [`crate::args`]. [`run`] hands the command line to its subcommand.
 
 use std::fmt::Write as _;
 
@@ -12,6 +13,7 @@ use clap::{Parser, Subcommand};
 use urlspec::Spec;
 
 use crate::args::spec_list;
+use crate::cmd;
 use crate::cmd::check::CheckArgs;
 use crate::cmd::completions::CompletionsArgs;
 use crate::cmd::diff::DiffArgs;
@@ -23,7 +25,9 @@ use crate::cmd::normalize::NormalizeArgs;
 use crate::cmd::parse::ParseArgs;
 use crate::cmd::resolve::ResolveArgs;
 use crate::cmd::scheme::SchemeArgs;
-use crate::cmd::serve::ServeArgs;
+use crate::output::Error;
+use crate::serve::{self, ServeArgs};
+use crate::status::Status;
 
 /// One line on what the command does.
 const ABOUT: &str =
@@ -64,6 +68,24 @@ pub enum Command {
     Completions(CompletionsArgs),
     Man(ManArgs),
     Serve(ServeArgs),
+}
+
+/// Runs one subcommand.
+pub fn run(command: &Command) -> Result<Status, Error> {
+    match command {
+        Command::Parse(args) => cmd::parse::run(args),
+        Command::Resolve(args) => cmd::resolve::run(args),
+        Command::Links(args) => cmd::links::run(args),
+        Command::Scheme(args) => cmd::scheme::run(args),
+        Command::Equiv(args) => cmd::equiv::run(args),
+        Command::Normalize(args) => cmd::normalize::run(args),
+        Command::Check(args) => cmd::check::run(args),
+        Command::Extract(args) => cmd::extract::run(args),
+        Command::Diff(args) => cmd::diff::run(args),
+        Command::Completions(args) => cmd::completions::run(args),
+        Command::Man(args) => cmd::man::run(args),
+        Command::Serve(args) => serve::run(args),
+    }
 }
 
 /// The text after the top-level `--help`: examples, specs, exit status.

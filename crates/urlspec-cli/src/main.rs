@@ -4,15 +4,19 @@
 //! pages, MIME messages and WARC archives.
 //!
 //! The command is a thin layer over the [`urlspec`] and [`urlspec_links`]
-//! libraries: [`cli`] holds the top-level parser and the list of
-//! subcommands, [`cmd`] one module per subcommand (`parse`, `resolve`,
-//! `links`, `scheme`, `equiv`, `normalize`, `check`, `diff`, `extract`,
-//! `serve` (a local web page and JSON API over the others), and
-//! `completions` and `man`, made from the clap definitions), each with its
-//! arguments, their help and their mapping onto the libraries' options,
-//! [`args`] the arguments several share (`--spec`), and [`output`] the
-//! helpers they share (JSON building, caret rendering, line-by-line input,
-//! each input's record made apart so that one input cannot end a stream).
+//! libraries: [`cli`] holds the top-level parser, the list of
+//! subcommands and their dispatch, [`cmd`] one module per subcommand
+//! (`parse`, `resolve`, `links`, `scheme`, `equiv`, `normalize`, `check`,
+//! `diff`, `extract`, and `completions` and `man`, made from the clap
+//! definitions), each with its arguments, their help and their mapping
+//! onto the libraries' options, [`serve`] a local web page and JSON API
+//! over those commands, [`args`] the arguments several share (`--spec`,
+//! the resolution and comparison options), [`status`] what a command
+//! reports, and [`output`] the helpers they share (JSON building, caret
+//! rendering, line-by-line input, each input's record made apart so that
+//! one input cannot end a stream). The layers point down: `main` and
+//! `cli` over `serve` over the commands, over `args`, `status` and
+//! `output`; no command uses another.
 //!
 //! The specs are the seven documents and, with the `whatwg` feature (on by
 //! default), the WHATWG URL Standard (the library's implementation of it).
@@ -36,6 +40,8 @@ mod args;
 mod cli;
 mod cmd;
 mod output;
+mod serve;
+mod status;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -75,7 +81,7 @@ fn main() -> ExitCode {
             );
         }
     };
-    match cmd::run(&cli.command) {
+    match cli::run(&cli.command) {
         Ok(status) => ExitCode::from(status.code()),
         Err(Error::Write(err)) if err.kind() == io::ErrorKind::BrokenPipe => {
             ExitCode::SUCCESS

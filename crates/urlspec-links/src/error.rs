@@ -1,10 +1,12 @@
 //! Why an input, or a part of one, could not be read: a [`Reason`] and
-//! the byte offset it applies to; why a document's links may be
+//! the byte offset it applies to ([`Error`]), or what the reading of a
+//! whole input met ([`InputError`]); why a document's links may be
 //! incomplete ([`Problem`]); why a link has no absolute URL
 //! ([`LinkError`]).
 
 use std::fmt;
 use std::io;
+use std::sync::Arc;
 
 use urlspec::resolve::ResolveError;
 use urlspec::whatwg::Failure;
@@ -30,13 +32,14 @@ pub struct Error {
 #[non_exhaustive]
 pub enum Reason {
     /// The input could not be read on (an I/O error).
-    Io(String),
+    Io(IoError),
     /// Read as an archive, the input does not start with `WARC/`.
     NotWarc,
     /// Bytes between gzip members that start no member.
     NotGzip,
-    /// A gzip member that does not inflate (corrupt or cut short).
-    Gzip(String),
+    /// A gzip member that does not inflate (corrupt or cut short): the
+    /// inflater's error.
+    Gzip(IoError),
     /// A record header that does not follow ISO 28500 §4.
     BadRecord(String),
     /// The input ends inside a record header.
@@ -50,6 +53,9 @@ pub enum Reason {
     },
     /// A content coding the reader does not undo.
     ContentCoding(String),
+    /// A payload whose content coding does not decode: the decoder's
+    /// error.
+    Decoding(IoError),
     /// Binary data where a document was expected (the bytes the MIME
     /// Sniffing Standard calls binary data bytes, §7.2).
     Binary,
@@ -71,10 +77,68 @@ impl Error {
         Error { offset, reason }
     }
 
-    /// An I/O error at `offset`.
+    /// An I/O error at `offset`, kept whole.
     #[must_use]
-    pub fn io(offset: u64, e: &io::Error) -> Error {
-        Error::new(offset, Reason::Io(e.to_string()))
+    pub fn io(offset: u64, e: io::Error) -> Error {
+        Error::new(offset, Reason::Io(e.into()))
+    }
+}
+
+/// An I/O or decompression error, kept whole (its kind, its message, its
+/// source) and shared, so that the errors holding it can be cloned and
+/// compared: two are equal when their kinds and messages are.
+///
+/// ```
+/// use std::error::Error as _;
+/// use std::io;
+/// use urlspec_links::{Error, IoError, Reason};
+/// let e = Error::io(7, io::Error::new(io::ErrorKind::PermissionDenied, "no"));
+/// let Reason::Io(io) = &e.reason else { unreachable!() };
+/// assert_eq!(io.kind(), io::ErrorKind::PermissionDenied);
+/// assert_eq!(e.to_string(), "at byte 7: read error: no");
+/// assert!(e.source().is_some_and(|s| s.to_string() == "no"));
+/// ```
+#[derive(Clone, Debug)]
+pub struct IoError(Arc<io::Error>);
+
+impl IoError {
+    /// The error's kind.
+    #[must_use]
+    pub fn kind(&self) -> io::ErrorKind {
+        self.0.kind()
+    }
+
+    /// The error itself.
+    #[must_use]
+    pub fn get(&self) -> &io::Error {
+        &self.0
+    }
+}
+
+impl From<io::Error> for IoError {
+    fn from(e: io::Error) -> IoError {
+        IoError(Arc::new(e))
+    }
+}
+
+impl PartialEq for IoError {
+    fn eq(&self, other: &IoError) -> bool {
+        self.kind() == other.kind()
+            && self.0.to_string() == other.0.to_string()
+    }
+}
+
+impl Eq for IoError {}
+
+impl fmt::Display for IoError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for IoError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&*self.0)
     }
 }
 
@@ -102,6 +166,7 @@ impl fmt::Display for Reason {
                 "record cut short: Content-Length {declared}, {got} bytes"
             ),
             Reason::ContentCoding(c) => write!(f, "content coding: {c}"),
+            Reason::Decoding(e) => write!(f, "content coding: {e}"),
             Reason::Binary => f.write_str(
                 "binary data, not a document (--format reads it anyway)",
             ),
@@ -127,7 +192,75 @@ impl fmt::Display for Reason {
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.reason {
+            Reason::Io(e) | Reason::Gzip(e) | Reason::Decoding(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// What reading an input met, as [`crate::Input`] reports it: the input
+/// could not be read at all, or is not of its format, or a record of it
+/// could not be read. Printed as the reason alone, or with the record's
+/// offset.
+///
+/// ```
+/// use urlspec_links::{Error, InputError, Reason};
+/// assert_eq!(InputError::Refused(Reason::NotMessage).to_string(),
+///            "not a MIME message (no header found)");
+/// let damaged = InputError::Record(Error::new(9, Reason::CutInHeader));
+/// assert_eq!(damaged.to_string(), "at byte 9: WARC record cut inside its header");
+/// assert!(!damaged.ends_input());
+/// ```
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum InputError {
+    /// The input could not be read: its first bytes, or the copy of a long
+    /// page to a temporary file (and its reading back), failed.
+    Io(io::Error),
+    /// The input as a whole is not read as its format: binary data, a
+    /// message without a header, parts nested too deep (the documents
+    /// before were handed on).
+    Refused(Reason),
+    /// A record of an archive could not be read: read past, or (a read
+    /// error, or no archive at all) the end of the archive's reading.
+    Record(Error),
+}
+
+impl InputError {
+    /// Whether the reading of the input ends with this error (else the
+    /// next record of the archive follows).
+    #[must_use]
+    pub fn ends_input(&self) -> bool {
+        match self {
+            InputError::Io(_) | InputError::Refused(_) => true,
+            InputError::Record(e) => crate::warc::ends_reading(e),
+        }
+    }
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InputError::Io(e) => e.fmt(f),
+            InputError::Refused(reason) => reason.fmt(f),
+            InputError::Record(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for InputError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        // Shown as the error it holds: its source is that one's.
+        match self {
+            InputError::Io(e) => e.source(),
+            InputError::Refused(_) => None,
+            InputError::Record(e) => e.source(),
+        }
+    }
+}
 
 /// Why a document's links may be incomplete: a part of it that could not
 /// be read. The links found before it are kept.

@@ -9,20 +9,29 @@
 //! for HTML (streaming, with the byte position of every attribute value),
 //! `mail-parser` for MIME trees, `warc` for archives.
 //!
+//! One entry point reads any input: [`open`] takes a reader (a file,
+//! standard input, bytes; gzip-compressed or not), finds its format from
+//! its first bytes, and yields its documents, each link resolved once,
+//! against its base, with the context's options ([`Input`]). The readers
+//! of each format ([`html`], [`mime`], [`warc`]) are there for callers
+//! that hold one.
+//!
 //! ```
-//! use urlspec::base::Base;
-//! use urlspec_links::{html, Context};
+//! use urlspec_links::{open, Context};
 //! use urlspec::Spec;
 //!
 //! // The HTML example of RFC 1808 §10 (draft 04 §10, 1996 draft App. D).
 //! let page = br#"<HTML><HEAD><TITLE>An example HTML document</TITLE>
 //! <BASE href="http://www.ics.uci.edu/Test/a/b/c"></HEAD>
 //! <BODY>... <A href="../x">a hypertext anchor</A> ...</BODY></HTML>"#;
-//! let ctx = Context::new(Spec::Rfc1808);
-//! let doc = html::document(page, "example.html", &ctx.establish().retrieval(&["http://elsewhere/"]), &ctx);
+//! let mut ctx = Context::new(Spec::Rfc1808);
+//! ctx.retrieval = vec!["http://elsewhere/".into()];
+//! let mut input = open(&page[..], "example.html", &ctx);
+//! let doc = input.next().unwrap().unwrap();
 //! let a = doc.links.iter().find(|l| l.element == "a").unwrap();
 //! assert_eq!(a.url.as_deref(), Ok("http://www.ics.uci.edu/Test/a/x"));
 //! assert_eq!(doc.base.source().layer(), "embedded");
+//! assert_eq!(input.summary().documents, 1);
 //! ```
 
 // Every fallible public function says which error it returns when, and
@@ -38,7 +47,10 @@
 mod error;
 pub mod headers;
 pub mod html;
+mod input;
 pub mod mime;
+mod resolver;
+mod select;
 mod slice;
 mod sniff;
 pub mod warc;
@@ -49,14 +61,19 @@ use std::collections::BTreeMap;
 pub use encoding_rs::Encoding;
 
 use urlspec::base::{self, Base, Establish};
-use urlspec::resolve::{Options, PairResolver};
-use urlspec::{Reference, Spec};
+use urlspec::resolve::Options;
+use urlspec::Spec;
 
-pub use error::{Error, LinkError, Problem, Reason};
+pub use error::{Error, InputError, IoError, LinkError, Problem, Reason};
+pub use input::{open, Input, Part, Step};
+pub use resolver::{resolve, resolve_encoded, resolve_with, Trace, Traced};
+pub use select::{Select, Tally, Unique};
 pub use sniff::{is_binary, sniff_html, Format};
 
-/// What the reader needs to know: the spec, how bases are recognised, and
-/// how the input was retrieved.
+use resolver::LinkResolver;
+
+/// What the reader needs to know: the spec, how bases are recognised, how
+/// the input was retrieved, how links are resolved and which are kept.
 #[derive(Clone, Debug)]
 pub struct Context {
     /// The spec that establishes bases and resolves references.
@@ -66,7 +83,8 @@ pub struct Context {
     /// The URL first requested, then each URL it was redirected to; the
     /// last one retrieved the input (RFC 1808 §3.3). Empty: not known.
     pub retrieval: Vec<String>,
-    /// The base of every document over every layer, when given.
+    /// The base of every document over every layer, when given: each
+    /// link is resolved against it.
     pub given: Option<String>,
     /// How references are resolved where the specs leave a choice.
     pub options: Options,
@@ -75,6 +93,13 @@ pub struct Context {
     /// The parts of a page whose links are left out
     /// (`--exclude-context`).
     pub exclude: Vec<Within>,
+    /// The format inputs are read as ([`open`]); `None`: found from their
+    /// first bytes.
+    pub format: Option<Format>,
+    /// The links a reading of inputs keeps ([`Input`], [`Part::read`]).
+    pub select: Select,
+    /// Told of each link's resolution, when set.
+    pub trace: Option<Trace>,
 }
 
 impl Context {
@@ -89,41 +114,10 @@ impl Context {
             options: Options::default(),
             encoding: html::encoding::Choice::Sniff,
             exclude: Vec::new(),
+            format: None,
+            select: Select::default(),
+            trace: None,
         }
-    }
-
-    /// `doc` with the given base and the resolution options applied: its
-    /// links resolved again when either is set (the readers resolve each
-    /// link as they find it, against the layers and with the defaults),
-    /// each query in the encoding its first resolution used.
-    ///
-    /// ```
-    /// use urlspec::Spec;
-    /// use urlspec_links::{html, Context};
-    /// let mut ctx = Context::new(Spec::Rfc3986);
-    /// ctx.given = Some("http://given/d/".into());
-    /// let doc = html::document(b"<base href=http://h/><a href=x>", "p", &ctx.retrieval_base(), &ctx);
-    /// let doc = ctx.finish(doc);
-    /// assert_eq!(doc.links[1].url.as_deref(), Ok("http://given/d/x"));
-    /// assert_eq!(urlspec_links::base_source(&doc.base), "given");
-    /// ```
-    #[must_use]
-    pub fn finish(&self, mut doc: Document) -> Document {
-        if let Some(given) = &self.given {
-            doc.base = self.establish().given(given);
-        } else if self.options == Options::default() {
-            return doc;
-        }
-        let mut resolver = PairResolver::new(self.spec, self.options);
-        for link in &mut doc.links {
-            link.url = resolve_encoded_with(
-                &mut resolver,
-                &doc.base,
-                &link.reference,
-                link.query_encoding,
-            );
-        }
-        doc
     }
 
     /// The first of `headers` that would set a base under another spec or
@@ -159,6 +153,21 @@ impl Context {
     #[must_use]
     pub fn retrieval_base(&self) -> Base {
         self.establish().retrieval(&self.retrieval)
+    }
+
+    /// The given base ([`Context::given`]), if there is one.
+    fn given_base(&self) -> Option<Base> {
+        self.given.as_deref().map(|url| self.establish().given(url))
+    }
+
+    /// A new document named `name` whose layers establish `base`: its
+    /// base is the given one instead, when there is one.
+    pub(crate) fn document(
+        &self,
+        name: impl Into<String>,
+        base: impl FnOnce() -> Base,
+    ) -> Document {
+        Document::new(name, self.given_base().unwrap_or_else(base))
     }
 }
 
@@ -247,7 +256,7 @@ pub struct Document {
     /// Problems reading the document (the links found before are kept).
     pub problems: Vec<Problem>,
     /// The document's resolver: its base prepared once for all its links.
-    resolver: Option<PairResolver>,
+    resolver: Option<LinkResolver>,
     /// A base header the chosen spec does not read, which another spec or
     /// `--base-headers all` would.
     pub unread_base_header: Option<UnreadHeader>,
@@ -290,7 +299,8 @@ impl Document {
         self.encoding.and_then(html::encoding::query_encoding)
     }
 
-    /// Resolves `reference` against the document's base and records it.
+    /// Resolves `reference` against the document's base as `ctx` says
+    /// (its spec, its options) and records it.
     ///
     /// ```
     /// use urlspec::Spec;
@@ -298,23 +308,21 @@ impl Document {
     /// let ctx = Context::new(Spec::Rfc3986);
     /// let mut doc = Document::new("m", ctx.establish().retrieval(&["http://h/d/"]));
     /// let name = String::from("List-Help");
-    /// doc.push(Spec::Rfc3986, "header", name, "help", 7);
+    /// doc.push(&ctx, "header", name, "help", 7);
     /// assert_eq!(doc.links[0].attribute, "List-Help");
     /// assert_eq!(doc.links[0].url.as_deref(), Ok("http://h/d/help"));
     /// ```
     pub fn push(
         &mut self,
-        spec: Spec,
+        ctx: &Context,
         element: impl Into<Cow<'static, str>>,
         attribute: impl Into<Cow<'static, str>>,
         reference: &str,
         offset: usize,
     ) {
-        let resolver = match &mut self.resolver {
-            Some(r) if r.spec() == spec => r,
-            other => other.insert(PairResolver::new(spec, Options::default())),
-        };
-        let url = resolve_with(resolver, &self.base, reference);
+        let resolver =
+            self.resolver.get_or_insert_with(|| LinkResolver::new(ctx));
+        let url = resolver.resolve(&self.base, reference, None);
         self.push_resolved(Link {
             element: element.into(),
             attribute: attribute.into(),
@@ -355,162 +363,14 @@ pub fn base_chain(base: &Base) -> Option<&[String]> {
     }
 }
 
-/// Resolves `reference` against `base` for a link: a relative reference
-/// with no base is unresolved (it is not taken as absolute, as RFC 1808
-/// step 1 would for a lone URL).
-///
-/// # Errors
-///
-/// [`LinkError::NoBase`] when the reference is relative and `base` has no
-/// URL. Otherwise [`LinkError::Resolve`] with the spec's
-/// [`ResolveError`](urlspec::resolve::ResolveError): a base that cannot
-/// serve (`BaseNotAbsolute`, `BaseNotHierarchical`); under
-/// [`Spec::Whatwg`], the parser's failure (`Whatwg`, with its byte
-/// position); with strict options ([`resolve_with`]), the reference's
-/// first violation (`InvalidReference`, with its byte position) or a `..`
-/// above the root (`DotDotAboveRoot`). [`LinkError::position`] gives the
-/// byte position.
-pub fn resolve(
-    base: &Base,
-    spec: Spec,
-    reference: &str,
-) -> Result<String, LinkError> {
-    resolve_encoded(base, spec, reference, None)
-}
-
-/// [`resolve`] by `resolver`, which prepares a base once for all the links
-/// that share it.
-///
-/// # Errors
-///
-/// As [`resolve`].
-pub fn resolve_with(
-    resolver: &mut PairResolver,
-    base: &Base,
-    reference: &str,
-) -> Result<String, LinkError> {
-    resolve_encoded_with(resolver, base, reference, None)
-}
-
-/// [`resolve`], the query written in `query` (a page's encoding) under
-/// [`Spec::Whatwg`], as the URL parser's *encoding* says; UTF-8 when
-/// `None`, and under every other spec, which keep the characters as
-/// they are.
-///
-#[cfg_attr(feature = "whatwg", doc = "```")]
-#[cfg_attr(not(feature = "whatwg"), doc = "```ignore")]
-/// use urlspec::Spec;
-/// use urlspec_links::{resolve_encoded, Context};
-/// let base = Context::new(Spec::Whatwg).establish().retrieval(&["http://h/"]);
-/// let koi8 = encoding_rs::KOI8_R;
-/// assert_eq!(resolve_encoded(&base, Spec::Whatwg, "я?я€", Some(koi8)).as_deref(),
-///            Ok("http://h/%D1%8F?%D1%26%238364%3B"));
-/// assert_eq!(resolve_encoded(&base, Spec::Rfc3986, "a?я", Some(koi8)).as_deref(),
-///            Ok("http://h/a?я"));
-/// ```
-///
-/// # Errors
-///
-/// As [`resolve`]; with an encoding under [`Spec::Whatwg`], a failure of
-/// the URL Standard's parser is [`LinkError::Whatwg`] (its `in_base` set
-/// when the base failed).
-pub fn resolve_encoded(
-    base: &Base,
-    spec: Spec,
-    reference: &str,
-    query: Option<&'static Encoding>,
-) -> Result<String, LinkError> {
-    resolve_encoded_with(
-        &mut PairResolver::new(spec, Options::default()),
-        base,
-        reference,
-        query,
-    )
-}
-
-/// [`resolve_encoded`] by `resolver`, which prepares a base once for all
-/// the links that share it.
-pub(crate) fn resolve_encoded_with(
-    resolver: &mut PairResolver,
-    base: &Base,
-    reference: &str,
-    query: Option<&'static Encoding>,
-) -> Result<String, LinkError> {
-    let trimmed = reference.trim_matches(|c: char| c.is_ascii_whitespace());
-    let spec = resolver.spec();
-    // The URL Standard's parser, which has no "taken as absolute", decides
-    // for itself what a scheme is; the rule here is the splitter's.
-    if base.url().is_none()
-        && spec == Spec::Whatwg
-        && !Reference::parse_with(trimmed, spec).has_scheme()
-    {
-        return Err(LinkError::NoBase);
-    }
-    #[cfg(feature = "whatwg")]
-    if let (Spec::Whatwg, Some(encoding)) = (spec, query) {
-        return whatwg_encoded(base, trimmed, encoding);
-    }
-    #[cfg(not(feature = "whatwg"))]
-    let _ = query;
-    match resolver.resolve(base.url().unwrap_or(""), trimmed) {
-        Ok(r) if r.outcome.taken_as_absolute => Err(LinkError::NoBase),
-        Ok(r) => Ok(r.href),
-        Err(e) => Err(e.into()),
-    }
-}
-
-/// The WHATWG basic URL parser with `encoding` for the query: the
-/// Encoding Standard's "encode or fail", through `encoding_rs`.
-#[cfg(feature = "whatwg")]
-fn whatwg_encoded(
-    base: &Base,
-    reference: &str,
-    encoding: &'static Encoding,
-) -> Result<String, LinkError> {
-    use encoding_rs::EncoderResult;
-    use urlspec::whatwg::Url;
-    let encode = |text: &str, out: &mut Vec<u8>| {
-        let mut encoder = encoding.new_encoder();
-        let mut read = 0;
-        loop {
-            let need = encoder
-                .max_buffer_length_from_utf8_without_replacement(
-                    text.len() - read,
-                )
-                .unwrap_or(usize::MAX / 2);
-            out.reserve(need.max(16));
-            let (result, n) = encoder
-                .encode_from_utf8_to_vec_without_replacement(
-                    &text[read..],
-                    out,
-                    true,
-                );
-            read += n;
-            match result {
-                EncoderResult::InputEmpty => return None,
-                EncoderResult::Unmappable(c) => return Some((c, read)),
-                EncoderResult::OutputFull => {}
-            }
-        }
-    };
-    let base = base.url().map(Url::parse).transpose().map_err(|mut f| {
-        f.in_base = true;
-        LinkError::Whatwg(f)
-    })?;
-    Url::options()
-        .base(base.as_ref())
-        .encoding(Some(&encode))
-        .parse(reference)
-        .map(|url| url.as_str().to_owned())
-        .map_err(LinkError::Whatwg)
-}
-
-/// Counts over a run, for the summary line.
+/// Counts over a run, for the summary line: kept by the reading
+/// ([`Input::summary`], [`Tally`]), added up over inputs and threads
+/// ([`Summary::merge`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
     /// Documents read.
     pub documents: usize,
-    /// Links found.
+    /// Links found (and kept, [`Select`]).
     pub links: usize,
     /// Links that could not be resolved.
     pub unresolved: usize,
@@ -526,39 +386,62 @@ pub struct Summary {
     pub unread_base_headers: BTreeMap<String, (usize, Option<Spec>)>,
     /// References left out as too long ([`Document::too_long`]).
     pub too_long: usize,
+    /// Inputs, records and documents not read (wholly) as their format:
+    /// binary data, a damaged record, a document with problems.
+    pub unreadable: usize,
 }
 
 impl Summary {
-    /// Adds a document to the counts.
+    /// Adds a whole document, every link of it, to the counts (as a
+    /// [`Tally`] that keeps every link does).
     pub fn add(&mut self, doc: &Document) {
         let unresolved = self.add_links(&doc.links);
-        self.add_document(doc, unresolved > 0);
+        self.add_document(doc, unresolved);
     }
 
-    /// Adds a batch of a document's links to the counts (a streamed
-    /// document's): the number of them unresolved.
-    pub fn add_links(&mut self, links: &[Link]) -> usize {
+    /// Counts `links`: whether any is unresolved.
+    pub(crate) fn add_links(&mut self, links: &[Link]) -> bool {
         let unresolved = links.iter().filter(|l| l.url.is_err()).count();
         self.links += links.len();
         self.unresolved += unresolved;
-        unresolved
+        unresolved > 0
     }
 
-    /// Adds a document whose links are counted already, `unresolved`
-    /// telling whether any of them was.
-    pub fn add_document(&mut self, doc: &Document, unresolved: bool) {
+    /// Counts `doc`, whose links are counted already, `unresolved` telling
+    /// whether any of them was.
+    pub(crate) fn add_document(&mut self, doc: &Document, unresolved: bool) {
         self.documents += 1;
         self.too_long += doc.too_long.len();
         *self.by_base_source.entry(doc.base.source().layer()).or_default() +=
             1;
-        if let Some(h) = &doc.unread_base_header {
-            if unresolved {
-                let entry = self
-                    .unread_base_headers
-                    .entry(h.name.clone())
-                    .or_insert((0, h.spec));
-                entry.0 += 1;
-            }
+        if !doc.problems.is_empty() {
+            self.unreadable += 1;
+        }
+        if let (Some(h), true) = (&doc.unread_base_header, unresolved) {
+            let entry = self
+                .unread_base_headers
+                .entry(h.name.clone())
+                .or_insert((0, h.spec));
+            entry.0 += 1;
+        }
+    }
+
+    /// Adds the counts of `more`.
+    pub fn merge(&mut self, more: Summary) {
+        self.documents += more.documents;
+        self.links += more.links;
+        self.unresolved += more.unresolved;
+        self.skipped_records += more.skipped_records;
+        self.too_long += more.too_long;
+        self.unreadable += more.unreadable;
+        for (layer, n) in more.by_base_source {
+            *self.by_base_source.entry(layer).or_default() += n;
+        }
+        for (reason, n) in more.skipped_by_reason {
+            *self.skipped_by_reason.entry(reason).or_default() += n;
+        }
+        for (name, (n, spec)) in more.unread_base_headers {
+            self.unread_base_headers.entry(name).or_insert((0, spec)).0 += n;
         }
     }
 }

@@ -334,7 +334,7 @@ impl Walker<'_> {
         if self.cut.is_some_and(|cut| part.offset_end as usize + 2 >= cut) {
             doc.problems.push(Problem::NoClosingBoundary);
         }
-        (self.sink)(self.ctx.finish(doc));
+        (self.sink)(doc);
     }
 }
 
@@ -356,7 +356,7 @@ fn layer_unread(
 }
 
 /// The document of a message's header links (`NAME#PATH (headers)`),
-/// finished, when it has any: `headers` are the message's (name, raw
+/// when it has any: `headers` are the message's (name, raw
 /// value, offset), `unread` the base header its base layers left unread.
 fn header_document(
     ctx: &Context,
@@ -369,7 +369,7 @@ fn header_document(
     let label =
         if path.is_empty() { String::new() } else { format!("#{path}") };
     let mut doc =
-        Document::new(format!("{name}{label} (headers)"), base.clone());
+        ctx.document(format!("{name}{label} (headers)"), || base.clone());
     for &(hname, value, offset) in headers {
         if BASE_HEADERS.iter().any(|b| b.eq_ignore_ascii_case(hname)) {
             continue;
@@ -377,11 +377,11 @@ fn header_document(
         let list = LIST_HEADERS.iter().any(|l| l.eq_ignore_ascii_case(hname));
         let form = if list { Form::List } else { Form::Wrapped };
         for (at, url) in headers::urls(value, form) {
-            doc.push(ctx.spec, "header", hname.to_owned(), &url, offset + at);
+            doc.push(ctx, "header", hname.to_owned(), &url, offset + at);
         }
     }
     doc.unread_base_header = unread;
-    (!doc.links.is_empty()).then(|| ctx.finish(doc))
+    (!doc.links.is_empty()).then_some(doc)
 }
 
 /// Whether a part is typed `application/xhtml+xml` (mail-parser reads

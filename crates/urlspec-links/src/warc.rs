@@ -28,7 +28,6 @@ use std::collections::HashMap;
 use std::io::{self, BufRead, BufReader, Read};
 
 use flate2::read::{MultiGzDecoder, ZlibDecoder};
-use urlspec::base::Base;
 
 use crate::headers::{self, Form};
 use crate::html::stream;
@@ -744,7 +743,6 @@ impl Page {
         let est = ctx.establish();
         let Some(Http { response, chain }) = self.http else {
             let base = est.retrieval(&[self.target.as_str()]);
-            let mut finished = finishing(ctx, sink, |_| {});
             let read = match (self.block.memory(), self.block.file()) {
                 (Some(block), _) => {
                     Ok(html::document(block, &self.target, &base, ctx))
@@ -755,18 +753,17 @@ impl Page {
                     &self.target,
                     &base,
                     ctx,
-                    &mut finished,
+                    sink,
                 ),
                 (None, None) => {
                     Err(io::Error::other("a temporary file failed"))
                 }
             };
-            let doc = read.unwrap_or_else(|e| {
-                let mut d = Document::new(self.target.clone(), base);
-                d.problems.push(Problem::Payload(Error::io(self.offset, &e)));
+            return read.unwrap_or_else(|e| {
+                let mut d = ctx.document(self.target.clone(), || base);
+                d.problems.push(Problem::Payload(Error::io(self.offset, e)));
                 d
             });
-            return ctx.finish(doc);
         };
         let retrieval = est.retrieval(&chain);
         let headers =
@@ -790,19 +787,22 @@ impl Page {
         let read = response.payload(&self.block).and_then(|payload| {
             let mut payload =
                 Capped { inner: payload, left: MAX_PAYLOAD, hit: &mut capped };
-            let mut finished = finishing(ctx, sink, &mut head);
+            let mut batch = |doc: &mut Document| {
+                head(doc);
+                sink(doc);
+            };
             stream::document(
                 &mut payload,
                 charset,
                 &self.target,
                 &base,
                 ctx,
-                &mut finished,
+                &mut batch,
             )
-            .map_err(|e| response.reason(&e))
+            .map_err(|e| response.reason(e))
         });
         let mut doc = read.unwrap_or_else(|e| {
-            let mut d = Document::new(self.target.clone(), base);
+            let mut d = ctx.document(self.target.clone(), || base);
             d.problems.push(Problem::Payload(Error::new(self.offset, e)));
             d
         });
@@ -810,22 +810,7 @@ impl Page {
             doc.problems.push(Problem::PayloadCapped(MAX_PAYLOAD));
         }
         head(&mut doc);
-        ctx.finish(doc)
-    }
-}
-
-/// `sink` for batches of links as [`stream`] finds them: `first` applied
-/// to each, then [`Context::finish`].
-fn finishing<'a>(
-    ctx: &'a Context,
-    sink: &'a mut dyn FnMut(&mut Document),
-    mut first: impl FnMut(&mut Document) + 'a,
-) -> impl FnMut(&mut Document) + 'a {
-    move |doc: &mut Document| {
-        first(doc);
-        let taken = std::mem::replace(doc, Document::new("", Base::none()));
-        *doc = ctx.finish(taken);
-        sink(doc);
+        doc
     }
 }
 
@@ -988,7 +973,7 @@ impl Response {
     ) -> Result<Box<dyn Read + 'b>, Reason> {
         let body = block
             .reader(self.body_start as u64)
-            .map_err(|e| Reason::Io(e.to_string()))?;
+            .map_err(|e| Reason::Io(e.into()))?;
         let body: Box<dyn BufRead + 'b> = if self
             .header("transfer-encoding")
             .is_some_and(|t| t.to_ascii_lowercase().contains("chunked"))
@@ -1014,12 +999,12 @@ impl Response {
 
     /// Why the payload could not be read, after `e`: its content coding
     /// when it has one, else the reading.
-    fn reason(&self, e: &io::Error) -> Reason {
+    fn reason(&self, e: io::Error) -> Reason {
         match self.header("content-encoding") {
             Some(c) if !c.trim().eq_ignore_ascii_case("identity") => {
-                Reason::ContentCoding(e.to_string())
+                Reason::Decoding(e.into())
             }
-            _ => Reason::Io(e.to_string()),
+            _ => Reason::Io(e.into()),
         }
     }
 }
@@ -1033,12 +1018,12 @@ fn header_links(doc: &mut Document, response: &Response, ctx: &Context) {
         match name.as_str() {
             "link" => {
                 for (k, url) in headers::urls(value, Form::Link) {
-                    header.push(ctx.spec, "header", "Link", &url, at + k);
+                    header.push(ctx, "header", "Link", &url, at + k);
                 }
             }
             "refresh" => {
                 if let Some((k, url)) = html::refresh_url(value) {
-                    header.push(ctx.spec, "header", "Refresh", url, at + k);
+                    header.push(ctx, "header", "Refresh", url, at + k);
                 }
             }
             _ => {}

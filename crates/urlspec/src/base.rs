@@ -37,14 +37,13 @@
 //! ```
 
 use alloc::borrow::Cow;
-use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
 use crate::chars::strip_prefix_ignore_case;
 use crate::reference::Reference;
-use crate::resolve::{without_fragment, Resolver};
+use crate::resolve::{without_fragment, ResolveError, Resolver};
 use crate::spec::Spec;
 
 /// Where a base came from.
@@ -105,13 +104,115 @@ impl fmt::Display for Source {
     }
 }
 
+/// What was noticed while a base was established: a value that was
+/// ignored, or resolved leniently, and why. `what` names the value's
+/// place: `BASE href`, or the header's canonical name.
+///
+/// ```
+/// use urlspec::base::{Establish, Note, Options};
+/// use urlspec::Spec;
+/// let strict = Establish::with_options(Spec::Rfc1808, Options::default().strict(true));
+/// let outer = strict.retrieval(&["http://h/a/b"]);
+/// let base = strict.embedded(&outer, "x/");
+/// assert_eq!(base.notes(), [Note::NotAbsolute { what: "BASE href", value: "x/".into() }]);
+/// assert_eq!(base.notes()[0].to_string(), r#"BASE href "x/" ignored: it must be an absolute URL"#);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Note {
+    /// A `Base` header whose value is not of the form `<URL:...>`.
+    NotUrlForm {
+        /// The header's name.
+        header: &'static str,
+    },
+    /// A value that must be absolute and is not, ignored under
+    /// [`Options::strict`].
+    NotAbsolute {
+        /// `BASE href` or the header's name.
+        what: &'static str,
+        /// The value.
+        value: String,
+    },
+    /// A relative value with no outer base to resolve it against.
+    NoOuterBase {
+        /// `BASE href` or the header's name.
+        what: &'static str,
+        /// The value.
+        value: String,
+    },
+    /// A value that must be absolute and is not, resolved against the
+    /// outer base all the same (the lenient default).
+    Lenient {
+        /// `BASE href` or the header's name.
+        what: &'static str,
+        /// The value.
+        value: String,
+        /// The outer base it was resolved against.
+        against: String,
+    },
+    /// A value that does not resolve against the outer base.
+    Unresolvable {
+        /// `BASE href` or the header's name.
+        what: &'static str,
+        /// The value.
+        value: String,
+        /// Why.
+        error: ResolveError,
+    },
+    /// Under the URL Standard, a `<base href>` that gives no frozen base
+    /// URL: not a URL, or a `data:` or `javascript:` one (HTML's frozen
+    /// base URL is then the document's).
+    NotFrozen {
+        /// The `href`.
+        href: String,
+        /// It parsed, as a `data:` or `javascript:` URL.
+        refused_scheme: bool,
+    },
+}
+
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Note::NotUrlForm { header } => {
+                write!(f, "{header} header ignored: not of the form <URL:...>")
+            }
+            Note::NotAbsolute { what, value } => write!(
+                f,
+                "{what} {value:?} ignored: it must be an absolute URL"
+            ),
+            Note::NoOuterBase { what, value } => write!(
+                f,
+                "{what} {value:?} ignored: relative, and no outer base"
+            ),
+            Note::Lenient { what, value, against } => write!(
+                f,
+                "{what} {value:?} is not absolute; resolved against \
+                 {against} (lenient)"
+            ),
+            Note::Unresolvable { what, value, error } => {
+                write!(f, "{what} {value:?} ignored: {error}")
+            }
+            Note::NotFrozen { href, refused_scheme } => write!(
+                f,
+                "BASE href {href:?} ignored: {} (HTML's frozen base URL is \
+                 then the document's)",
+                if *refused_scheme {
+                    "a data: or javascript: URL"
+                } else {
+                    "not a URL"
+                }
+            ),
+        }
+    }
+}
+
 /// A document's base URL and its provenance.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Base {
     url: Option<String>,
     source: Source,
     containers: Vec<String>,
-    notes: Vec<String>,
+    notes: Vec<Note>,
 }
 
 impl Base {
@@ -147,7 +248,7 @@ impl Base {
 
     /// What was noticed on the way: ignored or leniently resolved values.
     #[must_use]
-    pub fn notes(&self) -> &[String] {
+    pub fn notes(&self) -> &[Note] {
         &self.notes
     }
 
@@ -361,9 +462,7 @@ impl Establish {
                 Some(squeeze(raw))
             };
             let Some(value) = value else {
-                notes.push(format!(
-                    "{name} header ignored: not of the form <URL:...>"
-                ));
+                notes.push(Note::NotUrlForm { header: name });
                 continue;
             };
             match self.layer(outer, &value, must_be_absolute, name, &mut notes)
@@ -442,36 +541,35 @@ impl Establish {
         outer: &Base,
         value: &str,
         must_be_absolute: bool,
-        what: &str,
-        notes: &mut Vec<String>,
+        what: &'static str,
+        notes: &mut Vec<Note>,
     ) -> Option<String> {
         let r = Reference::parse_with(value, self.spec);
         if r.has_scheme() {
             return Some(without_fragment(&r).into());
         }
+        let owned = || value.to_owned();
         if must_be_absolute && self.options.strict {
-            notes.push(format!(
-                "{what} {value:?} ignored: it must be an absolute URL"
-            ));
+            notes.push(Note::NotAbsolute { what, value: owned() });
             return None;
         }
         let Some(outer_url) = outer.url() else {
-            notes.push(format!(
-                "{what} {value:?} ignored: relative, and no outer base"
-            ));
+            notes.push(Note::NoOuterBase { what, value: owned() });
             return None;
         };
         match Resolver::new(outer_url, self.spec).resolve(value) {
             Ok(resolved) => {
                 if must_be_absolute {
-                    notes.push(format!(
-                        "{what} {value:?} is not absolute; resolved against {outer_url} (lenient)"
-                    ));
+                    notes.push(Note::Lenient {
+                        what,
+                        value: owned(),
+                        against: outer_url.to_owned(),
+                    });
                 }
                 Some(resolved.without_fragment().into())
             }
-            Err(e) => {
-                notes.push(format!("{what} {value:?} ignored: {e}"));
+            Err(error) => {
+                notes.push(Note::Unresolvable { what, value: owned(), error });
                 None
             }
         }
@@ -512,16 +610,11 @@ fn frozen(outer: &Base, href: &str) -> Base {
         },
         _ => {
             let mut base = outer.clone();
-            let why = if refused && parsed.is_ok() {
-                "a data: or javascript: URL"
-            } else {
-                "not a URL"
-            };
             base.notes = Vec::new();
-            base.notes.push(format!(
-                "BASE href {href:?} ignored: {why} (HTML's frozen base URL is \
-                 then the document's)"
-            ));
+            base.notes.push(Note::NotFrozen {
+                href: href.to_owned(),
+                refused_scheme: refused && parsed.is_ok(),
+            });
             base
         }
     }

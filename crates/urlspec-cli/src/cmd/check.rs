@@ -8,9 +8,9 @@ use clap::{Args, ValueEnum};
 use urlspec::check::{self, Finding, Severity, RULES};
 use urlspec::Spec;
 
-use super::Status;
 use crate::args::{help_of, url_inputs, urls_help, UrlArgs};
 use crate::output::{self, BadLine, Error, JsonObject};
+use crate::status::Status;
 
 /// The long description of `urlspec check`, with the rule list from
 /// [`RULES`], so the list follows the library.

@@ -5,9 +5,9 @@ use std::io::Write;
 
 use clap::{Args, CommandFactory};
 
-use super::Status;
 use crate::cli::Cli;
 use crate::output::{Error, Output};
+use crate::status::Status;
 
 /// The long description of `urlspec completions`.
 const LONG_ABOUT: &str = "\

@@ -20,12 +20,12 @@ use clap::{Arg, Args};
 use urlspec::diff::{self, Cell, Comparison, Difference, Row};
 use urlspec::Spec;
 
-use super::Status;
 use crate::args::{help_of, spec_error, spec_of_build, JsonArg, SPECS};
 use crate::output::{
     self, BadLine, Error, JsonObject, LineReader, NotUtf8, Origin, Output,
     RecordWrite, STDIN,
 };
+use crate::status::Status;
 
 /// The long description of `urlspec diff`.
 const LONG_ABOUT: &str = "\

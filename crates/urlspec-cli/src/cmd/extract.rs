@@ -13,11 +13,11 @@ use std::io::{self, Read, Write};
 use clap::{Args, ValueEnum};
 use urlspec::extract::{Finder, Found, LineIndex, MAX_DELIMITED};
 use urlspec::resolve::{ResolveError, Resolved, Resolver};
-use urlspec::{Reference, Spec};
+use urlspec::Spec;
 
-use super::Status;
-use crate::args::{help_of, SpecArg};
+use crate::args::{check_absolute, help_of, SpecArg};
 use crate::output::{self, Error, JsonObject, Output, RecordWrite};
+use crate::status::Status;
 
 /// The long description of `urlspec extract`.
 const LONG_ABOUT: &str = "\
@@ -228,23 +228,6 @@ pub fn run(args: &ExtractArgs) -> Result<Status, Error> {
 /// under `spec` (the empty string included).
 fn check_base(base: &str, spec: Spec) -> Result<(), Error> {
     check_absolute("--base <BASE>", base, spec)
-}
-
-/// Refuses a `value` of the option `flag` (`--base <BASE>`) that is not an
-/// absolute URL: one without a scheme under `spec`.
-pub fn check_absolute(
-    flag: &str,
-    value: &str,
-    spec: Spec,
-) -> Result<(), Error> {
-    if Reference::parse_with(value, spec).has_scheme() {
-        return Ok(());
-    }
-    Err(Error::Usage(format!(
-        "invalid value '{}' for '{flag}': not an absolute URL (it has \
-         no scheme under {spec})",
-        output::visible(value)
-    )))
 }
 
 /// Prints the URLs found, in one of the output formats, and counts those

@@ -7,9 +7,9 @@ use std::path::Path;
 
 use clap::{Args, CommandFactory};
 
-use super::Status;
 use crate::cli::Cli;
 use crate::output::{Error, Output};
+use crate::status::Status;
 
 /// The long description of `urlspec man`.
 const LONG_ABOUT: &str = "\

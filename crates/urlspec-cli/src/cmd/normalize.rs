@@ -11,12 +11,12 @@ use clap::Args;
 use urlspec::equiv::{self, NotComparable, Options};
 use urlspec::Spec;
 
-use super::Status;
+use crate::args::EquivOptions;
 use crate::args::{help_of, urls_help, UrlArgs};
-use crate::cmd::equiv::EquivOptions;
 use crate::output::{
     self, BadLine, Error, JsonObject, NotUtf8, Origin, Output,
 };
+use crate::status::Status;
 
 /// The long description of `urlspec normalize`.
 const LONG_ABOUT: &str = "\

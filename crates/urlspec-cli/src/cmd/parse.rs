@@ -15,9 +15,9 @@ use urlspec::server::{AuthorityKind, Server};
 use urlspec::whatwg::{self, Components, Failure};
 use urlspec::{Reference, Spec, Violation};
 
-use super::Status;
 use crate::args::{help_of, url_inputs, urls_help, UrlArgs};
 use crate::output::{self, BadLine, Error, JsonObject};
+use crate::status::Status;
 
 /// The long description of `urlspec parse`.
 const LONG_ABOUT: &str = concat!(

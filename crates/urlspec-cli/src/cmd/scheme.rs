@@ -19,9 +19,9 @@ use urlspec::scheme::{self, SchemeView, SchemeViolation};
 use urlspec::whatwg::{self, Failure};
 use urlspec::{Reference, Spec};
 
-use super::Status;
 use crate::args::{help_of, url_inputs, urls_help, UrlArgs};
 use crate::output::{self, BadLine, Error, JsonObject};
+use crate::status::Status;
 
 /// The long description of `urlspec scheme`.
 const LONG_ABOUT: &str = concat!(

@@ -33,8 +33,8 @@ use lol_html::{
     Settings,
 };
 use urlspec::base::Base;
-use urlspec::resolve::{Options, PairResolver};
 
+use crate::resolver::LinkResolver;
 use crate::slice::offset_in;
 use crate::{Context, Document, Link, Problem, Within};
 
@@ -357,7 +357,8 @@ fn page_pass(
 }
 
 /// The document `name`, in `encoding`, with the base `found` gives: the
-/// first `<base href>` of the document tree, else `outer`.
+/// first `<base href>` of the document tree, else `outer` (or the given
+/// base over both).
 fn based(
     found: &Found,
     name: &str,
@@ -365,11 +366,10 @@ fn based(
     ctx: &Context,
     encoding: &'static Encoding,
 ) -> Document {
-    let base = match found.bases.first() {
+    let mut doc = ctx.document(name, || match found.bases.first() {
         Some((_, href)) => ctx.establish().embedded(outer, href),
         None => outer.clone(),
-    };
-    let mut doc = Document::new(name, base);
+    });
     doc.encoding = Some(encoding);
     doc
 }
@@ -398,14 +398,16 @@ fn page_encoding(
 /// resolver for the page (the base is prepared once while it repeats).
 struct Links<'c> {
     ctx: &'c Context,
-    outer: &'c Base,
-    resolver: PairResolver,
+    /// What a `<base href>` is resolved against: the base outside the
+    /// page, unless a base is given for every link.
+    outer: Option<&'c Base>,
+    resolver: LinkResolver,
 }
 
 impl<'c> Links<'c> {
     fn new(ctx: &'c Context, outer: &'c Base) -> Links<'c> {
-        let resolver = PairResolver::new(ctx.spec, Options::default());
-        Links { ctx, outer, resolver }
+        let outer = ctx.given.is_none().then_some(outer);
+        Links { ctx, outer, resolver: LinkResolver::new(ctx) }
     }
 
     /// Resolves `raw` and adds it to `doc`, unless its context is
@@ -416,16 +418,14 @@ impl<'c> Links<'c> {
         }
         // A `<base href>` is itself resolved against the base it falls back
         // to (HTML's "fallback base URL"), not against itself.
-        let against =
-            if raw.element == "base" { self.outer } else { &doc.base };
+        let against = match self.outer {
+            Some(outer) if raw.element == "base" => outer,
+            _ => &doc.base,
+        };
         let query_encoding =
             if raw.utf8_query { None } else { doc.query_encoding() };
-        let url = crate::resolve_encoded_with(
-            &mut self.resolver,
-            against,
-            &raw.reference,
-            query_encoding,
-        );
+        let url =
+            self.resolver.resolve(against, &raw.reference, query_encoding);
         doc.push_resolved(Link {
             element: raw.element,
             attribute: Cow::Borrowed(raw.attribute),

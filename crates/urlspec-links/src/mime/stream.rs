@@ -66,7 +66,7 @@ pub fn documents(
     sink: &mut dyn FnMut(&mut Document, bool),
 ) -> Result<(), Error> {
     let mut input = Buffered::new(input);
-    let head = input.fill_to(5).map_err(|e| Error::io(0, &e))?;
+    let head = input.fill_to(5).map_err(|e| Error::io(0, e))?;
     if !head.starts_with(b"From ") {
         let mut source = Source::new(Box::new(input));
         return message(&mut source, name, ctx, sink);
@@ -74,7 +74,7 @@ pub fn documents(
     let mut mbox = Mbox { input, line_start: true, at_from: true };
     let mut first_error = None;
     let mut n = 0;
-    while mbox.next_message().map_err(|e| Error::io(0, &e))? {
+    while mbox.next_message().map_err(|e| Error::io(0, e))? {
         n += 1;
         let named = format!("{name}[{n}]");
         let mut source = Source::new(Box::new(&mut mbox));
@@ -83,7 +83,7 @@ pub fn documents(
         }
         // What an error left unread.
         io::copy(&mut source.input, &mut io::sink())
-            .map_err(|e| Error::io(0, &e))?;
+            .map_err(|e| Error::io(0, e))?;
     }
     first_error.map_or(Ok(()), Err)
 }
@@ -273,7 +273,7 @@ impl Walker<'_> {
                 source.drain_part()?;
                 Ok(None)
             }
-            Err(e) => Err(Error::io(source.pos as u64, &e)),
+            Err(e) => Err(Error::io(source.pos as u64, e)),
         }
     }
 
@@ -398,9 +398,6 @@ impl Walker<'_> {
         let sink = &mut *self.sink;
         let mut batch = |doc: &mut Document| {
             doc.unread_base_header.clone_from(&unread);
-            let taken =
-                std::mem::replace(doc, Document::new("", Base::none()));
-            *doc = ctx.finish(taken);
             sink(doc, false);
         };
         let mut body = kind.transfer.reader(Part { source: &mut *source });
@@ -409,13 +406,12 @@ impl Walker<'_> {
         let drained = io::copy(&mut body, &mut io::sink());
         drop(body);
         let at = source.pos as u64;
-        let mut doc = read.map_err(|e| Error::io(at, &e))?;
-        drained.map_err(|e| Error::io(at, &e))?;
+        let mut doc = read.map_err(|e| Error::io(at, e))?;
+        drained.map_err(|e| Error::io(at, e))?;
         doc.unread_base_header = self.unread.clone();
         if source.ended == Some(Ended::Eof) && !source.boundaries.is_empty() {
             doc.problems.push(Problem::NoClosingBoundary);
         }
-        let mut doc = self.ctx.finish(doc);
         (self.sink)(&mut doc, true);
         Ok(())
     }
@@ -647,7 +643,7 @@ impl<'r> Source<'r> {
 
     /// [`Source::drain`], an error of the input given its position.
     fn drain_part(&mut self) -> Result<(), Error> {
-        self.drain().map_err(|e| Error::io(self.pos as u64, &e))
+        self.drain().map_err(|e| Error::io(self.pos as u64, e))
     }
 
     /// Reads the current part to its end.

@@ -366,7 +366,7 @@ impl<R: BufRead> Records<R> {
     /// The records of `input`, gzip-compressed or not (told by its first
     /// bytes). `Err` when it is not an archive.
     pub fn new(mut input: R) -> Result<Records<R>, Error> {
-        let head = input.fill_buf().map_err(|e| Error::io(0, &e))?;
+        let head = input.fill_buf().map_err(|e| Error::io(0, e))?;
         let gzip = head.starts_with(&GZIP_MAGIC[..head.len().min(3)])
             && !head.is_empty();
         if !gzip {
@@ -431,7 +431,7 @@ impl<R: BufRead> Records<R> {
                             Err(_) => {
                                 let e =
                                     io::Error::other("the inflater stopped");
-                                return Some(Err(Error::io(ahead.at, &e)));
+                                return Some(Err(Error::io(ahead.at, e)));
                             }
                         }
                     };
@@ -470,7 +470,7 @@ impl<R: BufRead> Records<R> {
                     self.input = self.start_ahead(raw);
                 }
                 Input::Between(mut raw) => match raw.fill_buf() {
-                    Err(e) => return Some(Err(Error::io(raw.consumed, &e))),
+                    Err(e) => return Some(Err(Error::io(raw.consumed, e))),
                     Ok([]) => return None,
                     Ok(head) if starts_member(head) => {
                         let start = raw.consumed;
@@ -651,7 +651,7 @@ fn read_record<B: BufRead>(
         line.clear();
         let at = input.consumed;
         let n = read_line(input, &mut line)
-            .map_err(|e| read_error(offset(at), &e))?;
+            .map_err(|e| read_error(offset(at), e))?;
         if n == 0 {
             return Ok(None);
         }
@@ -674,7 +674,7 @@ fn read_record<B: BufRead>(
         Ok(fields) => {
             Ok(Some(Record { offset: at, fields, block: taken.block }))
         }
-        Err(Damage::Io(e)) => Err(read_error(at, &e)),
+        Err(Damage::Io(e)) => Err(read_error(at, e)),
         Err(Damage::Bad(reason)) => {
             skip_to_next_record(input, taken);
             Err(Error::new(at, reason))
@@ -695,12 +695,12 @@ impl From<io::Error> for Damage {
 
 /// A read error at `at`: damaged compressed data (the inflater's kinds of
 /// error), or an input that cannot be read on.
-fn read_error(at: u64, e: &io::Error) -> Error {
+fn read_error(at: u64, e: io::Error) -> Error {
     match e.kind() {
         io::ErrorKind::InvalidData
         | io::ErrorKind::InvalidInput
         | io::ErrorKind::UnexpectedEof => {
-            Error::new(at, Reason::Gzip(e.to_string()))
+            Error::new(at, Reason::Gzip(e.into()))
         }
         _ => Error::io(at, e),
     }

@@ -3,15 +3,19 @@
 //! `--paths-from` (`PATH` or `PATH<TAB>URL` lines), or else standard input
 //! (the built-in sample when it is a terminal, or with `--sample`).
 //! Nothing is opened before it is read, and a list is read line by line.
+//! An input that cannot be named or opened is an [`OpenError`].
 
+use std::fmt;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, IsTerminal, Read};
 
 use walkdir::WalkDir;
 
+use super::args::LinksArgs;
 use super::lookahead::Listed;
-use super::{LinksArgs, SAMPLE, SAMPLE_NAME};
-use crate::cmd::extract::check_absolute;
+use super::{SAMPLE, SAMPLE_NAME};
+use crate::args::check_absolute;
+use crate::output;
 
 /// One input: its name, its bytes, its size when known, and the URL it
 /// was retrieved from when its line of `--paths-from` gave one.
@@ -27,6 +31,84 @@ pub struct Input {
     /// The path of a regular file, which a long page is read from twice
     /// (else it is spooled).
     pub path: Option<String>,
+}
+
+/// Why an input could not be named or opened: reported, and the next one
+/// read.
+#[derive(Debug)]
+pub enum OpenError {
+    /// A file, a directory or a list that could not be opened.
+    Open {
+        /// Its path.
+        path: String,
+        /// Why.
+        error: io::Error,
+    },
+    /// A directory, given a retrieval URL by its line.
+    DirectoryWithUrl {
+        /// Its path.
+        path: String,
+    },
+    /// A directory whose walk failed.
+    Walk(walkdir::Error),
+    /// A line of a `--paths-from` list.
+    Line {
+        /// The list's name.
+        list: String,
+        /// The line's number, from 1.
+        line: usize,
+        /// What is wrong with it.
+        error: Box<OpenError>,
+    },
+    /// The list could not be read on (the next line is read, unless
+    /// reading would fail again).
+    ReadList(io::Error),
+    /// A line's URL that is not absolute.
+    NotAbsolute(output::Error),
+    /// A `-` in a list read from standard input.
+    StdinHoldsList,
+}
+
+impl OpenError {
+    fn at_line(self, list: &str, line: usize) -> OpenError {
+        OpenError::Line { list: list.to_owned(), line, error: Box::new(self) }
+    }
+}
+
+impl fmt::Display for OpenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpenError::Open { path, error } => write!(f, "{path}: {error}"),
+            OpenError::DirectoryWithUrl { path } => {
+                write!(f, "{path}: a directory has no retrieval URL")
+            }
+            OpenError::Walk(e) => e.fmt(f),
+            OpenError::Line { list, line, error } => {
+                write!(f, "{list}: line {line}: {error}")
+            }
+            OpenError::ReadList(e) => e.fmt(f),
+            OpenError::NotAbsolute(e) => e.fmt(f),
+            OpenError::StdinHoldsList => {
+                f.write_str("`-` names standard input, which holds this list")
+            }
+        }
+    }
+}
+
+impl std::error::Error for OpenError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            OpenError::Open { error, .. } | OpenError::ReadList(error) => {
+                Some(error)
+            }
+            OpenError::Walk(e) => Some(e),
+            OpenError::Line { error, .. } => Some(error),
+            OpenError::NotAbsolute(e) => Some(e),
+            OpenError::DirectoryWithUrl { .. } | OpenError::StdinHoldsList => {
+                None
+            }
+        }
+    }
 }
 
 /// A `--paths-from` list, read line by line.
@@ -77,7 +159,7 @@ impl<'a> Inputs<'a> {
 
     /// The next line of the `--paths-from` list, opened (`Ok(None)`: a
     /// directory, whose walk has begun).
-    fn next_listed(&mut self) -> Option<Result<Option<Input>, String>> {
+    fn next_listed(&mut self) -> Option<Result<Option<Input>, OpenError>> {
         if self.list.is_none() {
             let path = self.args.paths_from.as_ref()?;
             let reader: Box<dyn Read> = if path == "-" {
@@ -90,12 +172,13 @@ impl<'a> Inputs<'a> {
                             !f.metadata().is_ok_and(|m| m.is_file());
                         Box::new(f)
                     }
-                    Err(e) => {
+                    Err(error) => {
                         // Reported once; the list is not read.
                         let name = path.clone();
                         let empty: Box<dyn Read> = Box::new(io::empty());
                         self.list = Some((BufReader::new(empty), name, 0));
-                        return Some(Err(format!("{path}: {e}")));
+                        let path = path.clone();
+                        return Some(Err(OpenError::Open { path, error }));
                     }
                 }
             };
@@ -117,7 +200,9 @@ impl<'a> Inputs<'a> {
                         let empty: Box<dyn Read> = Box::new(io::empty());
                         *reader = BufReader::new(empty);
                     }
-                    return Some(Err(format!("{name}: line {n}: {e}")));
+                    return Some(
+                        Err(OpenError::ReadList(e).at_line(name, *n)),
+                    );
                 }
                 Ok(_) => {}
             }
@@ -133,7 +218,8 @@ impl<'a> Inputs<'a> {
                 if let Err(e) =
                     check_absolute("URL", url, self.args.spec.value)
                 {
-                    return Some(Err(format!("{name}: line {n}: {e}")));
+                    let e = OpenError::NotAbsolute(e);
+                    return Some(Err(e.at_line(name, *n)));
                 }
             }
             // Standard input is the list itself: reading it as an input
@@ -142,13 +228,12 @@ impl<'a> Inputs<'a> {
                 && self.streamed
                 && self.args.paths_from.as_deref() == Some("-")
             {
-                return Some(Err(format!(
-                    "{name}: line {n}: `-` names standard input, which holds this list"
-                )));
+                let e = OpenError::StdinHoldsList;
+                return Some(Err(e.at_line(name, *n)));
             }
             let (name, n) = (name.clone(), *n);
             return Some(match self.open(path, url.map(str::to_string)) {
-                Some(Err(e)) => Err(format!("{name}: line {n}: {e}")),
+                Some(Err(e)) => Err(e.at_line(&name, n)),
                 Some(Ok(input)) => Ok(Some(input)),
                 None => Ok(None),
             });
@@ -161,16 +246,15 @@ impl<'a> Inputs<'a> {
         &mut self,
         path: &str,
         url: Option<String>,
-    ) -> Option<Result<Input, String>> {
+    ) -> Option<Result<Input, OpenError>> {
         if path == "-" {
             return Some(Ok(Input { url, ..stdin() }));
         }
         match std::fs::metadata(path) {
             Ok(m) if m.is_dir() => {
                 if url.is_some() {
-                    return Some(Err(format!(
-                        "{path}: a directory has no retrieval URL"
-                    )));
+                    let path = path.to_owned();
+                    return Some(Err(OpenError::DirectoryWithUrl { path }));
                 }
                 self.walk = Some(
                     WalkDir::new(path)
@@ -201,14 +285,14 @@ impl Listed for Inputs<'_> {
 }
 
 impl Iterator for Inputs<'_> {
-    type Item = Result<Input, String>;
+    type Item = Result<Input, OpenError>;
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
             if let Some(walk) = &mut self.walk {
                 match walk.next() {
                     None => self.walk = None,
-                    Some(Err(e)) => return Some(Err(e.to_string())),
+                    Some(Err(e)) => return Some(Err(OpenError::Walk(e))),
                     Some(Ok(entry)) if entry.file_type().is_dir() => {}
                     Some(Ok(entry)) => {
                         let path = entry.path().to_string_lossy().into_owned();
@@ -243,8 +327,9 @@ fn stdin() -> Input {
     }
 }
 
-fn open_file(path: &str, url: Option<String>) -> Result<Input, String> {
-    let file = File::open(path).map_err(|e| format!("{path}: {e}"))?;
+fn open_file(path: &str, url: Option<String>) -> Result<Input, OpenError> {
+    let file = File::open(path)
+        .map_err(|error| OpenError::Open { path: path.to_owned(), error })?;
     // A size to show progress against: a regular file's.
     let size = file.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
     Ok(Input {

@@ -3,11 +3,11 @@
 //! A crawl is many record-compressed archives, and one reader frames them
 //! in order ([`super::parallel`]). Opened only when the one before was
 //! done, each archive's inflating thread
-//! ([`warc::Documents::inflate_ahead`]) started cold at the file boundary
-//! and the workers waited. So while input k is read, the next `depth`
-//! inputs are already opened, their first bytes read and their format
-//! told, and each gzip-compressed archive among them inflates its members
-//! on its own thread ([`warc::Documents::start`]). At its turn an input is
+//! ([`urlspec_links::Input::inflate_ahead`]) started cold at the file
+//! boundary and the workers waited. So while input k is read, the next
+//! `depth` inputs are already opened, their first bytes read and their
+//! format told, and each gzip-compressed archive among them inflates its
+//! members on its own thread ([`urlspec_links::Input::start`]). At its turn an input is
 //! read as if it had just been opened: its output, its warnings and their
 //! places are those of one thread; an input that could not be opened is
 //! reported at its turn with the same line.
@@ -43,124 +43,82 @@
 //! a file boundary lost was the inflation's cold start.
 
 use std::collections::VecDeque;
-use std::io::{self, Read};
-use std::mem;
 
-use urlspec_links::{Context, Format};
+use urlspec_links::Context;
 
-use super::inputs::Input;
-use super::{Archive, Head, InputFormat};
+use super::inputs::{Input, OpenError};
+use super::read::{How, Opened};
 use crate::output::{self, BadLine};
 
 /// The most inputs begun ahead, whatever the thread count.
 pub const MAX_DEPTH: usize = 4;
 
 /// Inputs in order, that tell whether the next one is at hand.
-pub trait Listed: Iterator<Item = Result<Input, String>> {
+pub trait Listed: Iterator<Item = Result<Input, OpenError>> {
     /// Taking the next input (or the end) waits on no stream: not on a
     /// `--paths-from` list whose next line has not come through its pipe.
     /// An input is taken ahead of its turn only then.
     fn at_hand(&self) -> bool;
 }
 
-/// An input taken from the list, and how far its reading has begun.
+/// An input taken from the list, opened, and begun when it was taken
+/// ahead of its turn.
 pub struct Next {
-    pub input: Input,
+    pub opened: Opened,
     /// `Err`: the library panicked while it was begun.
-    pub begun: Result<Begun, BadLine>,
-}
-
-/// How far an input's reading went before its turn.
-pub enum Begun {
-    /// Not at all: it is read from its start.
-    No,
-    /// Its first bytes were read (or could not be).
-    Head(io::Result<Head>),
-    /// A gzip-compressed archive, its members inflating.
-    Archive(Box<Archive>),
+    pub begun: Result<(), BadLine>,
 }
 
 /// The inputs of `inputs`, in order, each after the next `depth` ones
 /// were taken and begun.
 pub struct Lookahead<'a, I> {
     inputs: I,
-    queue: VecDeque<Result<Next, String>>,
+    queue: VecDeque<Result<Next, OpenError>>,
     depth: usize,
     /// An input that is not a regular file is in the queue: nothing more
     /// is taken until it has been read.
     held: bool,
-    format: InputFormat,
     ctx: &'a Context,
-    verbose: bool,
+    how: How,
 }
 
 impl<'a, I: Listed> Lookahead<'a, I> {
     /// `depth` 0 takes each input at its turn and begins none, as one
-    /// thread reads; `format`, `ctx` and `verbose` are the run's.
+    /// thread reads; `ctx` and `how` are the run's.
     pub fn new(
         inputs: I,
         depth: usize,
-        format: InputFormat,
         ctx: &'a Context,
-        verbose: bool,
+        how: How,
     ) -> Lookahead<'a, I> {
         Lookahead {
             inputs,
             queue: VecDeque::new(),
             depth,
             held: false,
-            format,
             ctx,
-            verbose,
+            how,
         }
     }
 
-    /// `input` taken, begun when it is a regular file and inputs are begun
-    /// ahead.
-    fn take(&mut self, mut input: Input) -> Next {
+    /// `input` taken and opened, begun (its first bytes read, an archive
+    /// inflating) when it is a regular file and inputs are begun ahead.
+    fn take(&mut self, input: Input) -> Next {
+        let mut opened = Opened::new(input, self.ctx, self.how);
         if self.depth == 0 {
-            return Next { input, begun: Ok(Begun::No) };
+            return Next { opened, begun: Ok(()) };
         }
-        if input.path.is_none() {
+        if !opened.regular {
             self.held = true;
-            return Next { input, begun: Ok(Begun::No) };
+            return Next { opened, begun: Ok(()) };
         }
-        let (format, ctx, verbose) = (self.format, self.ctx, self.verbose);
-        let begun = output::isolate(|| {
-            let head = match Head::read(&mut input.reader, format) {
-                Ok(head) => head,
-                Err(e) => return Begun::Head(Err(e)),
-            };
-            // What [`super::read_begun`] would read as an archive, and
-            // inflate on its own thread.
-            let archive = head.gzip
-                && head.format == Some(Format::Warc)
-                && input.url.is_none()
-                && ctx.retrieval.is_empty();
-            if !archive {
-                return Begun::Head(Ok(head));
-            }
-            let reader =
-                mem::replace(&mut input.reader, Box::new(io::empty()));
-            let rest = io::Cursor::new(head.bytes).chain(reader);
-            let mut archive = Archive::open(
-                rest,
-                &input.name,
-                input.size,
-                ctx,
-                verbose,
-                true,
-                true,
-            );
-            archive.docs.start();
-            Begun::Archive(Box::new(archive))
-        });
-        Next { input, begun }
+        let begun = output::isolate(|| opened.input.start());
+        Next { opened, begun }
     }
 }
 
 impl<I: Listed> Iterator for Lookahead<'_, I> {
-    type Item = Result<Next, String>;
+    type Item = Result<Next, OpenError>;
 
     fn next(&mut self) -> Option<Self::Item> {
         while self.queue.is_empty()
@@ -173,7 +131,7 @@ impl<I: Listed> Iterator for Lookahead<'_, I> {
             self.queue.push_back(next);
         }
         let next = self.queue.pop_front()?;
-        if matches!(&next, Ok(n) if n.input.path.is_none()) {
+        if matches!(&next, Ok(n) if !n.opened.regular) {
             // Read next: what comes after it is taken once it is read.
             self.held = false;
         }
@@ -184,7 +142,7 @@ impl<I: Listed> Iterator for Lookahead<'_, I> {
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
-    use std::io::{Cursor, Write};
+    use std::io::{self, Cursor, Read, Write};
     use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
     use std::sync::{mpsc, Arc};
     use std::thread;
@@ -192,7 +150,11 @@ pub(super) mod tests {
 
     use flate2::write::GzEncoder;
     use flate2::Compression;
+    use urlspec_links::{Format, Step};
     use urlspec_test_support::io::SaysEnd;
+
+    /// How the tests open inputs: as `--threads 2` does.
+    const AHEAD: How = How { verbose: false, ahead: true };
 
     /// An archive of `pages` records, a gzip member each, the pages
     /// named `http://NAME/K/`, each `body_len` bytes of text and a link;
@@ -242,7 +204,7 @@ pub(super) mod tests {
     }
 
     /// The inputs of the tests: all at hand.
-    impl Listed for std::vec::IntoIter<Result<Input, String>> {
+    impl Listed for std::vec::IntoIter<Result<Input, OpenError>> {
         fn at_hand(&self) -> bool {
             true
         }
@@ -250,7 +212,7 @@ pub(super) mod tests {
 
     impl<F> Listed for std::iter::Map<std::ops::Range<usize>, F>
     where
-        F: FnMut(usize) -> Result<Input, String>,
+        F: FnMut(usize) -> Result<Input, OpenError>,
     {
         fn at_hand(&self) -> bool {
             true
@@ -272,13 +234,8 @@ pub(super) mod tests {
                     SaysEnd::new(second, ends),
                 )),
             ];
-            let mut ahead = Lookahead::new(
-                inputs.into_iter(),
-                depth,
-                InputFormat::Auto,
-                &ctx,
-                false,
-            );
+            let mut ahead =
+                Lookahead::new(inputs.into_iter(), depth, &ctx, AHEAD);
             let Some(Ok(a)) = ahead.next() else { panic!("no first input") };
             // The first archive is not read at all, yet the second one's
             // inflating thread reads it to its end (the wait guards
@@ -291,13 +248,19 @@ pub(super) mod tests {
             assert!(ahead.next().is_none());
             // Each is read whole, its pages in order.
             for (next, name) in [(a, "a"), (b, "b")] {
-                let Ok(Begun::Archive(mut archive)) = next.begun else {
-                    panic!("{name}: not begun as an archive")
-                };
+                let mut input = next.opened.input;
+                assert!(next.begun.is_ok(), "{name}: not begun");
+                assert_eq!(input.format(), Some(Format::Warc), "{name}");
                 let mut targets = Vec::new();
-                while let Some(page) = archive.docs.next_page() {
-                    let doc = page.unwrap().document(&ctx);
-                    targets.push(doc.name);
+                while let Some(step) = input.step() {
+                    let Step::Part(part) = step else { panic!("{name}") };
+                    let mut tally = urlspec_links::Tally::deferred();
+                    part.read(&mut tally, &mut |doc, last| {
+                        if last {
+                            targets.push(doc.name.clone());
+                        }
+                    })
+                    .unwrap();
                 }
                 let want: Vec<String> =
                     (0..50).map(|k| format!("http://{name}/{k}/")).collect();
@@ -355,8 +318,7 @@ pub(super) mod tests {
                 Ok(input(&format!("{i}.warc.gz"), data.len(), reader))
             })
         };
-        let mut ahead =
-            Lookahead::new(inputs, depth, InputFormat::Auto, &ctx, false);
+        let mut ahead = Lookahead::new(inputs, depth, &ctx, AHEAD);
         // Two batches sent and one being filled, each of 256 KiB and one
         // member, the input's buffer and its first bytes.
         let bound = 3 * ((256 << 10) + member + 1024) + (64 << 10) + 1024;
@@ -407,12 +369,12 @@ pub(super) mod tests {
                 Ok(input)
             })
         };
-        let mut ahead =
-            Lookahead::new(inputs, 3, InputFormat::Auto, &ctx, false);
-        let names = |next: Option<Result<Next, String>>| {
+        let mut ahead = Lookahead::new(inputs, 3, &ctx, AHEAD);
+        let names = |next: Option<Result<Next, OpenError>>| {
             let next = next.unwrap().unwrap();
-            let begun = matches!(next.begun, Ok(Begun::Archive(_)));
-            (next.input.name, begun)
+            let begun = next.begun.is_ok()
+                && next.opened.input.format() == Some(Format::Warc);
+            (next.opened.input.name().to_owned(), begun)
         };
         // The first is begun, the second (not a regular file) is taken
         // but not begun, and nothing after it is taken ...

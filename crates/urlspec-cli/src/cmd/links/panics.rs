@@ -6,8 +6,12 @@
 
 use std::io::{self, Write};
 
+use urlspec_links::Tally;
+
+use super::read::{read_all, Serial};
 use super::tests::links_args;
 use super::*;
+use crate::output::RecordWrite;
 
 /// The target URI of the page whose reading panics in the tests.
 const PANICS: &str = "http://panic.test/long";
@@ -97,21 +101,32 @@ fn a_panic_in_the_middle_of_a_long_page_is_reported_and_the_next_input_read() {
     for how in ["text", "tsv"] {
         for threads in [1, 2] {
             let args = links_args(&["-o", how, first, second, third]);
-            let ctx = context(&args).unwrap();
+            let ctx = args.context().unwrap();
             let mut printer = Printer::new(args.output);
+            let mut tally = Tally::new(&ctx.select);
             let mut out = Capture::default();
             let failed = if threads == 1 {
                 let mut stage = Serial {
                     printer: &mut printer,
+                    tally: &mut tally,
                     out: &mut out,
+                    verbose: false,
                     failed: false,
                 };
                 read_all(&args, &ctx, &mut stage).unwrap();
                 stage.failed
             } else {
-                parallel::run(&args, &ctx, threads, &mut printer, &mut out)
-                    .unwrap()
+                parallel::run(
+                    &args,
+                    &ctx,
+                    threads,
+                    &mut printer,
+                    &mut tally,
+                    &mut out,
+                )
+                .unwrap()
             };
+            let unreadable = tally.summary().unreadable;
             let text = String::from_utf8(out.out).unwrap();
             let case = format!("-o {how} -j{threads}");
             // Reported with the input named, once the links before it are
@@ -129,11 +144,8 @@ fn a_panic_in_the_middle_of_a_long_page_is_reported_and_the_next_input_read() {
                 "{case}"
             );
             assert!(!failed, "{case}");
-            assert_eq!(printer.unreadable, 1, "{case}");
-            assert_eq!(
-                Status::from_valid(printer.unreadable == 0),
-                Status::Invalid
-            );
+            assert_eq!(unreadable, 1, "{case}");
+            assert_eq!(Status::from_valid(unreadable == 0), Status::Invalid);
             // The rest of the first archive is not read; the second is,
             // as a document of its own.
             let rest = &text[at + warning.len()..];

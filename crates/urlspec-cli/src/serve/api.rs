@@ -329,24 +329,22 @@ pub async fn links(uri: Uri, body: Result<Bytes, BytesRejection>) -> Response {
                 &mut buf,
             )
         });
-        // One header line: the notes after the counts joined to them.
-        let summary =
-            links::summary_line(&printer.summary, printer.unreadable)
-                .replace('\n', "; ");
-        (read, buf, summary)
+        (read, buf)
     });
     match work.await {
-        Ok((Ok(Ok(())), buf, summary)) => {
+        Ok((Ok(Ok(summary)), buf)) => {
+            // One header line: the notes after the counts joined to them.
+            let summary = links::summary_line(&summary).replace('\n', "; ");
             let mut response = json(StatusCode::OK, buf, "application/jsonl");
             if let Ok(value) = HeaderValue::from_str(&summary) {
                 response.headers_mut().insert("x-urlspec-summary", value);
             }
             response
         }
-        Ok((Ok(Err(err)), _, _)) => {
+        Ok((Ok(Err(err)), _)) => {
             ApiError::internal(err.to_string()).into_response()
         }
-        Ok((Err(bad), _, _)) => {
+        Ok((Err(bad), _)) => {
             ApiError::internal(bad.to_string()).into_response()
         }
         Err(err) => ApiError::internal(err.to_string()).into_response(),

@@ -37,8 +37,8 @@ use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tower_http::timeout::TimeoutLayer;
 
-use super::Status;
 use crate::output::Error;
+use crate::status::Status;
 
 /// The largest request body accepted (`POST /api/links`): 16 MiB.
 pub const MAX_BODY: usize = 16 * 1024 * 1024;

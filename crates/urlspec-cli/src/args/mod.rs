@@ -1,9 +1,12 @@
 //! The arguments several subcommands share, declared once: `--spec`
 //! ([`SpecArg`], flattened into each command that takes it, with the
 //! value parser [`SpecParser`]), `--json` ([`JsonArg`], likewise), the
-//! URLs of the commands that answer one at a time ([`UrlArgs`]), the specs of this build ([`SPECS`]) that
-//! every list of specs shows, and the `--help` paragraph on inputs read
-//! one per line ([`url_inputs!`]).
+//! URLs of the commands that answer one at a time ([`UrlArgs`]), the
+//! resolution options of `resolve` and `links` ([`ResolveOptions`]), the
+//! comparison options of `equiv` and `normalize` ([`EquivOptions`]), the
+//! check of a URL option that must be absolute ([`check_absolute`]), the
+//! specs of this build ([`SPECS`]) that every list of specs shows, and
+//! the `--help` paragraph on inputs read one per line ([`url_inputs!`]).
 //!
 //! A command words the help of `--spec` (and of `--json` and the URLs)
 //! for what it does with them, with [`help_of`] on its arguments; the
@@ -15,7 +18,15 @@ use std::fmt::Write as _;
 use clap::builder::{PossibleValue, StyledStr, TypedValueParser};
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Arg, Args};
-use urlspec::Spec;
+use urlspec::{Reference, Spec};
+
+use crate::output::{self, Error};
+
+mod comparison;
+mod resolution;
+
+pub use comparison::EquivOptions;
+pub use resolution::ResolveOptions;
 
 /// `--spec` (`-s`): the spec a command works under, by default
 /// [`Spec::default`].
@@ -255,4 +266,21 @@ mod tests {
         let want: Vec<&str> = SPECS.iter().map(|s| s.name()).collect();
         assert_eq!(names, want);
     }
+}
+
+/// Refuses a `value` of the option `flag` (`--base <BASE>`) that is not an
+/// absolute URL: one without a scheme under `spec`.
+pub fn check_absolute(
+    flag: &str,
+    value: &str,
+    spec: Spec,
+) -> Result<(), Error> {
+    if Reference::parse_with(value, spec).has_scheme() {
+        return Ok(());
+    }
+    Err(Error::Usage(format!(
+        "invalid value '{}' for '{flag}': not an absolute URL (it has \
+         no scheme under {spec})",
+        output::visible(value)
+    )))
 }

@@ -1,0 +1,216 @@
+//! The printers of `urlspec links`, one per output format ([`text`],
+//! [`tsv`], [`json`]), behind one [`Printer`]: each document as its links
+//! come (a long one's in batches), its problems on standard error after
+//! TSV or JSON, and the summary line at the end.
+
+mod json;
+mod text;
+mod tsv;
+
+use std::fmt::Write as _;
+use std::io::{self, Write};
+
+use urlspec::base::Base;
+use urlspec_links::{html, Document, Summary};
+
+use super::args::LinksOutput;
+use crate::output::RecordWrite;
+use json::Json;
+use text::Text;
+use tsv::Tsv;
+
+pub use tsv::HEADER as TSV_HEADER;
+
+/// Prints documents as they come, in one of the output formats.
+pub struct Printer {
+    format: Format,
+}
+
+enum Format {
+    Text(Text),
+    Tsv(Tsv),
+    Json(Json),
+}
+
+impl Printer {
+    /// A printer in format `how`.
+    pub fn new(how: LinksOutput) -> Printer {
+        let format = match how {
+            LinksOutput::Text => Format::Text(Text::new()),
+            LinksOutput::Tsv => Format::Tsv(Tsv::new()),
+            LinksOutput::Json => Format::Json(Json::new()),
+        };
+        Printer { format }
+    }
+
+    /// Writes what comes before the first document: the TSV header row.
+    pub fn start(&mut self, out: &mut impl Write) -> io::Result<()> {
+        if let Format::Tsv(_) = self.format {
+            out.write_all(TSV_HEADER.as_bytes())?;
+        }
+        Ok(())
+    }
+
+    /// Forgets a document [`Printer::links`] began and nothing ended (its
+    /// reading panicked, and was reported as such): the next document
+    /// starts afresh.
+    pub fn abandon(&mut self) {
+        if let Format::Text(text) = &mut self.format {
+            text.abandon();
+        }
+    }
+
+    /// A text block begins: whether it is the first (no blank line before
+    /// it). The blocks a worker writes are put in order by the writer,
+    /// which asks this.
+    pub fn begin_block(&mut self) -> bool {
+        match &mut self.format {
+            Format::Text(text) => std::mem::replace(&mut text.first, false),
+            Format::Tsv(_) | Format::Json(_) => false,
+        }
+    }
+
+    /// Prints a batch of the links of a document being read (the links
+    /// are taken out of `doc`); [`Printer::end`] ends it.
+    pub fn links(
+        &mut self,
+        out: &mut impl RecordWrite,
+        doc: &mut Document,
+    ) -> io::Result<()> {
+        match &mut self.format {
+            Format::Text(text) => text.links(out, doc),
+            Format::Tsv(tsv) => {
+                tsv.links(out, doc)?;
+                doc.links.clear();
+                Ok(())
+            }
+            Format::Json(json) => {
+                json.links(out, doc)?;
+                doc.links.clear();
+                Ok(())
+            }
+        }
+    }
+
+    /// Ends the document [`Printer::links`] began: its last links, the
+    /// references left out as too long, its notes and problems.
+    pub fn end(
+        &mut self,
+        out: &mut impl RecordWrite,
+        doc: &mut Document,
+    ) -> io::Result<()> {
+        self.links(out, doc)?;
+        for &at in &doc.too_long {
+            out.warn(&format!(
+                "urlspec: {}: reference at byte {at} longer than {} bytes: \
+                 skipped",
+                doc.name,
+                html::stream::MAX_REFERENCE
+            ));
+        }
+        match &mut self.format {
+            Format::Text(text) => text.end(out, doc)?,
+            Format::Tsv(_) | Format::Json(_) => {
+                for problem in &doc.problems {
+                    out.warn(&format!("urlspec: {}: {problem}", doc.name));
+                }
+            }
+        }
+        out.end_record()
+    }
+
+    /// Prints a whole document.
+    pub fn document(
+        &mut self,
+        out: &mut impl RecordWrite,
+        doc: &mut Document,
+    ) -> io::Result<()> {
+        self.abandon();
+        self.end(out, doc)
+    }
+
+    /// Writes the summary after text output, to `out`.
+    pub fn finish(
+        &mut self,
+        out: &mut impl Write,
+        summary: &Summary,
+    ) -> io::Result<()> {
+        let Format::Text(text) = &self.format else { return Ok(()) };
+        if !text.first {
+            out.write_all(b"\n")?;
+        }
+        writeln!(out, "{}", summary_line(summary))
+    }
+
+    /// Writes the summary after TSV or JSON output, to standard error.
+    pub fn finish_stderr(&self, summary: &Summary) {
+        if !matches!(self.format, Format::Text(_)) {
+            let _ = writeln!(io::stderr().lock(), "{}", summary_line(summary));
+        }
+    }
+}
+
+/// `N documents, M links, U unresolved; bases: embedded X, header Y,
+/// retrieval Z, none W; skipped records S`, the given bases and the
+/// unreadable inputs when there are any, and the hint of the base headers
+/// left unread.
+pub fn summary_line(s: &Summary) -> String {
+    let layer = |name| s.by_base_source.get(name).copied().unwrap_or(0);
+    let plural = |n: usize, one: &str, many: &str| {
+        format!("{n} {}", if n == 1 { one } else { many })
+    };
+    let mut line = format!(
+        "{}, {}, {} unresolved; bases: embedded {}, header {}, retrieval {}, \
+         none {}; skipped records {}",
+        plural(s.documents, "document", "documents"),
+        plural(s.links, "link", "links"),
+        s.unresolved,
+        layer("embedded"),
+        layer("header"),
+        layer("retrieval"),
+        layer("none"),
+        s.skipped_records,
+    );
+    if layer("given") > 0 {
+        let _ = write!(line, "; given base {}", layer("given"));
+    }
+    if s.unreadable > 0 {
+        let _ = write!(line, "; unreadable {}", s.unreadable);
+    }
+    if s.too_long > 0 {
+        let _ = write!(line, "; references too long {}", s.too_long);
+    }
+    for (name, (n, spec)) in &s.unread_base_headers {
+        let reader = match spec {
+            Some(spec) => format!("--spec {spec} or --base-headers all"),
+            None => "--base-headers all".into(),
+        };
+        let _ = write!(
+            line,
+            "\nnote: {} with unresolved links had a {name} header that this \
+             spec does not read as a base ({reader} would)",
+            plural(*n, "document", "documents"),
+        );
+    }
+    line
+}
+
+/// What is said of a document's base once and repeated on each of its
+/// links in TSV and JSON: the same strings as the Python package's `Link`
+/// (both come from `urlspec_links`).
+struct BaseInfo<'a> {
+    /// `embedded`, `header:NAME`, `retrieval`, `given` or `none`.
+    source: String,
+    /// The redirect chain, when the base is a retrieval URL reached
+    /// through redirects.
+    chain: Option<&'a [String]>,
+}
+
+impl<'a> BaseInfo<'a> {
+    fn of(base: &'a Base) -> BaseInfo<'a> {
+        BaseInfo {
+            source: urlspec_links::base_source(base),
+            chain: urlspec_links::base_chain(base),
+        }
+    }
+}

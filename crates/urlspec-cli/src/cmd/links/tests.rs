@@ -1,0 +1,203 @@
+//! The arguments of `urlspec links` as the library's context, the links
+//! kept, and the printers on the built-in sample.
+
+use clap::Parser;
+use urlspec::base;
+use urlspec::Spec;
+use urlspec_links::{html, mime, Context, Summary, Tally};
+
+use super::args::{InputFormat, Unique};
+use super::printer::TSV_HEADER;
+use super::*;
+use crate::cli::{Cli, Command};
+
+pub fn links_args(args: &[&str]) -> LinksArgs {
+    let argv = ["urlspec", "links"].iter().chain(args);
+    let cli = Cli::try_parse_from(argv).unwrap();
+    let Command::Links(args) = cli.command else {
+        panic!("not links: {:?}", cli.command)
+    };
+    args
+}
+
+#[test]
+fn links_options_map_onto_the_library() {
+    let args = links_args(&[
+        "--url",
+        "http://h/a",
+        "--redirect",
+        "http://h/b",
+        "--redirect",
+        "c/",
+        "--base-headers",
+        "all",
+        "--strict-base",
+        "--dotdot-above-root",
+        "remove",
+        "-",
+    ]);
+    // A relative redirect is resolved against the URL before it.
+    assert_eq!(
+        args.retrieval().unwrap(),
+        ["http://h/a", "http://h/b", "http://h/c/"]
+    );
+    let options = args.base_options();
+    assert!(options.get_strict());
+    assert_eq!(options.get_headers(), base::Headers::All);
+    assert_eq!(args.files, ["-"]);
+    let ctx = args.context().unwrap();
+    assert_eq!(
+        ctx.options,
+        urlspec::resolve::Options::default()
+            .dotdot_above_root(urlspec::resolve::DotDotAboveRoot::Remove)
+    );
+    let args = links_args(&[]);
+    assert_eq!(args.base_options(), base::Options::default());
+    assert!(args.retrieval().unwrap().is_empty() && args.files.is_empty());
+    assert_eq!(
+        (args.format, args.output, args.unique),
+        (InputFormat::Auto, LinksOutput::Text, None)
+    );
+    assert!(args.select().keeps_all());
+    assert_eq!(links_args(&["--unique"]).unique, Some(Unique::Document));
+    assert_eq!(links_args(&["--unique=all"]).unique, Some(Unique::All));
+}
+
+#[test]
+fn url_and_base_must_be_absolute() {
+    for args in [&["--url", "a/b"][..], &["--base", "/x"]] {
+        let Err(Error::Usage(message)) = links_args(args).context() else {
+            panic!("{args:?} accepted")
+        };
+        assert!(message.contains("not an absolute URL"), "{message}");
+    }
+}
+
+#[test]
+fn filters_keep_what_they_name_and_each_url_once() {
+    let page = br#"<a href="x">x</a><a href="X.html">X</a><img src="x"><a href="mailto:m@h">m</a><a href="x">x</a>"#;
+    let ctx = Context {
+        retrieval: vec!["http://h/".into()],
+        ..Context::new(Spec::Rfc3986)
+    };
+    let doc = || html::document(page, "p", &ctx.retrieval_base(), &ctx);
+    let kept = |args: &[&str]| {
+        let mut tally = Tally::new(&links_args(args).select());
+        let mut d = doc();
+        tally.document(&mut d);
+        assert_eq!(tally.summary().links, d.links.len());
+        d.links
+            .iter()
+            .map(|l| {
+                format!(
+                    "{}@{} {}",
+                    l.element,
+                    l.attribute,
+                    l.url.as_deref().unwrap()
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(kept(&["--element", "IMG"]), ["img@src http://h/x"]);
+    assert_eq!(kept(&["--scheme", "mailto"]), ["a@href mailto:m@h"]);
+    assert_eq!(
+        kept(&["--unique", "--attribute", " href"]),
+        ["a@href http://h/x", "a@href http://h/X.html", "a@href mailto:m@h"]
+    );
+    // Once per document, or once in all.
+    for (args, want) in [(&["--unique"], (3, 3)), (&["--unique=all"], (3, 0))]
+    {
+        let mut tally = Tally::new(&links_args(args).select());
+        let (mut a, mut b) = (doc(), doc());
+        tally.document(&mut a);
+        tally.document(&mut b);
+        assert_eq!((a.links.len(), b.links.len()), want, "{args:?}");
+        assert_eq!(tally.summary().links, want.0 + want.1);
+    }
+}
+
+fn sample(spec: Spec, how: LinksOutput) -> String {
+    let ctx = Context::new(spec);
+    let mut printer = Printer::new(how);
+    let mut out = Vec::new();
+    printer.start(&mut out).unwrap();
+    let mut summary = Summary::default();
+    mime::documents(SAMPLE, SAMPLE_NAME, &ctx, &mut |mut d| {
+        summary.add(&d);
+        printer.document(&mut out, &mut d).unwrap();
+    })
+    .unwrap();
+    printer.finish(&mut out, &summary).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn sample_text_shows_each_spec_its_own_base() {
+    let text = sample(Spec::Rfc1808, LinksOutput::Text);
+    assert!(text.starts_with("== examples/sample.eml (headers)\n"));
+    assert!(text.contains(
+        "   base: http://www.ics.uci.edu/Test/a/b/c  [Base header]\n"
+    ));
+    let text = sample(Spec::Draft96, LinksOutput::Text);
+    assert!(text.contains(
+        "   base: http://www.w3.org/Addressing/  [Content-Base header]\n"
+    ));
+    let text = sample(Spec::Rfc3986, LinksOutput::Text);
+    assert!(text.contains(
+        "   base: http://archive.example.org/1996/06/  [Content-Location header]\n"
+    ));
+    // The App. D example is the same under every spec.
+    for spec in [Spec::Rfc1630, Spec::Rfc1808, Spec::Draft96, Spec::Rfc3986] {
+        let text = sample(spec, LinksOutput::Text);
+        assert!(
+            text.contains("   a@href     ../x                               ->  http://www.ics.uci.edu/Test/a/x\n"),
+            "{spec}"
+        );
+    }
+}
+
+#[test]
+fn tsv_rows_have_eleven_fields() {
+    let text = sample(Spec::Rfc3986, LinksOutput::Tsv);
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some(TSV_HEADER.trim_end()));
+    for line in lines {
+        assert_eq!(line.split('\t').count(), 11, "{line}");
+    }
+}
+
+#[test]
+fn json_base_source_names_the_header() {
+    let text = sample(Spec::Draft96, LinksOutput::Json);
+    let first: serde_json::Value =
+        serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert_eq!(first["base_source"], "header:Content-Base");
+    assert!(first["base_chain"].is_null());
+    assert_eq!(first["containers"], serde_json::json!([]));
+    // A part's base came through its container.
+    let part = text
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|l| l["containers"] != serde_json::json!([]))
+        .unwrap();
+    assert!(part["containers"][0].as_str().unwrap().starts_with("multipart/"));
+}
+
+#[test]
+fn summary_counts_layers() {
+    let mut s = Summary {
+        documents: 1,
+        links: 2,
+        unresolved: 1,
+        skipped_records: 3,
+        ..Summary::default()
+    };
+    s.by_base_source.insert("none", 1);
+    assert_eq!(
+        summary_line(&s),
+        "1 document, 2 links, 1 unresolved; bases: embedded 0, header 0, \
+         retrieval 0, none 1; skipped records 3"
+    );
+    s.unreadable = 2;
+    assert!(summary_line(&s).ends_with("; unreadable 2"));
+}
