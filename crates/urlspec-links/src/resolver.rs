@@ -184,6 +184,9 @@ struct WhatwgBase {
         String,
         Result<urlspec::whatwg::Url, urlspec::whatwg::Failure>,
     )>,
+    /// How many times a base was parsed.
+    #[cfg(all(test, feature = "whatwg"))]
+    parses: usize,
 }
 
 /// [`resolve_encoded`] by `resolver`, the URL Standard's parse of the base
@@ -261,6 +264,10 @@ impl WhatwgBase {
                     self.parsed.as_ref().is_none_or(|(text, _)| text != url);
                 if stale {
                     self.parsed = Some((url.to_owned(), Url::parse(url)));
+                    #[cfg(test)]
+                    {
+                        self.parses += 1;
+                    }
                 }
                 self.parsed.as_ref().map(|(_, parsed)| parsed)
             }
@@ -280,5 +287,31 @@ impl WhatwgBase {
             .parse(reference)
             .map(|url| url.as_str().to_owned())
             .map_err(LinkError::Whatwg)
+    }
+}
+
+#[cfg(all(test, feature = "whatwg"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_page_in_its_encoding_parses_its_base_once() {
+        let ctx = Context::new(Spec::Whatwg);
+        let est = ctx.establish();
+        let mut resolver = LinkResolver::new(&ctx);
+        let latin1 = Some(encoding_rs::WINDOWS_1252);
+        let (a, b) = (est.given("http://h/a/"), est.given("http://h/b/"));
+        for (base, reference, want) in [
+            (&a, "x?q=\u{e9}", "http://h/a/x?q=%E9"),
+            (&a, "y", "http://h/a/y"),
+            (&a, "/z?\u{e9}", "http://h/z?%E9"),
+            (&b, "x", "http://h/b/x"),
+            (&b, "../c", "http://h/c"),
+        ] {
+            let url = resolver.resolve(base, reference, latin1);
+            assert_eq!(url.as_deref(), Ok(want));
+        }
+        // Once for each base, not once for each link.
+        assert_eq!(resolver.whatwg.parses, 2);
     }
 }

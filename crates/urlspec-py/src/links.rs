@@ -1,31 +1,26 @@
 //! `urlspec.links`: the links of HTML pages, MIME messages and WARC
 //! archives, pulled one at a time from a Python iterator.
 //!
-//! A WARC archive is read record by record through
-//! [`urlspec_links::warc::Documents`], so memory stays bounded by the
-//! largest record; a damaged record is listed in the summary with its
-//! byte offset and reading goes on at the next one, as `urlspec links`
-//! does. HTML and MIME inputs are read whole, as their parsers need (and
-//! as `urlspec links` does).
+//! The reading is the library's ([`urlspec_links::open`]), as `urlspec
+//! links` reads: the format found from the first bytes (inside gzip
+//! too), a WARC archive read record by record, so memory stays bounded by
+//! the largest record, a damaged record listed in the summary with its
+//! byte offset and reading gone on at the next one. This module turns
+//! documents into `Link` objects and the counts into a dict.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, VecDeque};
-use std::io::{self, BufReader, Cursor, Read};
+use std::collections::BTreeMap;
+use std::io::{self, Cursor, Read};
 use std::sync::{Arc, Mutex, TryLockError};
 
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
 
-use urlspec_links::warc::{self, Documents, Skip};
-use urlspec_links::{
-    html, mime, Context, Document, Format, LinkError, Summary,
-};
+use urlspec_links::warc::Skip;
+use urlspec_links::{Context, Document, Format, InputError, LinkError};
 
 use crate::{error, spec_of};
-
-/// How many bytes are read to detect an input's format (as the CLI).
-const HEAD: u64 = 1024;
 
 /// One link: the fields of one `urlspec links --output json` line.
 #[pyclass(frozen, immutable_type, module = "urlspec", name = "Link")]
@@ -275,26 +270,20 @@ impl Read for PyReader {
 
 type Input = Box<dyn Read + Send>;
 
-/// Where the documents come from.
-enum Source {
-    /// Read as `urlspec links` reads it: the reader frames the gzip
-    /// members itself, so a damaged one is read past and offsets are those
-    /// of the input's bytes.
-    Warc(Box<Documents<BufReader<Input>>>),
-    Ready(VecDeque<Document>),
-}
-
 struct State {
-    source: Source,
+    /// The library's reading of the input.
+    input: urlspec_links::Input<Input>,
+    /// The input's name, for the messages of its errors.
+    name: String,
     /// The links of the current document still to hand out.
     current: Option<(Arc<DocInfo>, std::vec::IntoIter<urlspec_links::Link>)>,
-    summary: Summary,
     /// Documents read only in part, with why.
     problems: Vec<(String, String)>,
     /// Damaged archive records read past: the byte offset of each and why.
     damaged: Vec<(u64, String)>,
-    /// Why the input could not be read on, once known.
-    failure: Option<String>,
+    /// Why the input could not be read on, once known: the message and
+    /// the reason of the `LinksError`.
+    failure: Option<(String, String)>,
     /// The exception the file's `read()` raised, if it did.
     raised: Raised,
     exhausted: bool,
@@ -308,40 +297,45 @@ pub struct Links {
 
 impl State {
     fn next_document(&mut self) -> Option<Document> {
-        match &mut self.source {
-            Source::Ready(docs) => docs.pop_front(),
-            Source::Warc(docs) => loop {
-                match docs.next()? {
-                    Ok(doc) => return Some(doc),
-                    // The iterator ends after an error it cannot read on
-                    // from (the input's own: `read()` failed, not an
-                    // archive); after a damaged record, it goes on.
-                    Err(e) if warc::ends_reading(&e) => {
-                        self.failure = Some(e.to_string());
-                        return None;
-                    }
-                    Err(e) => {
-                        self.damaged.push((e.offset, e.reason.to_string()))
-                    }
+        loop {
+            match self.input.next()? {
+                Ok(doc) => return Some(doc),
+                // The iterator ends after an error it cannot read on
+                // from (the input's own: `read()` failed, not an
+                // archive, not a message); after a damaged record, it
+                // goes on.
+                Err(e) if e.ends_input() => {
+                    self.failure = Some(match &e {
+                        InputError::Record(e) => {
+                            (e.to_string(), e.to_string())
+                        }
+                        other => (
+                            format!("{}: {other}", self.name),
+                            other.to_string(),
+                        ),
+                    });
+                    return None;
                 }
-            },
+                Err(InputError::Record(e)) => {
+                    self.damaged.push((e.offset, e.reason.to_string()));
+                }
+                Err(other) => {
+                    let message = format!("{}: {other}", self.name);
+                    self.failure = Some((message, other.to_string()));
+                    return None;
+                }
+            }
         }
     }
 
     /// The records skipped so far, in total and by reason (every reason
     /// named, zero for an input that is no archive).
     fn skipped(&self) -> (usize, BTreeMap<&'static str, usize>) {
-        let mut s = Summary {
-            skipped_by_reason: Skip::ALL
-                .iter()
-                .map(|r| (r.name(), 0))
-                .collect(),
-            ..Summary::default()
-        };
-        if let Source::Warc(docs) = &self.source {
-            docs.add_skipped(&mut s);
-        }
-        (s.skipped_records, s.skipped_by_reason)
+        let s = self.input.summary();
+        let mut by_reason: BTreeMap<&'static str, usize> =
+            Skip::ALL.iter().map(|r| (r.name(), 0)).collect();
+        by_reason.extend(s.skipped_by_reason);
+        (s.skipped_records, by_reason)
     }
 }
 
@@ -381,16 +375,11 @@ impl Links {
             }
             let Some(doc) = state.next_document() else {
                 state.exhausted = true;
-                if let Some(failure) = state.failure.clone() {
-                    return Err(state.raised.error(
-                        py,
-                        failure.clone(),
-                        failure,
-                    ));
+                if let Some((message, reason)) = state.failure.clone() {
+                    return Err(state.raised.error(py, message, reason));
                 }
                 return Ok(None);
             };
-            state.summary.add(&doc);
             for p in &doc.problems {
                 state.problems.push((doc.name.clone(), p.to_string()));
             }
@@ -434,7 +423,7 @@ impl Links {
                 ))
             }
         };
-        let s = &state.summary;
+        let s = state.input.summary();
         let d = PyDict::new(py);
         d.set_item("documents", s.documents)?;
         d.set_item("links", s.links)?;
@@ -464,15 +453,6 @@ impl Links {
         d.set_item("damaged", PyList::new(py, &state.damaged)?)?;
         Ok(d)
     }
-}
-
-/// Reads the first [`HEAD`] bytes of `input` for format detection and
-/// gives them back in front of the rest.
-fn head(mut input: Input) -> io::Result<(Vec<u8>, Input)> {
-    let mut head = Vec::with_capacity(HEAD as usize);
-    (&mut input).take(HEAD).read_to_end(&mut head)?;
-    let rest: Input = Box::new(Cursor::new(head.clone()).chain(input));
-    Ok((head, rest))
 }
 
 /// Every link of `source`: see `urlspec.links` in `__init__.py`.
@@ -509,7 +489,7 @@ pub fn links(
     };
     let base =
         urlspec::base::Options::default().strict(strict_base).headers(headers);
-    let ctx = Context {
+    let mut ctx = Context {
         base,
         retrieval: url.into_iter().chain(redirects).collect(),
         ..Context::new(spec)
@@ -546,14 +526,11 @@ pub fn links(
             None,
         ));
     };
-    let read_error =
-        |e: io::Error| raised.error(py, format!("{name}: {e}"), e.to_string());
-    let (head, input) = head(input).map_err(read_error)?;
-    let format = match format {
-        "auto" => Format::detect(&head),
-        "html" => Format::Html,
-        "mime" => Format::Mime,
-        "warc" => Format::Warc,
+    ctx.format = match format {
+        "auto" => None,
+        "html" => Some(Format::Html),
+        "mime" => Some(Format::Mime),
+        "warc" => Some(Format::Warc),
         other => {
             return Err(error(
                 py,
@@ -567,41 +544,14 @@ pub fn links(
             ))
         }
     };
-    let mut failure = None;
-    let source = match format {
-        Format::Warc => {
-            let reader = BufReader::with_capacity(1 << 16, input);
-            Source::Warc(Box::new(Documents::new(reader, ctx)))
-        }
-        Format::Html | Format::Mime => {
-            let mut data = Vec::new();
-            let mut input = input;
-            input.read_to_end(&mut data).map_err(read_error)?;
-            let mut docs = VecDeque::new();
-            if format == Format::Html {
-                docs.push_back(html::document(
-                    &data,
-                    &name,
-                    &ctx.retrieval_base(),
-                    &ctx,
-                ));
-            } else if let Err(problem) =
-                mime::documents(&data, &name, &ctx, &mut |d| docs.push_back(d))
-            {
-                // Raised once the documents read before it are handed out.
-                failure = Some(format!("{name}: {}", problem.reason));
-            }
-            Source::Ready(docs)
-        }
-    };
     Ok(Links {
         state: Mutex::new(State {
-            source,
+            input: urlspec_links::open(input, name.clone(), &ctx),
+            name,
             current: None,
-            summary: Summary::default(),
             problems: Vec::new(),
             damaged: Vec::new(),
-            failure,
+            failure: None,
             raised,
             exhausted: false,
         }),

@@ -61,7 +61,11 @@ impl Text {
         // unless it is longer.
         if open.pending.len() >= TEXT_BLOCK {
             if open.widths.is_none() {
-                write_head(out, doc, std::mem::replace(&mut self.first, false))?;
+                write_head(
+                    out,
+                    doc,
+                    std::mem::replace(&mut self.first, false),
+                )?;
             }
             write_links(out, &open.pending, &mut open.widths)?;
             open.pending.clear();
