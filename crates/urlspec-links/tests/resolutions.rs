@@ -62,7 +62,7 @@ fn gzip(data: &[u8]) -> Vec<u8> {
 /// The inputs: each kind, with its name.
 fn inputs() -> Vec<(&'static str, Vec<u8>)> {
     let message = format!(
-        "List-Help: <help>\r\nContent-Location: http://m/\r\n\
+        "From: a@h\r\nList-Help: <help>\r\nContent-Location: http://m/\r\n\
          Content-Type: text/html\r\n\r\n{PAGE}"
     );
     let response = format!(
@@ -74,7 +74,8 @@ fn inputs() -> Vec<(&'static str, Vec<u8>)> {
         gzip(&record("response", "http://w/2", response.as_bytes())),
     ]
     .concat();
-    let long = format!("{PAGE}{}", "<a href=y>".repeat(IN_MEMORY / 10 + 1));
+    let long =
+        format!("{PAGE}{}", "<a href=y></a>".repeat(IN_MEMORY / 14 + 1));
     let long_response =
         format!("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n{long}");
     let long_record =
@@ -113,6 +114,7 @@ fn once_each(name: &str, ctx: &Context, seen: &Seen, docs: &[Document]) {
         }
     }
     for doc in docs {
+        assert!(doc.problems.is_empty(), "{name}: {:?}", doc.problems);
         if ctx.given.is_some() {
             assert_eq!(doc.base.url(), Some(GIVEN), "{name}");
             assert_eq!(doc.base.source().layer(), "given", "{name}");
@@ -141,6 +143,11 @@ fn each_link_is_resolved_once_with_the_options_and_base_given() {
             let mut input = open(&data[..], name, &ctx);
             let docs: Vec<Document> =
                 input.by_ref().map(|d| d.unwrap()).collect();
+            let want = match name {
+                "message.eml" | "archive.warc.gz" => 2,
+                _ => 1,
+            };
+            assert_eq!(docs.len(), want, "{name}");
             once_each(name, &ctx, &seen, &docs);
             let links: usize = docs.iter().map(|d| d.links.len()).sum();
             assert_eq!(input.summary().links, links, "{name}");

@@ -201,3 +201,114 @@ fn summary_counts_layers() {
     s.unreadable = 2;
     assert!(summary_line(&s).ends_with("; unreadable 2"));
 }
+
+/// `--base` and `--strict`: each link printed was resolved once, by the
+/// library as it read it, against the given base and with the strict
+/// options, on one thread and on two; every kind of input (a page, a
+/// message, an archive, a page too long to hold in memory).
+#[test]
+fn each_link_is_resolved_once_with_the_base_and_options_given() {
+    use std::sync::{Arc, Mutex};
+
+    use urlspec::resolve::Options;
+    use urlspec_links::Trace;
+
+    use super::panics::Capture;
+    use super::read::{read_all, Serial};
+
+    let dir = tempfile::tempdir().unwrap();
+    let page = "<base href='http://h/b/'><a href=x><a href='g h'>";
+    let response =
+        format!("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n{page}");
+    let mut archive = Vec::new();
+    for target in ["http://w/1", "http://w/2"] {
+        let record = urlspec_test_support::warc::record(
+            "response",
+            target,
+            response.as_bytes(),
+        );
+        archive.extend_from_slice(&record);
+    }
+    let long = format!(
+        "{page}{}",
+        "<a href=y></a>"
+            .repeat(urlspec_links::html::stream::IN_MEMORY / 14 + 1)
+    );
+    let message = format!(
+        "From: a@h\r\nList-Help: <help>\r\nContent-Type: text/html\r\n\r\n{page}"
+    );
+    let mut files = Vec::new();
+    for (name, data) in [
+        ("page.html", page.as_bytes()),
+        ("message.eml", message.as_bytes()),
+        ("archive.warc", &archive),
+        ("long.html", long.as_bytes()),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, data).unwrap();
+        files.push(path.to_str().unwrap().to_owned());
+    }
+    for threads in [1, 2] {
+        let mut argv = vec!["--base", "http://given/d/", "--strict"];
+        argv.extend(["-o", "json"]);
+        argv.extend(files.iter().map(String::as_str));
+        let args = links_args(&argv);
+        let mut ctx = args.context().unwrap();
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let log = seen.clone();
+        ctx.trace = Some(Trace::new(move |r| {
+            let base = r.base.map(str::to_owned);
+            log.lock().unwrap().push((r.options, base));
+        }));
+        let mut printer = Printer::new(args.output);
+        let mut tally = Tally::new(&ctx.select);
+        let mut out = Capture::default();
+        let failed = if threads == 1 {
+            let mut stage = Serial {
+                printer: &mut printer,
+                tally: &mut tally,
+                out: &mut out,
+                verbose: false,
+                failed: false,
+            };
+            read_all(&args, &ctx, &mut stage).unwrap();
+            stage.failed
+        } else {
+            parallel::run(&args, &ctx, 2, &mut printer, &mut tally, &mut out)
+                .unwrap()
+        };
+        assert!(!failed);
+        let text = String::from_utf8(out.out).unwrap();
+        let (warnings, lines): (Vec<&str>, Vec<&str>) =
+            text.lines().partition(|l| l.starts_with("stderr: "));
+        assert!(warnings.is_empty(), "{warnings:?}");
+        let printed: Vec<serde_json::Value> =
+            lines.iter().map(|l| serde_json::from_str(l).unwrap()).collect();
+        let seen = seen.lock().unwrap();
+        // One resolution per link printed, no more.
+        assert!(printed.len() > IN_MEMORY_LINKS, "{}", printed.len());
+        assert_eq!(seen.len(), printed.len(), "-j{threads}");
+        assert_eq!(tally.summary().links, printed.len());
+        let strict = Options::default().strict(true);
+        for (options, base) in seen.iter() {
+            assert_eq!(*options, strict);
+            assert_eq!(base.as_deref(), Some("http://given/d/"));
+        }
+        for line in &printed {
+            assert_eq!(line["base"], "http://given/d/", "{line}");
+            assert_eq!(line["base_source"], "given", "{line}");
+        }
+        // Strict: the reference with a space is refused, in every input.
+        let refused = printed
+            .iter()
+            .filter(|l| l["reference"] == "g h")
+            .map(|l| l["error"].as_str().unwrap_or(""))
+            .collect::<Vec<_>>();
+        assert_eq!(refused.len(), 5, "-j{threads}");
+        assert!(refused.iter().all(|e| e.starts_with("invalid reference")));
+    }
+}
+
+/// More links than a page held in memory can have: the long page was read
+/// in batches.
+const IN_MEMORY_LINKS: usize = urlspec_links::html::stream::IN_MEMORY / 14;
