@@ -222,6 +222,23 @@ impl TypedValueParser for SpecParser {
     }
 }
 
+/// Refuses a `value` of the option `flag` (`--base <BASE>`) that is not an
+/// absolute URL: one without a scheme under `spec`.
+pub fn check_absolute(
+    flag: &str,
+    value: &str,
+    spec: Spec,
+) -> Result<(), Error> {
+    if Reference::parse_with(value, spec).has_scheme() {
+        return Ok(());
+    }
+    Err(Error::Usage(format!(
+        "invalid value '{}' for '{flag}': not an absolute URL (it has \
+         no scheme under {spec})",
+        output::visible(value)
+    )))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -266,21 +283,4 @@ mod tests {
         let want: Vec<&str> = SPECS.iter().map(|s| s.name()).collect();
         assert_eq!(names, want);
     }
-}
-
-/// Refuses a `value` of the option `flag` (`--base <BASE>`) that is not an
-/// absolute URL: one without a scheme under `spec`.
-pub fn check_absolute(
-    flag: &str,
-    value: &str,
-    spec: Spec,
-) -> Result<(), Error> {
-    if Reference::parse_with(value, spec).has_scheme() {
-        return Ok(());
-    }
-    Err(Error::Usage(format!(
-        "invalid value '{}' for '{flag}': not an absolute URL (it has \
-         no scheme under {spec})",
-        output::visible(value)
-    )))
 }

@@ -88,8 +88,10 @@ def links(
     """Every link of an HTML page, a MIME message or a WARC archive.
 
     ``source`` is ``bytes`` or a readable binary file object (``open(p,
-    "rb")``, ``gzip.open``, a pyarrow input stream); a WARC archive may be
-    gzip-compressed. ``url`` is the URL the input was retrieved from and
+    "rb")``, ``gzip.open``, a pyarrow input stream), gzip-compressed or
+    not; its format is found from its first bytes, as ``urlspec links``
+    finds it, and binary data is refused unless ``format`` says how to
+    read it. ``url`` is the URL the input was retrieved from and
     ``redirects`` the URLs it was then redirected to, in order (the base of
     RFC 1808 §3.3); ``format`` is ``auto``, ``html``, ``mime`` or ``warc``;
     ``name`` names an HTML or MIME input in ``Link.document`` (default
@@ -111,7 +113,8 @@ def links(
     ``.summary["damaged"]`` as ``(byte offset, why)``. Once exhausted,
     ``.summary`` holds the counts. An input that cannot be read on (not an
     archive, a failing ``read()``) raises ``LinksError`` after the links
-    found before it. An exception
+    found before it (binary data and a message without a header too). An
+    exception
     of the file's ``read()`` is raised unchanged (``KeyboardInterrupt``
     included), but for an ``OSError``, which is a ``LinksError`` caused by
     it.
