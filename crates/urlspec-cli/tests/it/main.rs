@@ -10,6 +10,7 @@
 mod common;
 
 mod cli;
+mod diff_parsers;
 mod docs;
 mod golden;
 mod hostile;
