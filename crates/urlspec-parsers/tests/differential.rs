@@ -10,7 +10,8 @@
 //! agrees fails it too. A missing runtime skips the profile's test, or
 //! fails it when `CI` or `URLSPEC_PARSERS_REQUIRED=1` is set. The
 //! runtimes' versions and the counts are written to standard error as the
-//! test runs (not captured).
+//! test runs (not captured). With `URLSPEC_DIFFERENTIAL_DUMP=DIR`, every
+//! unexplained difference is written to `DIR/PROFILE.jsonl`.
 
 #[path = "common/hostile.rs"]
 mod hostile;
@@ -324,6 +325,17 @@ fn check(o: &Oracle) {
         ));
     }
     log(&summary);
+    // The whole list, for oracles/differences.toml: one JSON object per
+    // line in DIR/PROFILE.jsonl.
+    if let Some(dir) = std::env::var_os("URLSPEC_DIFFERENTIAL_DUMP") {
+        let mut lines = String::new();
+        for (corpus, input, ours, theirs) in &unexplained {
+            let line = json!({"corpus": corpus, "input": input, "profile": ours, "runtime": theirs});
+            lines.push_str(&format!("{line}\n"));
+        }
+        let file = Path::new(&dir).join(format!("{}.jsonl", p.name));
+        std::fs::write(&file, lines).expect("the dump of the differences");
+    }
     let stale: Vec<&str> = listed_inputs
         .iter()
         .copied()
