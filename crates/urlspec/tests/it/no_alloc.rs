@@ -1,8 +1,8 @@
 //! Parsing and the component getters allocate nothing.
 //!
-//! The counting global allocator of `urlspec-test-support` wraps the
-//! system allocator; it counts only
-//! on a thread that has switched counting on, and only while it is on, so
+//! The counting global allocator of `urlspec-test-support` (installed by
+//! `main.rs` for the whole test binary) wraps the system allocator; it
+//! counts only on a thread that has switched counting on, and only while it is on, so
 //! the test harness's own allocations (and those of other threads) are not
 //! counted. Every URL of `kasztp.txt` (from `shared/data/urls/` beside the
 //! workspace, or `$URLSPEC_DATA`) is parsed under every spec; without the
@@ -12,11 +12,8 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use urlspec::{Reference, Spec};
-use urlspec_test_support::alloc::{measure, Counting};
+use urlspec_test_support::alloc::measure;
 use urlspec_test_support::paths;
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
 
 /// The number of allocations `f` makes on this thread.
 fn allocations<T>(f: impl FnOnce() -> T) -> (T, usize) {

@@ -3,7 +3,7 @@
 //! seeds (`testdata/extract/seeds-expected.tsv`), property tests and
 //! hostile inputs.
 
-mod common;
+use crate::common;
 
 use std::borrow::Cow;
 use std::path::PathBuf;

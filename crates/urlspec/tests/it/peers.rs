@@ -10,7 +10,7 @@
 //! give exactly the listed answer and still differ from the peer's, so the
 //! list cannot outlive the disagreement it explains.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-mod common;
+use crate::common;
 
 use common::{specs, testdata};
 use serde::Deserialize;

@@ -28,14 +28,7 @@ use urlspec::resolve::{
 };
 use urlspec::server::{AuthorityKind, HostKind};
 use urlspec::{Reference, ReferenceBuf, Spec};
-use urlspec_test_support::alloc::{measure, Counting};
-
-// ---------------------------------------------------------------------------
-// Counting what the library allocates
-// ---------------------------------------------------------------------------
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+use urlspec_test_support::alloc::measure;
 
 // ---------------------------------------------------------------------------
 // Inputs

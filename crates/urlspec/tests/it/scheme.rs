@@ -1,7 +1,7 @@
 //! Runs `testdata/scheme/*.toml` (see the header of `vectors.toml` for the
 //! format) and checks the scheme views' API beyond the data.
 
-mod common;
+use crate::common;
 
 use common::{specs, testdata};
 use std::collections::BTreeMap;

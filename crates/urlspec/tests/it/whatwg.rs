@@ -331,7 +331,7 @@ fn null_base() {
     );
     // The WPT cases with a null base: `--base ''` gives what parsing does,
     // inputs with NUL, CR or LF included (the command line cannot carry
-    // those; tests/it/cli.rs of urlspec-cli runs the others through it).
+    // those; tests/it/wpt.rs of urlspec-cli runs the others through it).
     let Some(cases) = suite("wpt-urltestdata.json") else { return };
     let mut n = 0;
     for case in cases.iter().filter_map(Value::as_object) {

@@ -3,7 +3,7 @@
 //! reflexive, symmetric and transitive; URLs made equivalent by
 //! construction normalize identically and hash alike.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasher, RandomState};
