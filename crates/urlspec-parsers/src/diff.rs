@@ -49,6 +49,14 @@ impl Reader {
 
     /// Whether the reader has `column` (the WHATWG standard and the
     /// parsers have no net_loc and no params: not compared).
+    ///
+    /// ```
+    /// use urlspec::{diff::Column, Spec};
+    /// use urlspec_parsers::{diff::Reader, profile};
+    /// assert!(Reader::Spec(Spec::Rfc1808).has(Column::Params));
+    /// let urllib = profile("python-urllib").unwrap();
+    /// assert!(!Reader::Parser(urllib).has(Column::NetLoc));
+    /// ```
     #[must_use]
     pub fn has(self, column: Column) -> bool {
         let outside = matches!(column, Column::NetLoc | Column::Params);
@@ -74,6 +82,17 @@ pub enum Cell {
     Value(Option<String>),
     /// The reader gives no URL: why.
     Error(String),
+}
+
+impl Cell {
+    /// The value, when the cell is one (`None` too when it is absent).
+    #[must_use]
+    pub fn value(&self) -> Option<&str> {
+        match self {
+            Cell::Value(v) => v.as_deref(),
+            Cell::Error(_) => None,
+        }
+    }
 }
 
 /// What one reader makes of the input.
@@ -241,6 +260,18 @@ fn parser_row(input: &str, parser: &'static Profile) -> Row {
 
 /// Compares how `specs` and `parsers` split `input`. Without parsers,
 /// the comparison of the specs alone ([`urlspec::diff::compare`]).
+///
+/// ```
+/// use urlspec::diff::Column;
+/// use urlspec::Spec;
+/// use urlspec_parsers::{diff::compare, profile};
+/// // urllib3 reads a URL without a scheme as `//` and the URL.
+/// let urllib3 = profile("python-urllib3").unwrap();
+/// let c = compare("example.com:80/a", &[Spec::Rfc3986], &[urllib3]);
+/// let host = c.differences.iter().find(|d| d.column == Column::Host).unwrap();
+/// assert_eq!(host.groups[1].0.value(), Some("example.com"));
+/// assert_eq!(host.confusions[0].kind.name(), "scheme");
+/// ```
 #[must_use]
 pub fn compare(
     input: &str,
