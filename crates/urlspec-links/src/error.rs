@@ -165,6 +165,18 @@ pub enum Problem {
     /// An archive record's payload is longer, once decoded, than the
     /// limit given (in bytes): the rest was not read.
     PayloadCapped(u64),
+    /// An archive record's body is not in the coding its
+    /// `Content-Encoding` names (a crawler stored it decoded and kept the
+    /// header): it was read as it is, whole. No link is lost
+    /// ([`Problem::may_lose_links`]).
+    ReadAsIs {
+        /// The byte offset of the record.
+        offset: u64,
+        /// The coding named (`gzip`, `br`, ...).
+        coding: String,
+        /// Why the body is not in it.
+        why: String,
+    },
 }
 
 impl Problem {
@@ -174,10 +186,25 @@ impl Problem {
         match self {
             Problem::RawTextTooLong { offset, .. } => Some(*offset as u64),
             Problem::Payload(e) => Some(e.offset),
+            Problem::ReadAsIs { offset, .. } => Some(*offset),
             Problem::HtmlStopped(_)
             | Problem::NoClosingBoundary
             | Problem::PayloadCapped(_) => None,
         }
+    }
+
+    /// Whether links may be missing because of it: all but
+    /// [`Problem::ReadAsIs`], which says how a document was read whole.
+    ///
+    /// ```
+    /// use urlspec_links::Problem;
+    /// let as_is = Problem::ReadAsIs { offset: 0, coding: "gzip".into(), why: "no gzip header".into() };
+    /// assert!(!as_is.may_lose_links());
+    /// assert!(Problem::NoClosingBoundary.may_lose_links());
+    /// ```
+    #[must_use]
+    pub fn may_lose_links(&self) -> bool {
+        !matches!(self, Problem::ReadAsIs { .. })
     }
 }
 
@@ -202,6 +229,11 @@ impl fmt::Display for Problem {
                 f,
                 "the payload is longer than {limit} bytes once decoded: the \
                  rest was not read"
+            ),
+            Problem::ReadAsIs { offset, coding, why } => write!(
+                f,
+                "at byte {offset}: the body is not {coding}-coded as its \
+                 Content-Encoding says ({why}): read as it is"
             ),
         }
     }

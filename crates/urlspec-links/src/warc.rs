@@ -27,7 +27,9 @@
 use std::collections::HashMap;
 use std::io::{self, BufRead, BufReader, Read};
 
-use flate2::read::{MultiGzDecoder, ZlibDecoder};
+use std::cell::RefCell;
+
+use flate2::read::MultiGzDecoder;
 use urlspec::base::Base;
 
 use crate::headers::{self, Form};
@@ -35,9 +37,11 @@ use crate::html::stream;
 use crate::slice::offset_in;
 use crate::{html, Context, Document, Error, Problem, Reason, Summary};
 
+mod coding;
 mod dechunk;
 mod framing;
 
+use coding::Coding;
 use dechunk::Dechunked;
 use framing::{Record, Records, Spill};
 
@@ -622,9 +626,11 @@ impl<R: BufRead> Documents<R> {
             Some(_) => return Err(Skip::NotHtml),
             None => {
                 let mut head = Vec::new();
-                let read = response.payload(&record.block).map(|payload| {
-                    payload.take(SNIFF).read_to_end(&mut head).is_ok()
-                });
+                let found = RefCell::new(coding::Found::default());
+                let read =
+                    response.payload(&record.block, &found).map(|payload| {
+                        payload.take(SNIFF).read_to_end(&mut head).is_ok()
+                    });
                 if read != Ok(true) || !crate::sniff_html(&head) {
                     return Err(Skip::NotHtml);
                 }
@@ -787,7 +793,8 @@ impl Page {
             }
         };
         let mut capped = false;
-        let read = response.payload(&self.block).and_then(|payload| {
+        let found = RefCell::new(coding::Found::default());
+        let read = response.payload(&self.block, &found).and_then(|payload| {
             let mut payload =
                 Capped { inner: payload, left: MAX_PAYLOAD, hit: &mut capped };
             let mut finished = finishing(ctx, sink, &mut head);
@@ -799,13 +806,14 @@ impl Page {
                 ctx,
                 &mut finished,
             )
-            .map_err(|e| response.reason(&e))
+            .map_err(|e| Reason::Io(e.to_string()))
         });
         let mut doc = read.unwrap_or_else(|e| {
             let mut d = Document::new(self.target.clone(), base);
             d.problems.push(Problem::Payload(Error::new(self.offset, e)));
             d
         });
+        doc.problems.extend(found.into_inner().problems(self.offset));
         if capped {
             doc.problems.push(Problem::PayloadCapped(MAX_PAYLOAD));
         }
@@ -981,46 +989,33 @@ impl Response {
     }
 
     /// The payload, with transfer and content codings undone as it is
-    /// read.
+    /// read ([`coding`]); what the decoding finds besides the bytes goes
+    /// to `found`.
     fn payload<'b>(
         &self,
         block: &'b Spill,
+        found: &'b RefCell<coding::Found>,
     ) -> Result<Box<dyn Read + 'b>, Reason> {
-        let body = block
-            .reader(self.body_start as u64)
-            .map_err(|e| Reason::Io(e.to_string()))?;
-        let body: Box<dyn BufRead + 'b> = if self
+        let chunked = self
             .header("transfer-encoding")
-            .is_some_and(|t| t.to_ascii_lowercase().contains("chunked"))
-        {
-            Box::new(BufReader::new(Dechunked::new(body)))
-        } else {
-            body
+            .is_some_and(|t| t.to_ascii_lowercase().contains("chunked"));
+        let body_start = self.body_start as u64;
+        let open = || -> io::Result<Box<dyn BufRead + 'b>> {
+            let body = block.reader(body_start)?;
+            Ok(if chunked {
+                Box::new(BufReader::new(Dechunked::new(body)))
+            } else {
+                body
+            })
         };
-        let coding = self
-            .header("content-encoding")
-            .map(|c| c.trim().to_ascii_lowercase());
-        Ok(match coding.as_deref() {
-            Some("gzip" | "x-gzip") => Box::new(MultiGzDecoder::new(body)),
-            Some("deflate") => Box::new(ZlibDecoder::new(body)),
-            Some("identity") | None => body,
-            Some(other) => {
-                return Err(Reason::ContentCoding(format!(
-                    "{other:?} not supported"
-                )))
+        let codings = match self.header("content-encoding") {
+            Some(value) => {
+                Coding::list(value).map_err(Reason::ContentCoding)?
             }
-        })
-    }
-
-    /// Why the payload could not be read, after `e`: its content coding
-    /// when it has one, else the reading.
-    fn reason(&self, e: &io::Error) -> Reason {
-        match self.header("content-encoding") {
-            Some(c) if !c.trim().eq_ignore_ascii_case("identity") => {
-                Reason::ContentCoding(e.to_string())
-            }
-            _ => Reason::Io(e.to_string()),
-        }
+            None => Vec::new(),
+        };
+        coding::decode(&open, &codings, found)
+            .map_err(|e| Reason::Io(e.to_string()))
     }
 }
 

@@ -1374,7 +1374,7 @@ impl Printer {
         let doc = &*doc;
         let open = self.open.take().unwrap_or_default();
         self.summary.add_document(doc, open.unresolved);
-        if !doc.problems.is_empty() {
+        if doc.problems.iter().any(urlspec_links::Problem::may_lose_links) {
             self.unreadable += 1;
         }
         for &at in &doc.too_long {
