@@ -254,6 +254,8 @@ pub struct Documents<R> {
     skipped: [usize; Skip::ALL.len()],
     /// Each skipped record, when asked for ([`Documents::log_skipped`]).
     log: Option<Vec<Skipped>>,
+    /// Damage after the last record read, said next.
+    pending: Option<Error>,
 }
 
 enum State<R> {
@@ -320,6 +322,7 @@ impl<R: BufRead> Documents<R> {
             redirected_from: HashMap::new(),
             skipped: [0; Skip::ALL.len()],
             log: None,
+            pending: None,
         }
     }
 
@@ -470,6 +473,9 @@ impl<R: BufRead> Documents<R> {
     /// is the record after the damaged one; [`Reason::Io`] or
     /// [`Reason::NotWarc`], and the items end ([`ends_reading`]).
     pub fn next_page(&mut self) -> Option<Result<Page, Error>> {
+        if let Some(e) = self.pending.take() {
+            return Some(Err(e));
+        }
         match self.read_page() {
             Ok(page) => page.map(Ok),
             Err(e) => {
@@ -555,14 +561,23 @@ impl<R: BufRead> Documents<R> {
                     return Ok(None);
                 }
                 Some(Err(e)) => {
-                    self.skipped[Skip::Damaged as usize] += 1;
+                    if !ends_reading(&e) {
+                        self.skipped[Skip::Damaged as usize] += 1;
+                    }
                     return Err(e);
                 }
                 Some(Ok(record)) => record,
             };
+            // The record was read; the bytes after it are said after it.
+            self.pending = record.trailing.map(|bytes| {
+                Error::new(record.offset, Reason::Trailing { bytes })
+            });
             match self.page(&mut record) {
                 Ok(page) => return Ok(Some(page)),
                 Err(reason) => self.skip(&record, reason),
+            }
+            if let Some(e) = self.pending.take() {
+                return Err(e);
             }
         }
     }

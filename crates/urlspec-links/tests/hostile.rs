@@ -413,15 +413,12 @@ fn warc_truncated_in_a_body_is_a_clear_error() {
             "cut at {cut}"
         );
     }
-    // Cut in the two CRLFs after the block.
+    // Cut in the two CRLFs after the block: the block is whole, and the
+    // record read (writers differ in the line ends they put there).
     for cut in [one.len() - 4, one.len() - 1] {
         let (docs, errors) = warc_documents(&one[..cut]);
-        assert!(docs.is_empty(), "cut at {cut}");
-        assert_eq!(errors.len(), 1, "{errors:?}");
-        assert!(
-            errors[0].contains("does not end with two CRLFs"),
-            "{errors:?}"
-        );
+        assert_eq!(urls(&docs), ["http://h/d/g"], "cut at {cut}");
+        assert!(errors.is_empty(), "{errors:?}");
     }
     // The second record cut short: the first one's document was handed on,
     // and the error names the second record's offset.

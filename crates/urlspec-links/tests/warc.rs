@@ -437,7 +437,7 @@ fn an_input_that_is_not_an_archive_is_an_error() {
         });
         assert_eq!(
             errors,
-            ["at byte 0: not a WARC archive (it does not start with WARC/)"]
+            ["at byte 0: not a WARC archive, nor an ARC one (no record starts in it)"]
         );
     }
     // An empty input is an empty archive: nothing read, every skip reason

@@ -551,7 +551,11 @@ pub fn links(
         |e: io::Error| raised.error(py, format!("{name}: {e}"), e.to_string());
     let (head, input) = head(input).map_err(read_error)?;
     let format = match format {
-        "auto" => Format::detect(&head),
+        "auto" => match Format::of_input(&head, &name) {
+            // A gzip input is read as an archive.
+            s if s.gzip => Format::Warc,
+            s => s.format.unwrap_or(Format::Html),
+        },
         "html" => Format::Html,
         "mime" => Format::Mime,
         "warc" => Format::Warc,

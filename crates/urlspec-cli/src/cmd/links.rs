@@ -35,7 +35,7 @@ use urlspec::Spec;
 use urlspec_links::html::encoding::Choice;
 use urlspec_links::html::stream::{spool, Spooled};
 use urlspec_links::{
-    html, is_binary, mime, warc, Context, Document, Format, Summary, Within,
+    html, mime, warc, Context, Document, Format, Summary, Within,
 };
 
 use super::Status;
@@ -825,7 +825,7 @@ fn read_begun(
             return read_archive(*archive, &input.name, ctx, stage)
         }
         Begun::Head(head) => head,
-        Begun::No => Head::read(&mut input.reader, format),
+        Begun::No => Head::read(&mut input.reader, &input.name, format),
     }
     .map_err(Error::Read)?;
     let Some(format) = head.format else {
@@ -1017,53 +1017,30 @@ struct Head {
 
 impl Head {
     /// Reads the head of `reader`, and its format as `format` says (told
-    /// from what a gzip input holds, for `auto`).
-    fn read(reader: &mut dyn Read, format: InputFormat) -> io::Result<Head> {
+    /// from what a gzip input holds and the input's `name`, for `auto`).
+    fn read(
+        reader: &mut dyn Read,
+        name: &str,
+        format: InputFormat,
+    ) -> io::Result<Head> {
         let bytes = read_head(reader)?;
-        let gzip = bytes.starts_with(b"\x1f\x8b");
+        let sniffed = Format::of_input(&bytes, name);
         let format = match format {
-            InputFormat::Auto => {
-                // What a gzip input holds, from the start of its first
-                // member.
-                let inflated;
-                let inner = if gzip {
-                    inflated = gunzip_head(&bytes);
-                    &inflated
-                } else {
-                    &bytes
-                };
-                let format = Format::detect(inner);
-                (format == Format::Warc || !is_binary(inner)).then_some(format)
-            }
+            InputFormat::Auto => sniffed.format,
             InputFormat::Html => Some(Format::Html),
             InputFormat::Mime => Some(Format::Mime),
             InputFormat::Warc => Some(Format::Warc),
         };
-        Ok(Head { bytes, gzip, format })
+        Ok(Head { bytes, gzip: sniffed.gzip, format })
     }
 }
 
 /// Reads the first [`HEAD`] bytes (fewer at the end of the input), for
-/// [`Format::detect`].
+/// [`Format::of_input`].
 fn read_head(reader: &mut dyn Read) -> io::Result<Vec<u8>> {
     let mut head = Vec::with_capacity(HEAD);
     reader.take(HEAD as u64).read_to_end(&mut head)?;
     Ok(head)
-}
-
-/// The first bytes that the gzip data in `head` inflates to, as far as
-/// `head` goes (a cut stream gives what it gave before the cut).
-fn gunzip_head(head: &[u8]) -> Vec<u8> {
-    let mut inner = Vec::with_capacity(HEAD);
-    let mut decoder = MultiGzDecoder::new(head).take(HEAD as u64);
-    let mut buf = [0u8; 512];
-    while let Ok(n) = decoder.read(&mut buf) {
-        if n == 0 {
-            break;
-        }
-        inner.extend_from_slice(&buf[..n]);
-    }
-    inner
 }
 
 /// What is left of an input once its head is read: the head, then the
