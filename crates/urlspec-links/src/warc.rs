@@ -804,7 +804,7 @@ impl Page {
         let mut head = |doc: &mut Document| {
             doc.unread_base_header.clone_from(&unread);
             if !std::mem::replace(&mut headed, true) {
-                header_links(doc, &response, ctx);
+                header_links(doc, &response, &base, ctx);
             }
         };
         let mut capped = false;
@@ -824,7 +824,7 @@ impl Page {
             .map_err(|e| Reason::Io(e.to_string()))
         });
         let mut doc = read.unwrap_or_else(|e| {
-            let mut d = Document::new(self.target.clone(), base);
+            let mut d = Document::new(self.target.clone(), base.clone());
             d.problems.push(Problem::Payload(Error::new(self.offset, e)));
             d
         });
@@ -1036,9 +1036,17 @@ impl Response {
 
 /// The links of a response's `Link` (RFC 8288 §3) and `Refresh` headers,
 /// put before the links of its payload (the headers come first), with
-/// their offsets in the record block.
-fn header_links(doc: &mut Document, response: &Response, ctx: &Context) {
-    let mut header = Document::new("", doc.base.clone());
+/// their offsets in the record block. They are resolved against `outer`,
+/// the base the response has outside its payload: "any base URI carried
+/// in the payload body is NOT used" (RFC 8288 §3.1), and a browser
+/// processes both before the document has a `<base>`.
+fn header_links(
+    doc: &mut Document,
+    response: &Response,
+    outer: &Base,
+    ctx: &Context,
+) {
+    let mut header = Document::new("", outer.clone());
     for (name, value, at) in &response.headers {
         match name.as_str() {
             "link" => {

@@ -694,3 +694,41 @@ fn skipped_records_are_listed_with_offset_and_reason_when_asked() {
     );
     assert_eq!(skipped[2].target.as_deref(), Some("http://example.com/old"));
 }
+
+#[test]
+fn header_links_are_resolved_outside_the_payloads_base() {
+    // RFC 8288 §3.1: "any base URI carried in the payload body is NOT
+    // used"; Chromium resolves Link and Refresh against the response's URL
+    // likewise.
+    let data = record(
+        "response",
+        Some("http://h/d/p"),
+        &http(
+            "200 OK",
+            &[
+                ("Content-Type", "text/html"),
+                ("Link", "<style.css>; rel=preload; as=style"),
+                ("Refresh", "0; url=next.html"),
+            ],
+            b"<base href=\"http://other/b/\"><a href=x>",
+        ),
+    );
+    for spec in [Spec::Rfc3986, Spec::Rfc1808] {
+        let (docs, _) = read(data.clone(), spec);
+        let urls: Vec<_> = docs[0]
+            .links
+            .iter()
+            .map(|l| l.url.clone().unwrap_or_default())
+            .collect();
+        assert_eq!(
+            urls,
+            [
+                "http://h/d/style.css",
+                "http://h/d/next.html",
+                "http://other/b/",
+                "http://other/b/x"
+            ],
+            "{spec:?}"
+        );
+    }
+}

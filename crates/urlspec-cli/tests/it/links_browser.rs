@@ -369,11 +369,12 @@ struct Seen {
 
 fn load(chromium: &Chromium, server: &Pages, url: &str) -> Seen {
     // The hosts Chromium's own services call (its account list, the new
-    // tab page's) resolve to nothing: over TLS they would reach the
-    // server and be logged as the page's requests.
+    // tab page's, its component updater's) resolve to nothing: over TLS
+    // they would reach the server and be logged as the page's requests.
     let rules = format!(
         "--host-resolver-rules=MAP accounts.google.com ~NOTFOUND, \
-         MAP www.google.com ~NOTFOUND, MAP * {}",
+         MAP www.google.com ~NOTFOUND, MAP update.googleapis.com ~NOTFOUND, \
+         MAP * {}",
         server.address
     );
     let switches = [
