@@ -1039,7 +1039,8 @@ impl Response {
 /// their offsets in the record block. They are resolved against `outer`,
 /// the base the response has outside its payload: "any base URI carried
 /// in the payload body is NOT used" (RFC 8288 §3.1), and a browser
-/// processes both before the document has a `<base>`.
+/// processes both before the document has a `<base>`
+/// (docs/readings.md#header-links).
 fn header_links(
     doc: &mut Document,
     response: &Response,

@@ -212,7 +212,8 @@ fn an_empty_form_action_is_the_documents_url() {
             ("button@formaction".into(), "http://h/d/p.html".into()),
             ("input@formaction".into(), "http://h/d/p.html".into()),
             // Not empty: the URL parser trims it, against the base (the
-            // Standard; Chromium trims first, docs/readings.md).
+            // Standard; Chromium trims first:
+            // docs/readings.md#html-insertion-base).
             ("form@action".into(), "http://h/b/".into()),
             ("form@action".into(), "http://h/b/f".into()),
         ]

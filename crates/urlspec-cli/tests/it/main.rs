@@ -16,6 +16,7 @@ mod hostile;
 mod links_browser;
 mod links_inputs;
 mod links_memory;
+mod links_real;
 mod links_threads;
 mod serve;
 mod streams;

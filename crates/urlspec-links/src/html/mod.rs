@@ -168,7 +168,7 @@ struct Raw {
 
 /// What a link is resolved against under [`urlspec::Spec::Whatwg`]
 /// (HTML's processing models; the other specs resolve every link of a
-/// document against its base).
+/// document against its base: docs/readings.md#html-insertion-base).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum Against {
     /// The document's base URL.
@@ -215,12 +215,14 @@ fn keep(links: &mut Vec<Raw>, too_long: &mut Vec<usize>, raw: Raw) {
 }
 
 /// The handlers a page needs beyond the links': found by a look at its
-/// bytes for `style`, `<noscript`, `<template` and `<frameset` (any case).
+/// bytes for `style`, `<noscript`, `<template`, `<frameset` and `<form`
+/// (any case).
 struct Needs {
     style: bool,
     noscript: bool,
     template: bool,
     frameset: bool,
+    form: bool,
 }
 
 impl Needs {
@@ -244,7 +246,8 @@ impl Needs {
                     || before.is_ascii_whitespace())
                     && after == Some(&b'=')
         });
-        let (mut noscript, mut template, mut frameset) = (false, false, false);
+        let (mut noscript, mut template, mut frameset, mut form) =
+            (false, false, false, false);
         for i in memchr::memchr_iter(b'<', bytes) {
             let name = |n: &[u8]| {
                 bytes
@@ -254,11 +257,12 @@ impl Needs {
             noscript |= name(b"noscript");
             template |= name(b"template");
             frameset |= name(b"frameset");
-            if noscript && template && frameset {
+            form |= name(b"form");
+            if noscript && template && frameset && form {
                 break;
             }
         }
-        Needs { style, noscript, template, frameset }
+        Needs { style, noscript, template, frameset, form }
     }
 
     /// The raw text elements to follow.
@@ -534,6 +538,7 @@ fn scan(
     };
     {
         let t = templates.clone();
+        let in_template = tree.clone();
         let template = element!("template", move |el| {
             if el.namespace_uri() == HTML_NS {
                 if t.get() >= MAX_OPEN_TEMPLATES {
@@ -545,9 +550,15 @@ fn scan(
                 }
                 t.set(t.get() + 1);
                 let t = t.clone();
+                let tree = in_template.clone();
+                let start = shift + el.source_location().bytes().start;
                 let end: lol_html::EndTagHandler<'static> =
-                    Box::new(move |_| {
+                    Box::new(move |end| {
                         t.set(t.get().saturating_sub(1));
+                        tree.template(
+                            start,
+                            shift + end.source_location().bytes().end,
+                        );
                         Ok(())
                     });
                 let _ = el.on_end_tag(end);
@@ -562,6 +573,7 @@ fn scan(
                 noscript: true,
                 template: true,
                 frameset: true,
+                form: true,
             },
         };
         let selector = if needs.style { SELECTOR_STYLE } else { SELECTOR };
@@ -569,7 +581,8 @@ fn scan(
             let within = context(&templates);
             let mut pass = state.borrow_mut();
             flush(&mut pass);
-            if tree.inserts(el, within) {
+            let at = shift + el.source_location().bytes().start;
+            if tree.inserts(el, at, within) {
                 collect(el, shift, within, &mut pass.found);
             }
             Ok(())
@@ -652,6 +665,9 @@ fn scan(
         let written = match source {
             Source::Bytes(bytes) => {
                 bytes.chunks(stream::CHUNK).try_for_each(|chunk| {
+                    if needs.form {
+                        tree.see(chunk, at);
+                    }
                     rewriter
                         .write(chunk)
                         .map_err(|e| stopped(e, at, chunk.len()))?;
@@ -660,6 +676,7 @@ fn scan(
                 })
             }
             Source::File(file) => stream::chunks(file, shift, |chunk| {
+                tree.see(chunk, at);
                 rewriter
                     .write(chunk)
                     .map_err(|e| stopped(e, at, chunk.len()))?;
@@ -978,7 +995,8 @@ fn split_ascii_whitespace(value: &str) -> impl Iterator<Item = (usize, &str)> {
 /// standard's "parse a srcset attribute" reads it: a URL is a run of
 /// non-whitespace; trailing commas end a candidate; descriptors run to the
 /// next comma outside parentheses (only `)` leaves them); a candidate
-/// whose descriptors are not valid is dropped ([`srcset_descriptors`]).
+/// whose descriptors are not valid is dropped ([`srcset_descriptors`];
+/// docs/readings.md#srcset).
 ///
 /// ```
 /// use urlspec_links::html::srcset;

@@ -14,13 +14,13 @@
 //!   element but `<frameset>`, `<frame>` and `<noframes>` is ignored ("in
 //!   frameset", "after frameset").
 //!
-//! lol_html keeps a stack of its own, so the pointer is cleared when a
-//! `</form>` closes any form it has open (an end tag of another name that
-//! closes one leaves the pointer set, as in the tree builder); a
-//! `</form>` with no form open in lol_html's stack is not seen
-//! (docs/readings.md, "Which start tags the tree builder ignores").
+//! lol_html keeps a stack of its own and hands over no end tag it does
+//! not match to an element it has open, so the `</form>` end tags are
+//! found in the bytes as they are written ([`Tree::see`]): one between the
+//! form that set the pointer and a later form clears it, unless it stands
+//! in a `<template>`'s contents (docs/readings.md#html-tree).
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use lol_html::html_content::Element;
@@ -47,8 +47,15 @@ pub(super) const FRAMESET_SELECTOR: &str = "applet, area, br, button, dd, \
 /// shared with the end-tag handlers that change it.
 #[derive(Clone, Default)]
 pub(super) struct Tree {
-    /// The form element pointer is set.
-    form: Rc<Cell<bool>>,
+    /// Where the form that set the form element pointer starts.
+    form: Rc<Cell<Option<usize>>>,
+    /// Where each `</form>` written so far starts, in order.
+    form_ends: Rc<RefCell<Vec<usize>>>,
+    /// The last bytes written, which may begin a `</form` the next ones
+    /// end.
+    tail: Rc<RefCell<Vec<u8>>>,
+    /// The byte ranges of the `<template>` elements closed so far.
+    templates: Rc<RefCell<Vec<(usize, usize)>>>,
     /// The frameset-ok flag is "not ok".
     frameset_not_ok: Rc<Cell<bool>>,
     /// The `<frameset>` elements open.
@@ -58,11 +65,13 @@ pub(super) struct Tree {
 }
 
 impl Tree {
-    /// Whether the tree builder inserts the element `el` starts, `within`
-    /// a context: the links handler keeps its links only then.
+    /// Whether the tree builder inserts the element `el` starts at byte
+    /// `at`, `within` a context: the links handler keeps its links only
+    /// then.
     pub(super) fn inserts(
         &self,
-        el: &mut Element<'_, '_>,
+        el: &Element<'_, '_>,
+        at: usize,
         within: Option<Within>,
     ) -> bool {
         let html = el.namespace_uri() == HTML_NS;
@@ -77,23 +86,55 @@ impl Tree {
             "frame" => false,
             // In a template's contents the pointer is neither read nor set.
             "form" if within == Some(Within::Template) => true,
-            "form" => {
-                let form = self.form.clone();
-                let end: lol_html::EndTagHandler<'static> =
-                    Box::new(move |end| {
-                        if end.name().eq_ignore_ascii_case("form") {
-                            form.set(false);
-                        }
-                        Ok(())
-                    });
-                // Every form's end tag clears the pointer, an ignored
-                // one's too (lol_html matches `</form>` to the last form
-                // open).
-                let _ = el.on_end_tag(end);
-                !self.form.replace(true)
-            }
+            "form" => match self.form.get() {
+                Some(open) if !self.form_ended(open, at) => false,
+                _ => {
+                    self.form.set(Some(at));
+                    true
+                }
+            },
             _ => true,
         }
+    }
+
+    /// Whether a `</form>` outside template contents stands between bytes
+    /// `open` and `at`.
+    fn form_ended(&self, open: usize, at: usize) -> bool {
+        let templates = self.templates.borrow();
+        self.form_ends.borrow().iter().any(|&end| {
+            open < end
+                && end < at
+                && !templates.iter().any(|&(s, e)| s < end && end < e)
+        })
+    }
+
+    /// Notes the `</form>` end tags of `chunk`, the bytes of the page from
+    /// byte `at` on, before the tokenizer is given them.
+    pub(super) fn see(&self, chunk: &[u8], at: usize) {
+        const END: &[u8] = b"</form";
+        let mut tail = self.tail.borrow_mut();
+        let mut ends = self.form_ends.borrow_mut();
+        // A `</form` across the boundary with the chunk before.
+        let head = &chunk[..chunk.len().min(END.len())];
+        let joined = [&tail[..], head].concat();
+        let from = at - tail.len();
+        for i in memchr::memmem::find_iter(&joined, b"</") {
+            if i < tail.len() && ends_form(&joined[i..]) {
+                ends.push(from + i);
+            }
+        }
+        for i in memchr::memmem::find_iter(chunk, b"</") {
+            if ends_form(&chunk[i..]) {
+                ends.push(at + i);
+            }
+        }
+        let keep = chunk.len().min(END.len());
+        *tail = chunk[chunk.len() - keep..].to_vec();
+    }
+
+    /// Notes a `<template>` element's byte range, once it is closed.
+    pub(super) fn template(&self, start: usize, end: usize) {
+        self.templates.borrow_mut().push((start, end));
     }
 
     /// Follows the frameset-ok flag and the framesets open, at a start tag
@@ -137,4 +178,15 @@ impl Tree {
             self.frameset_not_ok.set(true);
         }
     }
+}
+
+/// Whether `bytes` start a `</form>` end tag (`</form` in any case, then
+/// whitespace, `/` or `>`).
+fn ends_form(bytes: &[u8]) -> bool {
+    bytes.len() > 6
+        && bytes[2..6].eq_ignore_ascii_case(b"form")
+        && matches!(
+            bytes[6],
+            b'\t' | b'\n' | b'\x0C' | b'\r' | b' ' | b'/' | b'>'
+        )
 }

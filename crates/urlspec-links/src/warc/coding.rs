@@ -9,7 +9,7 @@
 //! bytes do not decode) is read as it is, as replay tools read it, and
 //! the page says so ([`Problem::ReadAsIs`]). A body that stops decoding
 //! part way ends there: what was decoded is read, and the page says why
-//! the rest is not ([`Problem::Payload`]).
+//! the rest is not ([`Problem::Payload`]). docs/readings.md#content-coding.
 
 use std::cell::RefCell;
 use std::io::{self, BufRead, BufReader, Read};

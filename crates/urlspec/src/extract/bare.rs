@@ -44,7 +44,7 @@
 //!   italics, three for bold), that those opened: `''https://example.org''`
 //!   gives `https://example.org`. Past those, a `'` at the end is trimmed
 //!   when the URL holds an odd number of them (`http://a/b'` gives
-//!   `http://a/b`, `http://a/'x'` is whole).
+//!   `http://a/b`, `http://a/'x'` is whole). docs/readings.md#bare-url-end.
 //! * **Something must remain** after the scheme: `http:` and `http://`
 //!   alone are not URLs.
 

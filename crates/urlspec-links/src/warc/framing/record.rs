@@ -11,7 +11,8 @@
 //! record whose block holds no start of another is kept as its length
 //! says, and the bytes up to the next record are reported
 //! ([`Reason::Trailing`]); one whose block runs into the next record is
-//! damaged, and reading resumes at that record.
+//! damaged, and reading resumes at that record (docs/readings.md#warc-record-end,
+//! docs/readings.md#arc).
 
 use std::io::{self, BufRead, Read};
 
