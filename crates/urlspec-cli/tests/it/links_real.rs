@@ -706,3 +706,159 @@ fn case_5_arc_files_are_read_as_archives() {
         assert_eq!(status, 0, "{name}: {err}");
     }
 }
+
+/// The HTTP body of the response record for `target` in the archive
+/// `data` (its block taken up to the next record, as [`scan`] takes it).
+fn body_of(data: &[u8], target: &str) -> Vec<u8> {
+    let (text, _) = units(data);
+    let at = find(&text, format!("WARC-Target-URI: {target}\r\n").as_bytes())
+        .unwrap_or_else(|| panic!("no record of {target}"));
+    let block = at + find(&text[at..], b"\r\n\r\n").unwrap() + 4;
+    let body = block + find(&text[block..], b"\r\n\r\n").unwrap() + 4;
+    let end =
+        find(&text[body..], b"\r\nWARC/").map_or(text.len(), |k| body + k);
+    text[body..end].to_vec()
+}
+
+/// The `action` of each form the tree builder inserts, by a scan of the
+/// page's tags written here: a `<form>` while one is open (no `</form>`
+/// since) is ignored. For pages with no form tag in a comment or script.
+fn inserted_form_actions(page: &[u8]) -> Vec<String> {
+    let page = String::from_utf8_lossy(page);
+    let lower = page.to_ascii_lowercase();
+    let mut open = false;
+    let mut actions = Vec::new();
+    let mut i = 0;
+    while let Some(k) = lower[i..].find("form") {
+        let at = i + k;
+        i = at + 4;
+        let end_tag = lower[..at].ends_with("</");
+        let start_tag = lower[..at].ends_with('<');
+        let next = lower[at + 4..].chars().next().unwrap_or('>');
+        if !(next.is_ascii_whitespace() || next == '>' || next == '/') {
+            continue;
+        }
+        if end_tag {
+            open = false;
+        } else if start_tag && !std::mem::replace(&mut open, true) {
+            let tag = &page[at..at + lower[at..].find('>').unwrap()];
+            if let Some(k) = tag.find("action=\"") {
+                let value = &tag[k + 8..];
+                actions.push(value[..value.find('"').unwrap()].to_owned());
+            }
+        }
+    }
+    actions
+}
+
+/// The references of the `form@action` links of `doc` in JSON output.
+fn form_actions(out: &std::process::Output, doc: &str) -> Vec<String> {
+    common::json_lines(out)
+        .iter()
+        .filter(|l| l["document"] == doc && l["element"] == "form")
+        .map(|l| l["reference"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn case_6_start_tags_the_tree_builder_ignores() {
+    let page = b"<!doctype html><body><form action=\"outer\"><form action=\"inner\"></form>\
+<frame src=\"f.html\"><a href=\"x\">x</a>";
+    let file = repro("ignored-tags.html", page);
+    let out = run(
+        &[
+            "links",
+            "--spec",
+            "whatwg",
+            "--url",
+            "http://h.example/p",
+            "-o",
+            "json",
+            file.to_str().unwrap(),
+        ],
+        b"",
+    );
+    let got: Vec<String> = common::json_lines(&out)
+        .iter()
+        .map(|l| {
+            format!(
+                "{}@{} {}",
+                l["element"].as_str().unwrap(),
+                l["attribute"].as_str().unwrap(),
+                l["url"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        ["form@action http://h.example/outer", "a@href http://h.example/x"]
+    );
+    // data.gov.uk (a British Library crawl): a search form inside the page's
+    // form; the forms read are those the tree builder inserts.
+    let file =
+        real("ukwa__BL-20140325122341434-00000-32090-opera-8443.warc.gz");
+    let expected = inserted_form_actions(&body_of(
+        &std::fs::read(&file).unwrap(),
+        "http://data.gov.uk/odug",
+    ));
+    let out = run(&["links", "-o", "json", file.to_str().unwrap()], b"");
+    assert_eq!(form_actions(&out, "http://data.gov.uk/odug"), expected);
+    assert!(expected.len() >= 2, "{expected:?}");
+    // phys.org: a form closed by a `</div>` before its `</form>`; the
+    // forms after it are all read.
+    let path = paths::browser_pages().join("pages/traf-phys-tool.html");
+    let expected = inserted_form_actions(&std::fs::read(&path).unwrap());
+    let out = run(
+        &[
+            "links",
+            "--url",
+            "https://phys.org/p",
+            "-o",
+            "json",
+            path.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(form_actions(&out, path.to_str().unwrap()), expected);
+    assert!(expected.len() >= 6, "{expected:?}");
+}
+
+#[test]
+fn case_7_newlines_in_attribute_values() {
+    let file = repro("crlf-in-attribute.html", b"<!doctype html><a href=\"a.pdf\r\n\">x</a><a href=\"b\rc.html\">y</a>");
+    let out = run(
+        &[
+            "links",
+            "--spec",
+            "whatwg",
+            "--url",
+            "http://h.example/p",
+            "-o",
+            "json",
+            file.to_str().unwrap(),
+        ],
+        b"",
+    );
+    let refs: Vec<_> = common::json_lines(&out)
+        .iter()
+        .map(|l| l["reference"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(refs, ["a.pdf\n", "b\nc.html"]);
+    // An archive.org page (Heritrix 1.14) whose href ends with CR LF: read
+    // as the browser's attribute value, with LF alone.
+    let file = real("aut__example.warc.gz");
+    let body = body_of(
+        &std::fs::read(&file).unwrap(),
+        "http://www.archive.org/details/etree",
+    );
+    assert!(find(&body, b".pdf\r\n\"").is_some());
+    let out = run(&["links", "-o", "json", file.to_str().unwrap()], b"");
+    let lines = common::json_lines(&out);
+    assert!(lines
+        .iter()
+        .all(|l| !l["reference"].as_str().unwrap().contains('\r')));
+    assert!(lines
+        .iter()
+        .any(|l| l["document"] == "http://www.archive.org/details/etree"
+            && l["reference"].as_str().unwrap().ends_with(".pdf\n")));
+}
