@@ -22,6 +22,7 @@ mod links;
 mod links_browser;
 mod links_inputs;
 mod links_memory;
+mod links_real;
 mod links_threads;
 mod man;
 mod normalize;
