@@ -1,6 +1,7 @@
 //! One input, whatever it holds, read as `urlspec links` reads it:
 //! [`open`] takes any reader, its format is found from its first bytes
-//! (inside gzip too) or given ([`Context::format`]), and its documents
+//! (inside gzip too) and its name ([`Format::of_input`]) or given
+//! ([`Context::format`]), and its documents
 //! come out with each link resolved once, as the context says.
 //!
 //! The reading comes in two halves, so that it can be spread over
@@ -23,8 +24,8 @@ use urlspec::base::Base;
 
 use crate::html::stream::{self, Spooled};
 use crate::{
-    html, is_binary, mime, warc, Context, Document, Format, InputError,
-    Reason, Summary, Tally,
+    html, mime, warc, Context, Document, Format, InputError, Reason, Summary,
+    Tally,
 };
 
 /// How many bytes are read to find an input's format (the MIME Sniffing
@@ -196,11 +197,9 @@ impl<R: Read> Input<R> {
             self.fail(InputError::Io(e));
             return;
         }
-        self.gzip = head.starts_with(b"\x1f\x8b");
-        self.format = match self.ctx.format {
-            Some(format) => Some(format),
-            None => detect(&head, self.gzip),
-        };
+        let sniffed = Format::of_input(&head, &self.name);
+        self.gzip = sniffed.gzip;
+        self.format = self.ctx.format.or(sniffed.format);
         let Some(format) = self.format else {
             self.fail(InputError::Refused(Reason::Binary));
             return;
@@ -349,29 +348,6 @@ impl<R: Read> Iterator for Input<R> {
             }
         }
     }
-}
-
-/// The format `head`, an input's first bytes, says: `None` for binary
-/// data. A gzip input's is what its first member's first bytes say.
-fn detect(head: &[u8], gzip: bool) -> Option<Format> {
-    let mut inflated = Vec::new();
-    let inner = if gzip {
-        // As far as the head goes: a cut stream gives what it gave before
-        // the cut.
-        let mut decoder = MultiGzDecoder::new(head).take(HEAD as u64);
-        let mut buf = [0u8; 512];
-        while let Ok(n) = decoder.read(&mut buf) {
-            if n == 0 {
-                break;
-            }
-            inflated.extend_from_slice(&buf[..n]);
-        }
-        &inflated[..]
-    } else {
-        head
-    };
-    let format = Format::detect(inner);
-    (format == Format::Warc || !is_binary(inner)).then_some(format)
 }
 
 /// A part of an input that can be read on any thread ([`Part::read`]):

@@ -68,7 +68,7 @@ pub use error::{Error, InputError, IoError, LinkError, Problem, Reason};
 pub use input::{open, Input, Part, Step};
 pub use resolver::{resolve, resolve_encoded, resolve_with, Trace, Traced};
 pub use select::{Select, Tally, Unique};
-pub use sniff::{is_binary, sniff_html, Format};
+pub use sniff::{is_binary, sniff_html, Format, Sniffed};
 
 use resolver::LinkResolver;
 
@@ -387,7 +387,8 @@ pub struct Summary {
     /// References left out as too long ([`Document::too_long`]).
     pub too_long: usize,
     /// Inputs, records and documents not read (wholly) as their format:
-    /// binary data, a damaged record, a document with problems.
+    /// binary data, a damaged record, a document with a problem that may
+    /// have lost links ([`Problem::may_lose_links`]).
     pub unreadable: usize,
 }
 
@@ -414,7 +415,7 @@ impl Summary {
         self.too_long += doc.too_long.len();
         *self.by_base_source.entry(doc.base.source().layer()).or_default() +=
             1;
-        if !doc.problems.is_empty() {
+        if doc.problems.iter().any(Problem::may_lose_links) {
             self.unreadable += 1;
         }
         if let (Some(h), true) = (&doc.unread_base_header, unresolved) {

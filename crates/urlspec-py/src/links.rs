@@ -277,8 +277,11 @@ struct State {
     name: String,
     /// The links of the current document still to hand out.
     current: Option<(Arc<DocInfo>, std::vec::IntoIter<urlspec_links::Link>)>,
-    /// Documents read only in part, with why.
+    /// Documents read only in part, with why, and documents read whole
+    /// in another way than their headers said (a body read as it is).
     problems: Vec<(String, String)>,
+    /// The documents of `problems` read only in part.
+    partial: std::collections::BTreeSet<String>,
     /// Damaged archive records read past: the byte offset of each and why.
     damaged: Vec<(u64, String)>,
     /// Why the input could not be read on, once known: the message and
@@ -382,6 +385,9 @@ impl Links {
             };
             for p in &doc.problems {
                 state.problems.push((doc.name.clone(), p.to_string()));
+                if p.may_lose_links() {
+                    state.partial.insert(doc.name.clone());
+                }
             }
             let info = DocInfo {
                 name: PyString::new(py, &doc.name).unbind(),
@@ -440,12 +446,7 @@ impl Links {
         let (skipped, by_reason) = state.skipped();
         d.set_item("skipped_records", skipped)?;
         d.set_item("skipped_by_reason", by_reason)?;
-        let unreadable = state
-            .problems
-            .iter()
-            .map(|(d, _)| d)
-            .collect::<std::collections::BTreeSet<_>>()
-            .len()
+        let unreadable = state.partial.len()
             + state.damaged.len()
             + usize::from(state.failure.is_some());
         d.set_item("unreadable", unreadable)?;
@@ -550,6 +551,7 @@ pub fn links(
             name,
             current: None,
             problems: Vec::new(),
+            partial: Default::default(),
             damaged: Vec::new(),
             failure: None,
             raised,

@@ -45,15 +45,20 @@ Inputs (detected from their content, or set with --format):
         (RFC 2369), and in every HTML part, through nested multipart/* and
         message/rfc822 parts; an mbox file, message by message (NAME[1],
         NAME[2], ...)
-  warc  a WARC archive, gzip-compressed or not: every HTML response record
-        (HTTP/1.x, HTTP/2; HTML by Content-Type, or sniffed when there is
-        none) and resource record, with the 3xx redirects that led to it and
-        the links of its Link and Refresh headers; other records are
-        skipped and counted by reason (-v lists each)
+  warc  a WARC archive, or an ARC archive (versions 1 and 2), gzip-compressed
+        or not: every HTML response record (HTTP/1.x, HTTP/2; HTML by
+        Content-Type, or sniffed when there is none) and resource record,
+        with the 3xx redirects that led to it and the links of its Link and
+        Refresh headers; its content codings (gzip, deflate, br, zstd)
+        undone, and a body not in the coding it names read as it is, with a
+        note; other records are skipped and counted by reason (-v lists
+        each)
 A message is recognised by an mbox From line followed by a header, or by a
 known header field on its first line (Received, DKIM-Signature, From,
-MIME-Version, Content-*, X-*, ...); anything else is HTML. gzip-compressed
-HTML and MIME inputs are read too. An input whose first 1024 bytes hold
+MIME-Version, Content-*, X-*, ...); anything else is HTML. An archive is
+also recognised past a damaged first record or gzip member, and by its name
+(.warc, .warc.gz, .arc, .arc.gz). gzip-compressed HTML and MIME inputs are
+read too. An input whose first 1024 bytes hold
 binary data (the MIME Sniffing Standard's binary data bytes) is refused,
 unless --format says how to read it. A FILE of - is standard input; a
 directory is walked (its files in name order). A WARC archive is read one
@@ -356,15 +361,16 @@ fn absolute(option: &str, url: &str, spec: Spec) -> Result<String, Error> {
 /// The values of `--format`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum InputFormat {
-    /// Detect from the content: WARC/, a message header or mbox From line,
-    /// or else HTML (gzip-compressed or not; binary data refused)
+    /// Detect from the content and name: WARC/ or an ARC file's first line,
+    /// a message header or mbox From line, or else HTML (gzip-compressed or
+    /// not; binary data refused)
     #[default]
     Auto,
     /// An HTML document
     Html,
     /// A MIME message (.eml, .mht) or an mbox file of messages
     Mime,
-    /// A WARC archive, gzip-compressed or not
+    /// A WARC or ARC archive, gzip-compressed or not
     Warc,
 }
 
