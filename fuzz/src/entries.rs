@@ -346,7 +346,7 @@ pub fn helpers(input: &str) {
         unescape_str,
     };
     use urlspec::resolve::remove_dot_segments;
-    use urlspec::scan::{dot_start, first_of};
+    use urlspec_bytes::scan::{dot_start, first_of};
 
     let once = remove_dot_segments(input);
     assert!(once.len() <= input.len(), "{once:?}");

@@ -2,9 +2,9 @@
 //! a slice lies in the text it was cut from, a scan for control bytes,
 //! the hex digits of an escape. Reading a Python string's bytes where
 //! they are is CPython's layout, so it is in `fastpy`; the URL grammars'
-//! scans are the core library's (`urlspec::scan`).
+//! scans are the workspace's (`urlspec_bytes::scan`).
 
-use urlspec::words::{bytes_below, eq_exact, load};
+use urlspec_bytes::words::{bytes_below, eq_exact, load};
 
 /// The digits of a `%XX` escape, upper-case as RFC 3986 §2.1 and urllib
 /// write them.
