@@ -80,15 +80,6 @@ impl Spec {
         Spec::Whatwg,
     ];
 
-    /// The former name of [`Spec::IETF`], which did not say that it
-    /// leaves out the URL Standard.
-    #[deprecated(since = "0.2.0", note = "renamed `Spec::IETF`")]
-    pub const ALL: [Spec; 7] = Spec::IETF;
-
-    /// The former name of [`Spec::IETF_AND_WHATWG`].
-    #[deprecated(since = "0.2.0", note = "renamed `Spec::IETF_AND_WHATWG`")]
-    pub const EVERY: [Spec; 8] = Spec::IETF_AND_WHATWG;
-
     /// Whether urlspec can parse and resolve under this spec in this build
     /// (everything but [`Spec::Whatwg`] without the `whatwg` feature).
     #[must_use]
@@ -154,11 +145,6 @@ impl fmt::Display for Spec {
         f.write_str(self.name())
     }
 }
-
-/// The error for a spec name that [`Spec::from_str`] does not know: an
-/// [`UnknownName`] (this name stays one release for code that names it).
-#[deprecated(note = "`Spec::from_str` fails with `names::UnknownName`")]
-pub type UnknownSpec = UnknownName;
 
 /// Every spec's name, oldest first: what [`Spec::from_str`] reads.
 const NAMES: [&str; Spec::IETF_AND_WHATWG.len()] = {
