@@ -198,8 +198,8 @@ pub enum Headers {
 /// ```
 /// use urlspec::base::{Headers, Options};
 /// let o = Options::default().headers(Headers::All);
-/// assert!(!o.get_strict());
-/// assert_eq!(o.get_headers(), Headers::All);
+/// assert!(!o.is_strict());
+/// assert_eq!(o.base_headers(), Headers::All);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Options {
@@ -226,13 +226,13 @@ impl Options {
     /// Whether a relative base that must be absolute is ignored
     /// ([`strict`](Self::strict)).
     #[must_use]
-    pub fn get_strict(&self) -> bool {
+    pub fn is_strict(&self) -> bool {
         self.strict
     }
 
     /// Which headers are recognised ([`headers`](Self::headers)).
     #[must_use]
-    pub fn get_headers(&self) -> Headers {
+    pub fn base_headers(&self) -> Headers {
         self.headers
     }
 }
@@ -247,7 +247,7 @@ pub struct Establish {
 
 /// The base headers recognised, highest precedence first: the spec's
 /// ([`Rules::base_headers`](crate::spec::Rules::base_headers)), or all.
-fn base_headers(spec: Spec, headers: Headers) -> &'static [BaseHeader] {
+fn recognised_headers(spec: Spec, headers: Headers) -> &'static [BaseHeader] {
     match headers {
         Headers::Spec => spec.rules().base_headers,
         Headers::All => BaseHeader::ALL,
@@ -333,7 +333,7 @@ impl Establish {
     where
         I: IntoIterator<Item = (&'h str, &'h str)>,
     {
-        let names = base_headers(self.spec, self.options.headers);
+        let names = recognised_headers(self.spec, self.options.headers);
         let mut found: [Option<&'h str>; BaseHeader::ALL.len()] =
             [None; BaseHeader::ALL.len()];
         for (name, value) in headers {

@@ -76,8 +76,8 @@
 //! built the same way: [`Default`] follows the spec's text, and a
 //! `#[must_use]` setter named after each option returns the changed value
 //! (`Options::default().strict(true)`); its fields are private, and where
-//! a caller reads an option back, a getter is named `get_` and the option,
-//! as `std::process::Command`'s are.
+//! a caller reads an option back, a getter without a `get_` prefix answers
+//! (`is_strict()`; for a choice, what it chooses: `comparison_level()`).
 //!
 //! # Example
 //!
