@@ -160,8 +160,12 @@ pub struct Split<'a> {
     pub scheme: Option<&'a [u8]>,
     /// What follows `//` up to the first `/`, `?` or `#`.
     pub netloc: &'a [u8],
+    /// What follows the netloc (or the scheme) up to the query or the
+    /// fragment.
     pub path: &'a [u8],
+    /// What follows the first `?` of the rest, up to the fragment.
     pub query: &'a [u8],
+    /// What follows the first `#` (when fragments are allowed).
     pub fragment: &'a [u8],
     /// The scheme has an upper-case letter (seen while scanning it).
     upper: bool,
@@ -290,11 +294,17 @@ pub fn parse<'a, I: Interpreter>(
 /// [`unsplit`] puts them together.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Parts<'a> {
+    /// The scheme, lower-cased (empty: none).
     pub scheme: &'a [u8],
+    /// The netloc, without its `//`.
     pub netloc: &'a [u8],
+    /// The path, without the params.
     pub path: &'a [u8],
+    /// What follows the first `;` of the path's last segment.
     pub params: &'a [u8],
+    /// The query, without its `?`.
     pub query: &'a [u8],
+    /// The fragment, without its `#`.
     pub fragment: &'a [u8],
 }
 
