@@ -53,7 +53,7 @@ use urlspec::resolve::{Options, PairResolver};
 use urlspec::{Reference, Spec};
 
 pub use error::{Error, LinkError, Problem, Reason};
-pub use sniff::{is_binary, sniff_html, Format};
+pub use sniff::{is_binary, sniff_html, Format, Sniffed};
 
 /// What the reader needs to know: the spec, how bases are recognised, and
 /// how the input was retrieved.

@@ -79,9 +79,14 @@
 //!   `:` `!` `?` `` ` `` (and their full-width forms, `…` and closing
 //!   quotes) are trimmed, and so is a closing `)`, `]` or `}` at the end
 //!   that the URL did not open, as GitHub's autolink extension does with
-//!   `)` (`http://example.com/ab)c` is whole), and a `'` at the end of a
-//!   URL holding an odd number of them. Bare URLs never span lines, so the
-//!   hyphen rule does not apply to them.
+//!   `)` (`http://example.com/ab)c` is whole); an opening bracket just
+//!   before the URL is closed by the first partner the URL did not open,
+//!   which ends it (`(http://one.org/)(http://two.org/)` gives both). As
+//!   many `'` at the end as stand just before the URL are trimmed (they
+//!   close a quotation, or wiki markup: `''https://example.org''`), and
+//!   past those a `'` at the end of a URL holding an odd number of them.
+//!   Bare URLs never span lines, so the hyphen rule does not apply to
+//!   them.
 //! * *Quoted relative references* (only with [`Finder::relative`]): quoted
 //!   text without a scheme that starts with `/`, `./`, `../`, `#` or `?`,
 //!   holds a letter or digit, and is valid under the spec (`"../x"`). Text
