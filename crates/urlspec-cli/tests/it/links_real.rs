@@ -7,13 +7,12 @@
 //! Over every archive: no record that holds an HTML page is lost without
 //! a reported reason, damage is reported only where the framing is
 //! broken, and `-j 1/2/4` print the same bytes. Both are judged by a scan
-//! of the archive written here, apart from the reader: records are found
-//! by their `WARC/` lines (or ARC header lines) in the inflated bytes, not
-//! by their lengths.
+//! of the archive written apart from the reader (`tests/common/real_archives.rs`):
+//! records are found by their `WARC/` lines (or ARC header lines) in the
+//! inflated bytes, not by their lengths.
 //!
-//! Then each case the archives and pages showed, on a minimal reproducer
-//! (as `../shared/tools/warc-repro.py` writes them) and on the real file
-//! it came from.
+//! Each case the archives and pages showed, on a minimal reproducer and on
+//! the real file it came from, is in `links_real_cases.rs`.
 
 use crate::common;
 
