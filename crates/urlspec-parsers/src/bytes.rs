@@ -1,7 +1,7 @@
 //! The byte scans of urllib's rules: eight bytes at a time, built from
-//! the core library's word tests (`urlspec::words`).
+//! the workspace's word tests (`urlspec_bytes::words`).
 
-use urlspec::words::{bytes_below, eq_exact, load};
+use urlspec_bytes::words::{bytes_below, eq_exact, load};
 
 /// Whether `text` may hold a byte below 14 (tab is 9, LF 10, CR 13):
 /// eight bytes at a time, never false for a text that holds one (a word

@@ -27,8 +27,10 @@
 //! (`tests/it/layers.rs` reads this list and fails on any other edge). Lowest
 //! first:
 //!
-//! 0. `bytes`: the byte level, private: word-at-a-time arithmetic and its
-//!    constants, the offset of a slice in its input.
+//! 0. `bytes`: the byte level, private: AVX2 behind a run-time token, the
+//!    offset of a slice in its input. Under it, the `urlspec_bytes` crate:
+//!    word-at-a-time arithmetic, SSE2 blocks and the delimiter scans that
+//!    the CLI and the Python package share.
 //! 1. [`chars`], [`names`]: the character classes of every grammar, one
 //!    constant per rule (`reserved`, `unreserved`, `national`, `mark`,
 //!    `sub-delims`, …); the names of option values, in one spelling, with
@@ -74,8 +76,8 @@
 //! built the same way: [`Default`] follows the spec's text, and a
 //! `#[must_use]` setter named after each option returns the changed value
 //! (`Options::default().strict(true)`); its fields are private, and where
-//! a caller reads an option back, a getter is named `get_` and the option,
-//! as `std::process::Command`'s are.
+//! a caller reads an option back, a getter without a `get_` prefix answers
+//! (`is_strict()`; for a choice, what it chooses: `comparison_level()`).
 //!
 //! # Example
 //!
@@ -117,33 +119,8 @@ pub mod names;
 pub mod reference;
 pub mod resolve;
 pub mod scheme;
-
-/// The resolver's scans for delimiter bytes, for other code that splits
-/// URLs by its own rules (the Python package's `urllib.parse` rules):
-/// cheaper than a general byte search on texts as short as URLs.
-pub mod scan {
-    pub use crate::resolve::scan::{dot_start, first_of};
-}
 pub mod server;
 pub mod spec;
-
-/// Eight bytes at a time in a `u64`: the word tests the library's own
-/// scans are built from, for other code that scans bytes (the command's
-/// JSON writer, the Python package), so that the arithmetic is written
-/// and tested once.
-///
-/// ```
-/// use urlspec::words::{bytes_below, eq_low};
-/// // Does this word hold a control byte or a quote?
-/// let w = u64::from_le_bytes(*b"a\"bcdefg");
-/// assert_ne!(bytes_below(w, 0x20) | eq_low(w, b'"'), 0);
-/// ```
-pub mod words {
-    pub use crate::bytes::words::{
-        bytes_below, eq_exact, eq_low, load, splat, zero_bytes,
-        zero_bytes_exact, HIGH, LOW, ONES,
-    };
-}
 mod violation;
 pub mod whatwg;
 

@@ -1701,8 +1701,8 @@ mod tests {
             ["http://h/a", "http://h/b", "http://h/c/"]
         );
         let options = args.base_options();
-        assert!(options.get_strict());
-        assert_eq!(options.get_headers(), base::Headers::All);
+        assert!(options.is_strict());
+        assert_eq!(options.base_headers(), base::Headers::All);
         assert_eq!(args.files, ["-"]);
         let ctx = context(&args).unwrap();
         assert_eq!(

@@ -23,6 +23,7 @@ mod links_browser;
 mod links_inputs;
 mod links_memory;
 mod links_real;
+mod links_real_cases;
 mod links_threads;
 mod man;
 mod normalize;
