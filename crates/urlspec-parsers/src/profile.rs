@@ -106,6 +106,8 @@ pub static PROFILES: &[&Profile] = &[
     &profiles::python_urllib3::PROFILE,
     &profiles::rust_url::PROFILE,
     &profiles::rust_http::PROFILE,
+    &profiles::go::PROFILE,
+    &profiles::java::PROFILE,
 ];
 
 /// The profile named `name` (ASCII case ignored).

@@ -5,6 +5,8 @@
 use std::borrow::Cow;
 use std::fmt::Write;
 
+pub mod go;
+pub mod java;
 pub mod python_ipaddress;
 pub mod python_urllib;
 pub mod python_urllib3;
