@@ -108,6 +108,7 @@ pub static PROFILES: &[&Profile] = &[
     &profiles::rust_http::PROFILE,
     &profiles::go::PROFILE,
     &profiles::java::PROFILE,
+    &profiles::curl::PROFILE,
 ];
 
 /// The profile named `name` (ASCII case ignored).

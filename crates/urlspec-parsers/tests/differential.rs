@@ -108,6 +108,25 @@ fn java_agrees_with_java_net_uri() {
     check(&JAVA);
 }
 
+/// libcurl's URL API: `oracles/curl.c`, compiled by the C compiler
+/// (`URLSPEC_ORACLE_CC`) against libcurl's headers (Debian's
+/// `libcurl4-openssl-dev`).
+const CURL: Oracle = Oracle {
+    profile: "curl",
+    program_env: "URLSPEC_ORACLE_CC",
+    program: "cc",
+    script: "curl.c",
+};
+
+#[test]
+fn curl_agrees_with_libcurl() {
+    check_built(&CURL, |cc, source, program| {
+        let mut build = Command::new(cc);
+        build.arg("-O2").arg("-o").arg(program).arg(source).arg("-lcurl");
+        build
+    });
+}
+
 /// An oracle written in a compiled language: built from `oracles/` into
 /// the target directory by the command `build` makes (from the compiler
 /// named by the oracle's variable or its default, the source and the

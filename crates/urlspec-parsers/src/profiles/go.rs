@@ -17,9 +17,26 @@
 //! `ForceQuery`); `Fragment`. Go's strings are empty where a URL has
 //! none of a part. A decoded byte sequence that is not UTF-8 is shown
 //! with one U+FFFD per byte, as Go's `encoding/json` writes it.
+//!
+//! ```
+//! use urlspec_parsers::profile;
+//! let go = profile("go").unwrap();
+//! let c = go.parse("HTTP://u%41:p@[::1]:8080/a%2Fb?x=%41#f%20").unwrap();
+//! assert_eq!(c.scheme.as_deref(), Some("http"));
+//! assert_eq!(c.userinfo.as_deref(), Some("uA:p"));
+//! assert_eq!(c.host.as_deref(), Some("::1"));
+//! assert_eq!(c.port.as_deref(), Some("8080"));
+//! assert_eq!(c.path.as_deref(), Some("/a/b"));
+//! assert_eq!(c.query.as_deref(), Some("x=%41"));
+//! assert_eq!(c.fragment.as_deref(), Some("f "));
+//! let e = go.parse("http://a b/").unwrap_err();
+//! assert_eq!(e.kind, "url.InvalidHostError");
+//! assert_eq!(e.position, Some(8));
+//! ```
 
 use std::borrow::Cow;
 
+use super::lossy::per_byte;
 use crate::components::{Components, Parsed, Part, Refusal};
 use crate::profile::Profile;
 
@@ -412,7 +429,7 @@ fn unescape<'a>(
             i += 1;
         }
     }
-    Ok(Cow::Owned(go_string(out)))
+    Ok(Cow::Owned(per_byte(out)))
 }
 
 /// `shouldEscape(v, encodeHost)` for any byte: every non-ASCII byte is
@@ -431,43 +448,6 @@ fn unhex(d: u8) -> u8 {
     }
 }
 
-/// Go's bytes as text: each byte that is not part of a UTF-8 sequence
-/// replaced by U+FFFD, as Go's `encoding/json` and `range` read them
-/// (Rust's lossy conversion replaces a cut sequence once).
-fn go_string(bytes: Vec<u8>) -> String {
-    match String::from_utf8(bytes) {
-        Ok(s) => s,
-        Err(e) => {
-            let bytes = e.into_bytes();
-            let mut out = String::with_capacity(bytes.len() + 8);
-            let mut rest = &bytes[..];
-            while !rest.is_empty() {
-                match std::str::from_utf8(rest) {
-                    Ok(s) => {
-                        out.push_str(s);
-                        break;
-                    }
-                    Err(e) => {
-                        let (valid, after) = rest.split_at(e.valid_up_to());
-                        out.push_str(
-                            std::str::from_utf8(valid).unwrap_or_default(),
-                        );
-                        // A cut sequence is a lead byte and continuation
-                        // bytes, none of which starts a sequence: one
-                        // U+FFFD each.
-                        let bad = e.error_len().unwrap_or(after.len());
-                        for _ in 0..bad {
-                            out.push('\u{FFFD}');
-                        }
-                        rest = &after[bad..];
-                    }
-                }
-            }
-            out
-        }
-    }
-}
-
 /// ASCII text lower-cased, borrowed when it has no upper-case letter.
 fn lower_ascii(text: &str) -> Cow<'_, str> {
     if text.bytes().any(|b| b.is_ascii_uppercase()) {
@@ -480,16 +460,6 @@ fn lower_ascii(text: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn bytes_that_are_not_utf8_as_go_shows_them() {
-        assert_eq!(
-            go_string(b"a\xff\xe2\x82A".to_vec()),
-            "a\u{FFFD}\u{FFFD}\u{FFFD}A"
-        );
-        assert_eq!(go_string(b"\xe2\x82".to_vec()), "\u{FFFD}\u{FFFD}");
-        assert_eq!(go_string("é€".as_bytes().to_vec()), "é€");
-    }
 
     #[test]
     fn host_and_port_as_hostname_and_port_give_them() {

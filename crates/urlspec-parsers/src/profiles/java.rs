@@ -20,6 +20,22 @@
 //! but the port. A `URISyntaxException`'s class is its reason; positions
 //! are bytes of the input (Java counts UTF-16 code units: the reason
 //! gives Java's index).
+//!
+//! ```
+//! use urlspec_parsers::profile;
+//! let java = profile("java").unwrap();
+//! let c = java.parse("http://u@[::1]:080/%7e?q#f").unwrap();
+//! assert_eq!(c.userinfo.as_deref(), Some("u"));
+//! assert_eq!(c.host.as_deref(), Some("[::1]"));
+//! assert_eq!(c.port.as_deref(), Some("80"));
+//! assert_eq!(c.path.as_deref(), Some("/%7e"));
+//! // `_` is no host name character: a registry-based authority.
+//! let c = java.parse("http://a_b:80/p").unwrap();
+//! assert_eq!((c.host, c.port), (None, None));
+//! let e = java.parse("http://a/b c").unwrap_err();
+//! assert_eq!(e.kind, "URISyntaxException: Illegal character in path");
+//! assert_eq!(e.position, Some(10));
+//! ```
 
 #![allow(clippy::unreadable_literal)] // the constants of the source, as written there
 
@@ -233,8 +249,13 @@ fn refusal(input: &str, thrown: Thrown) -> Refusal {
         Thrown::NumberFormat(start, end) => {
             let digits = input.get(start..end).unwrap_or("");
             // The digit at which the value passes `Integer.MAX_VALUE`.
-            let fits = (1..=digits.len())
-                .take_while(|&k| parse_int(&digits.as_bytes()[..k]).is_some())
+            let mut value = 0u64;
+            let fits = digits
+                .bytes()
+                .take_while(|&d| {
+                    value = value * 10 + u64::from(d - b'0');
+                    value <= i32::MAX as u64
+                })
                 .count();
             Refusal::new(
                 "NumberFormatException",
