@@ -633,8 +633,7 @@ fn hostname_check<'a>(
             Cow::Borrowed(written)
         });
     }
-    if host.iter().any(|c| b" \r\n\t/:#?!@{}[]\\$'\"^`*<>=;,+&()".contains(c))
-    {
+    if host.iter().any(|&c| BAD_IN_HOSTNAME[usize::from(c)]) {
         return Err(refuse(code::BAD_HOSTNAME, at));
     }
     Ok(match host {
@@ -642,6 +641,18 @@ fn hostname_check<'a>(
         Cow::Owned(bytes) => Cow::Owned(per_byte(bytes)),
     })
 }
+
+/// The bytes `hostname_check` refuses in a host name, by byte.
+static BAD_IN_HOSTNAME: [bool; 256] = {
+    let mut t = [false; 256];
+    let bad = b" \r\n\t/:#?!@{}[]\\$'\"^`*<>=;,+&()";
+    let mut i = 0;
+    while i < bad.len() {
+        t[bad[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
 
 /// glibc's `inet_pton(AF_INET6, ...)`: eight 16-bit words of up to four
 /// hex digits, one `::` for a run of zeros, a dotted IPv4 address (of
@@ -827,7 +838,10 @@ fn inet_ntop6(words: &[u16; 8]) -> String {
 /// for a path that starts with `/` (the only paths `parseurl` gives it);
 /// borrowed when nothing is removed.
 fn dedotdotify(path: &str) -> Cow<'_, str> {
-    if path.len() < 2 || !path.contains('.') {
+    // curl looks for any `.`; only a segment that starts with one can go
+    // (`/.` in a path that starts with `/`).
+    if path.len() < 2 || memchr::memmem::find(path.as_bytes(), b"/.").is_none()
+    {
         return Cow::Borrowed(path);
     }
     let mut out = String::with_capacity(path.len());
