@@ -5,6 +5,10 @@
 use std::borrow::Cow;
 use std::fmt::Write;
 
+pub mod curl;
+pub mod go;
+pub mod java;
+mod lossy;
 pub mod python_ipaddress;
 pub mod python_urllib;
 pub mod python_urllib3;
