@@ -106,6 +106,8 @@ pub static PROFILES: &[&Profile] = &[
     &profiles::python_urllib3::PROFILE,
     &profiles::rust_url::PROFILE,
     &profiles::rust_http::PROFILE,
+    &profiles::php::PROFILE,
+    &profiles::ruby::PROFILE,
 ];
 
 /// The profile named `name` (ASCII case ignored).

@@ -54,6 +54,20 @@ const PYTHON_URLLIB3: Oracle = Oracle {
     script: "python_urllib3.py",
 };
 
+const PHP: Oracle = Oracle {
+    profile: "php",
+    program_env: "URLSPEC_ORACLE_PHP",
+    program: "php",
+    script: "php.php",
+};
+
+const RUBY: Oracle = Oracle {
+    profile: "ruby",
+    program_env: "URLSPEC_ORACLE_RUBY",
+    program: "ruby",
+    script: "ruby.rb",
+};
+
 #[test]
 fn python_urllib_agrees_with_cpython() {
     check(&PYTHON_URLLIB);
@@ -62,6 +76,16 @@ fn python_urllib_agrees_with_cpython() {
 #[test]
 fn python_urllib3_agrees_with_urllib3() {
     check(&PYTHON_URLLIB3);
+}
+
+#[test]
+fn php_agrees_with_parse_url() {
+    check(&PHP);
+}
+
+#[test]
+fn ruby_agrees_with_uri_parse() {
+    check(&RUBY);
 }
 
 /// Whether a missing runtime or corpus fails instead of skipping.

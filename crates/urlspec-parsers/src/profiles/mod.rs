@@ -5,9 +5,11 @@
 use std::borrow::Cow;
 use std::fmt::Write;
 
+pub mod php;
 pub mod python_ipaddress;
 pub mod python_urllib;
 pub mod python_urllib3;
+pub mod ruby;
 pub mod rust_http;
 pub mod rust_url;
 
