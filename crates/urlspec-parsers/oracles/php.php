@@ -33,6 +33,30 @@ function answer(string $url): array
     ];
 }
 
+/*
+ * php oracles/php.php --bench FILE [ROUNDS]: parse_url over every line of
+ * FILE, ROUNDS times, timed without reading or JSON; one line of JSON
+ * with the URLs parsed and the URLs a second.
+ */
+if (($argv[1] ?? null) === "--bench") {
+    $urls = file($argv[2], FILE_IGNORE_NEW_LINES);
+    $rounds = (int) ($argv[3] ?? 1);
+    $parsed = 0;
+    $start = hrtime(true);
+    for ($r = 0; $r < $rounds; $r++) {
+        foreach ($urls as $url) {
+            if (parse_url($url) !== false) {
+                $parsed++;
+            }
+        }
+    }
+    $seconds = (hrtime(true) - $start) / 1e9;
+    $n = count($urls) * $rounds;
+    echo json_encode(["runtime" => "PHP " . PHP_VERSION, "urls" => $n, "parsed" => $parsed,
+        "seconds" => round($seconds, 3), "urls_per_second" => round($n / $seconds)]), "\n";
+    exit(0);
+}
+
 $out = fopen("php://stdout", "w");
 fwrite($out, json_encode(["runtime" => "PHP " . PHP_VERSION, "library" => "parse_url"], JSON_FLAGS) . "\n");
 fflush($out);

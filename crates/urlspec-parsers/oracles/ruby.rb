@@ -27,6 +27,29 @@ rescue URI::Error => e
   { error: e.class.name, message: e.message }
 end
 
+# ruby oracles/ruby.rb --bench FILE [ROUNDS]: URI.parse over every line of
+# FILE, ROUNDS times, timed without reading or JSON; one line of JSON with
+# the URLs parsed and the URLs a second.
+if ARGV[0] == '--bench'
+  urls = File.readlines(ARGV[1], chomp: true)
+  rounds = (ARGV[2] || 1).to_i
+  parsed = 0
+  start = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+  rounds.times do
+    urls.each do |u|
+      URI.parse(u)
+      parsed += 1
+    rescue URI::Error
+      # A refusal is an answer too.
+    end
+  end
+  seconds = Process.clock_gettime(Process::CLOCK_MONOTONIC) - start
+  n = urls.size * rounds
+  puts JSON.generate(runtime: "Ruby #{RUBY_VERSION}", urls: n, parsed: parsed,
+                     seconds: seconds.round(3), urls_per_second: (n / seconds).round)
+  exit
+end
+
 $stdout.binmode
 $stdout.write(JSON.generate(runtime: "Ruby #{RUBY_VERSION}", library: "uri #{URI::VERSION}") + "\n")
 $stdout.flush

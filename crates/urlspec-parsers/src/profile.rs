@@ -107,6 +107,7 @@ pub static PROFILES: &[&Profile] = &[
     &profiles::rust_url::PROFILE,
     &profiles::rust_http::PROFILE,
     &profiles::php::PROFILE,
+    &profiles::node_legacy::PROFILE,
     &profiles::ruby::PROFILE,
 ];
 

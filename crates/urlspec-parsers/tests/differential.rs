@@ -61,6 +61,13 @@ const PHP: Oracle = Oracle {
     script: "php.php",
 };
 
+const NODE_LEGACY: Oracle = Oracle {
+    profile: "node-legacy",
+    program_env: "URLSPEC_ORACLE_NODE",
+    program: "node",
+    script: "node_legacy.js",
+};
+
 const RUBY: Oracle = Oracle {
     profile: "ruby",
     program_env: "URLSPEC_ORACLE_RUBY",
@@ -81,6 +88,11 @@ fn python_urllib3_agrees_with_urllib3() {
 #[test]
 fn php_agrees_with_parse_url() {
     check(&PHP);
+}
+
+#[test]
+fn node_legacy_agrees_with_url_parse() {
+    check(&NODE_LEGACY);
 }
 
 #[test]

@@ -5,6 +5,9 @@
 use std::borrow::Cow;
 use std::fmt::Write;
 
+mod ada_idna;
+
+pub mod node_legacy;
 pub mod php;
 pub mod python_ipaddress;
 pub mod python_urllib;
