@@ -19,6 +19,8 @@
 
 use std::borrow::Cow;
 
+use memchr::{memchr, memchr2, memrchr};
+
 use super::ada_idna;
 use crate::components::{Components, Parsed, Part, Refusal};
 use crate::profile::Profile;
@@ -170,72 +172,71 @@ fn split(input: &str) -> Parsed<'_> {
 
 /// `Url.prototype.parse(url, false, false)`.
 fn parse<'a>(input: &'a str, url: &mut Url<'a>) -> Result<(), Refusal> {
-    // Trim, and turn `\` into `/` before the first `?` or `#`.
-    let (mut has_hash, mut has_at) = (false, false);
-    let (mut start, mut end): (Option<usize>, Option<usize>) = (None, None);
-    let mut rest = String::new();
-    let mut last_pos = 0;
-    let (mut in_ws, mut split) = (false, false);
+    // The first loop: trim white space, and turn `\` into `/` before the
+    // first `?` or `#` (the split). What it finds, with the same result:
+    // `start` the first character not trimmed, `end` the start of the
+    // trimmed run at the end; `hasHash` any `#`, `hasAt` an `@` before the
+    // split. None of `?#@\` is white space, so none is trimmed.
     let b = input.as_bytes();
+    let Some(start) = first_kept(b) else {
+        // Only white space: `rest` is empty, nothing was seen.
+        return simple_or_not(input, Cow::Borrowed(""), false, false, url);
+    };
+    let end = last_kept_end(b);
+    let split = memchr2(b'?', b'#', b).unwrap_or(b.len());
+    let has_hash = memchr(b'#', &b[split..]).is_some();
+    let has_at = memchr(b'@', &b[..split]).is_some();
+    let rest: Text<'a> = if memchr(b'\\', &b[..split]).is_some() {
+        let mut turned = input[start..end].to_owned();
+        let upto = split.min(end) - start;
+        // SAFETY-free: `\` and `/` are both ASCII, so the text stays UTF-8.
+        turned.replace_range(
+            ..upto,
+            &input[start..start + upto].replace('\\', "/"),
+        );
+        Cow::Owned(turned)
+    } else {
+        Cow::Borrowed(&input[start..end])
+    };
+    simple_or_not(input, rest, has_hash, has_at, url)
+}
+
+/// The first byte of `b` not trimmed (white space, U+00A0, U+FEFF).
+fn first_kept(b: &[u8]) -> Option<usize> {
     let mut i = 0;
     while i < b.len() {
-        // The characters are read by their bytes: all those the loop
-        // looks for are ASCII but U+00A0 and U+FEFF.
-        let (is_ws, width) = trimmed_at(b, i);
-        let c = b[i];
-        if start.is_none() {
-            if is_ws {
-                i += width;
-                continue;
-            }
-            start = Some(i);
-            last_pos = i;
-        } else if in_ws {
-            if !is_ws {
-                end = None;
-                in_ws = false;
-            }
-        } else if is_ws {
-            end = Some(i);
-            in_ws = true;
+        match trimmed_at(b, i) {
+            (true, width) => i += width,
+            (false, _) => return Some(i),
         }
-        if !split {
-            match c {
-                b'@' => has_at = true,
-                b'#' => {
-                    has_hash = true;
-                    split = true;
-                }
-                b'?' => split = true,
-                b'\\' => {
-                    rest.push_str(&input[last_pos..i]);
-                    rest.push('/');
-                    last_pos = i + 1;
-                }
-                _ => {}
-            }
-        } else if !has_hash && c == b'#' {
-            has_hash = true;
-        }
-        i += width;
     }
-    let mut rest: Text<'a> = match start {
-        None => Cow::Borrowed(""),
-        Some(s) if last_pos == s => {
-            Cow::Borrowed(&input[s..end.unwrap_or(input.len())])
-        }
-        Some(_) => {
-            let stop = end.unwrap_or(input.len());
-            if last_pos < stop {
-                rest.push_str(&input[last_pos..stop]);
-            }
-            Cow::Owned(rest)
-        }
-    };
+    None
+}
 
+/// The end of `b` without its trimmed characters at the end.
+fn last_kept_end(b: &[u8]) -> usize {
+    let mut end = b.len();
+    loop {
+        match &b[..end] {
+            [.., c] if *c < 33 => end -= 1,
+            [.., 0xc2, 0xa0] => end -= 2,
+            [.., 0xef, 0xbb, 0xbf] => end -= 3,
+            _ => return end,
+        }
+    }
+}
+
+/// The rest of `Url.prototype.parse` after its first loop.
+fn simple_or_not<'a>(
+    input: &'a str,
+    mut rest: Text<'a>,
+    has_hash: bool,
+    has_at: bool,
+    url: &mut Url<'a>,
+) -> Result<(), Refusal> {
     // `simplePathPattern`: `/^(\/\/?(?!\/)[^?\s]*)(\?[^\s]*)?$/`.
     if !has_hash && !has_at && is_simple_path(&rest) {
-        let question = rest.find('?').unwrap_or(rest.len());
+        let question = memchr(b'?', rest.as_bytes()).unwrap_or(rest.len());
         url.pathname = Some(slice(&rest, 0, question));
         if question < rest.len() {
             url.query = Some(slice(&rest, question + 1, rest.len()));
@@ -287,8 +288,9 @@ fn parse<'a>(input: &'a str, url: &mut Url<'a>) -> Result<(), Refusal> {
     if !javascript(lower_proto) {
         rest = auto_escape(rest);
     }
-    let hash = rest.find('#');
-    let question = rest[..hash.unwrap_or(rest.len())].find('?');
+    let hash = memchr(b'#', rest.as_bytes());
+    let question =
+        memchr(b'?', &rest.as_bytes()[..hash.unwrap_or(rest.len())]);
     let n = rest.len();
     if let Some(h) = hash {
         url.hash = Some(slice(&rest, h, n));
@@ -384,7 +386,7 @@ fn host<'a>(
     let stop = host_end.unwrap_or(rest.len());
     // The last `@`; the first character never allowed in a host after it,
     // or the host's end.
-    let at_sign = rest[..stop].rfind('@');
+    let at_sign = memrchr(b'@', &rest.as_bytes()[..stop]);
     let from = at_sign.map_or(0, |a| a + 1);
     let non_host = rest[from..stop]
         .bytes()
@@ -441,7 +443,7 @@ fn host<'a>(
     if !ipv6 {
         // `getHostname`: a `:` (none of `/\#?` is left) ends the host;
         // the rest goes before the path.
-        if let Some(k) = hostname.find(':') {
+        if let Some(k) = memchr(b':', hostname.as_bytes()) {
             let mut moved =
                 String::with_capacity(1 + hostname.len() - k + rest.len());
             moved.push('/');

@@ -13,9 +13,10 @@
 
 use std::borrow::Cow;
 
-use memchr::{memchr, memrchr};
+use memchr::{memchr, memchr2, memchr3, memrchr};
 
 use super::text;
+use crate::bytes::holds_control;
 use crate::components::{Components, Parsed, Part, Refusal};
 use crate::profile::Profile;
 
@@ -70,21 +71,28 @@ fn is_control(b: u8) -> bool {
     b < 0x20 || b == 0x7f
 }
 
-/// `zend_string_init` and `php_replace_controlchars`: the bytes, with
-/// every control character replaced by `_` (borrowed when there is none).
-fn component(bytes: &[u8]) -> Cow<'_, str> {
-    if !bytes.iter().any(|&b| is_control(b)) {
-        return text(bytes);
+/// `zend_string_init` and `php_replace_controlchars`: `input[s..e]`,
+/// with every control character replaced by `_` (borrowed when there is
+/// none). Every cut is at an ASCII byte, so at a character's boundary.
+fn component(input: &str, s: usize, e: usize) -> Cow<'_, str> {
+    let bytes = &input.as_bytes()[s..e];
+    if !holds_control(bytes) {
+        return input.get(s..e).map_or_else(|| text(bytes), Cow::Borrowed);
     }
     let replaced: Vec<u8> =
         bytes.iter().map(|&b| if is_control(b) { b'_' } else { b }).collect();
     Cow::Owned(String::from_utf8_lossy(&replaced).into_owned())
 }
 
-/// `binary_strcspn(s, e, chars)`: the first byte of `chars` in `b[s..e]`,
-/// else `e`.
-fn strcspn(b: &[u8], s: usize, e: usize, chars: &[u8]) -> usize {
-    b[s..e].iter().position(|c| chars.contains(c)).map_or(e, |k| s + k)
+/// `binary_strcspn(s, ue, "?#")`: the first `?` or `#` from `s`, else
+/// the end.
+fn strcspn_query_fragment(b: &[u8], s: usize) -> usize {
+    memchr2(b'?', b'#', &b[s..]).map_or(b.len(), |k| s + k)
+}
+
+/// `binary_strcspn(s, ue, "/?#")`: the end of an authority from `s`.
+fn strcspn_authority(b: &[u8], s: usize) -> usize {
+    memchr3(b'/', b'?', b'#', &b[s..]).map_or(b.len(), |k| s + k)
 }
 
 /// `s + 1 < ue && *s == '/' && *(s + 1) == '/'`.
@@ -142,8 +150,10 @@ enum Step {
 #[derive(Default)]
 struct Url<'a> {
     scheme: Option<Cow<'a, str>>,
-    user: Option<&'a [u8]>,
-    pass: Option<&'a [u8]>,
+    /// Where the user runs in the input.
+    user: Option<(usize, usize)>,
+    /// Where the password runs in the input.
+    pass: Option<(usize, usize)>,
     host: Option<Cow<'a, str>>,
     /// The port (`has_port` and `ret->port`).
     port: Option<u16>,
@@ -159,7 +169,7 @@ fn split(input: &str) -> Parsed<'_> {
     let mut url = Url::default();
     // `/* parse scheme */`: the first `:`.
     let step = match memchr(b':', b) {
-        Some(e) if e != 0 => scheme(b, e, &mut url),
+        Some(e) if e != 0 => scheme(input, e, &mut url),
         // `/* no scheme; starts with colon: look for port */`
         Some(e) => Step::Port(e),
         None if two_slashes(b, 0) => Step::Host(2),
@@ -170,21 +180,17 @@ fn split(input: &str) -> Parsed<'_> {
         other => other,
     };
     let path = match step {
-        Step::Host(s) => parse_host(b, s, &mut url)?,
+        Step::Host(s) => parse_host(input, s, &mut url)?,
         Step::Path(s) => Some(s),
         Step::Port(_) | Step::Done => None,
     };
     if let Some(s) = path {
-        just_path(b, s, &mut url);
+        just_path(input, s, &mut url);
     }
-    let userinfo = url.user.map(|user| match url.pass {
-        None => component(user),
-        Some(pass) => {
-            let mut both = component(user).into_owned();
-            both.push(':');
-            both.push_str(&component(pass));
-            Cow::Owned(both)
-        }
+    // `user`, `:` and `pass` are the text from the user's start to the
+    // password's end (control characters replaced alike).
+    let userinfo = url.user.map(|(us, ue)| {
+        component(input, us, url.pass.map_or(ue, |(_, pe)| pe))
     });
     Ok(Components {
         scheme: url.scheme,
@@ -199,14 +205,15 @@ fn split(input: &str) -> Parsed<'_> {
 
 /// The text before the first `:` (at `e`, not the first byte): a scheme,
 /// or a host and a port (`a.com:80`), or none.
-fn scheme<'a>(b: &'a [u8], e: usize, url: &mut Url<'a>) -> Step {
+fn scheme<'a>(input: &'a str, e: usize, url: &mut Url<'a>) -> Step {
+    let b = input.as_bytes();
     let ue = b.len();
     // `/* validate scheme */`
     let valid = b[..e].iter().all(|&c| {
         c.is_ascii_alphanumeric() || matches!(c, b'+' | b'.' | b'-')
     });
     if !valid {
-        return if e + 1 < ue && e < strcspn(b, 0, ue, b"?#") {
+        return if e + 1 < ue && e < strcspn_query_fragment(b, 0) {
             Step::Port(e)
         } else if two_slashes(b, 0) {
             // `/* relative-scheme URL */`
@@ -217,7 +224,7 @@ fn scheme<'a>(b: &'a [u8], e: usize, url: &mut Url<'a>) -> Step {
     }
     if e + 1 == ue {
         // `/* only scheme is available */`
-        url.scheme = Some(component(&b[..e]));
+        url.scheme = Some(component(input, 0, e));
         return Step::Done;
     }
     if b[e + 1] != b'/' {
@@ -227,10 +234,10 @@ fn scheme<'a>(b: &'a [u8], e: usize, url: &mut Url<'a>) -> Step {
         if (p == ue || b[p] == b'/') && p - e < 7 {
             return Step::Port(e);
         }
-        url.scheme = Some(component(&b[..e]));
+        url.scheme = Some(component(input, 0, e));
         return Step::Path(e + 1);
     }
-    url.scheme = Some(component(&b[..e]));
+    url.scheme = Some(component(input, 0, e));
     if e + 2 < ue && b[e + 2] == b'/' {
         let mut s = e + 3;
         // `file:///c:/somedir/file.txt`: Windows drive letters.
@@ -276,21 +283,22 @@ fn parse_port(b: &[u8], e: usize, url: &mut Url<'_>) -> Result<Step, Refusal> {
 /// from `s` to the first `/`, `?` or `#`; where the path starts, if the
 /// URL goes on.
 fn parse_host<'a>(
-    b: &'a [u8],
+    input: &'a str,
     mut s: usize,
     url: &mut Url<'a>,
 ) -> Result<Option<usize>, Refusal> {
+    let b = input.as_bytes();
     let ue = b.len();
-    let e = strcspn(b, s, ue, b"/?#");
+    let e = strcspn_authority(b, s);
     // `/* check for login and password */`: the last `@`.
     if let Some(at) = memrchr(b'@', &b[s..e]) {
         let p = s + at;
         match memchr(b':', &b[s..p]) {
             Some(colon) => {
-                url.user = Some(&b[s..s + colon]);
-                url.pass = Some(&b[s + colon + 1..p]);
+                url.user = Some((s, s + colon));
+                url.pass = Some((s + colon + 1, p));
             }
-            None => url.user = Some(&b[s..p]),
+            None => url.user = Some((s, p)),
         }
         s = p + 1;
     }
@@ -331,25 +339,26 @@ fn parse_host<'a>(
     if host_end <= s {
         return Err(refuse("an empty host", s));
     }
-    url.host = Some(component(&b[s..host_end]));
+    url.host = Some(component(input, s, host_end));
     Ok((e != ue).then_some(e))
 }
 
 /// `just_path`: the fragment after the first `#`, the query after the
 /// first `?` before it, and the path before them.
-fn just_path<'a>(b: &'a [u8], s: usize, url: &mut Url<'a>) {
+fn just_path<'a>(input: &'a str, s: usize, url: &mut Url<'a>) {
+    let b = input.as_bytes();
     let ue = b.len();
     let mut e = ue;
     if let Some(k) = memchr(b'#', &b[s..]) {
-        url.fragment = Some(component(&b[s + k + 1..]));
+        url.fragment = Some(component(input, s + k + 1, ue));
         e = s + k;
     }
     if let Some(k) = memchr(b'?', &b[s..e]) {
-        url.query = Some(component(&b[s + k + 1..e]));
+        url.query = Some(component(input, s + k + 1, e));
         e = s + k;
     }
     if s < e || s == ue {
-        url.path = Some(component(&b[s..e]));
+        url.path = Some(component(input, s, e));
     }
 }
 
