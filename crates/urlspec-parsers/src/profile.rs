@@ -109,6 +109,9 @@ pub static PROFILES: &[&Profile] = &[
     &profiles::go::PROFILE,
     &profiles::java::PROFILE,
     &profiles::curl::PROFILE,
+    &profiles::php::PROFILE,
+    &profiles::node_legacy::PROFILE,
+    &profiles::ruby::PROFILE,
 ];
 
 /// The profile named `name` (ASCII case ignored).

@@ -54,6 +54,27 @@ const PYTHON_URLLIB3: Oracle = Oracle {
     script: "python_urllib3.py",
 };
 
+const PHP: Oracle = Oracle {
+    profile: "php",
+    program_env: "URLSPEC_ORACLE_PHP",
+    program: "php",
+    script: "php.php",
+};
+
+const NODE_LEGACY: Oracle = Oracle {
+    profile: "node-legacy",
+    program_env: "URLSPEC_ORACLE_NODE",
+    program: "node",
+    script: "node_legacy.js",
+};
+
+const RUBY: Oracle = Oracle {
+    profile: "ruby",
+    program_env: "URLSPEC_ORACLE_RUBY",
+    program: "ruby",
+    script: "ruby.rb",
+};
+
 #[test]
 fn python_urllib_agrees_with_cpython() {
     check(&PYTHON_URLLIB);
@@ -171,6 +192,21 @@ fn check_built(o: &Oracle, build: fn(&str, &Path, &Path) -> Command) {
         program: Box::leak(program.into_boxed_str()),
         script: o.script,
     });
+}
+
+#[test]
+fn php_agrees_with_parse_url() {
+    check(&PHP);
+}
+
+#[test]
+fn node_legacy_agrees_with_url_parse() {
+    check(&NODE_LEGACY);
+}
+
+#[test]
+fn ruby_agrees_with_uri_parse() {
+    check(&RUBY);
 }
 
 /// Whether a missing runtime or corpus fails instead of skipping.
