@@ -17,6 +17,7 @@ pub mod css;
 pub mod encoding;
 pub mod entities;
 pub mod stream;
+pub mod tokenizer;
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
