@@ -19,13 +19,16 @@
 //! - parse errors are not reported.
 //!
 //! The tree builder's part is left to the caller, with two defaults:
-//! after a start tag of the HTML namespace, the text state switches as
-//! the tree builder switches it (`title` and `textarea` to RCDATA;
-//! `style`, `xmp`, `iframe`, `noembed`, `noframes` and, with scripting on,
-//! `noscript` to RAWTEXT; `script` to script data; `plaintext` to
-//! PLAINTEXT), unless the caller says it is in foreign content
-//! ([`Tokenizer::set_foreign`], which also makes `<![CDATA[` a CDATA
-//! section) or sets the state itself ([`Tokenizer::set_state`]).
+//! after a start tag read outside foreign content, the text state
+//! switches as the tree builder switches it (`title` and `textarea` to
+//! RCDATA; `style`, `xmp`, `iframe`, `noembed`, `noframes` and, with
+//! scripting on, `noscript` to RAWTEXT; `script` to script data;
+//! `plaintext` to PLAINTEXT), unless the caller sets the state itself
+//! ([`Tokenizer::set_state`]) before the next token. The caller says
+//! where foreign content (SVG, MathML) starts and ends
+//! ([`Tokenizer::set_foreign`], after the tag that enters or leaves it):
+//! there start tags switch nothing and `<![CDATA[` opens a CDATA
+//! section.
 //!
 //! ```
 //! use urlspec_links::html::tokenizer::{Token, Tokenizer};
@@ -114,6 +117,8 @@ struct Attr {
     name: Name,
     /// Where its name starts in the input.
     name_at: usize,
+    /// Whether it has a value (`=`), even an empty one.
+    has_value: bool,
     /// Its value as written (inside the quotes); empty at the end of the
     /// name when it has none.
     value: (usize, usize),
@@ -130,8 +135,8 @@ pub struct State {
     /// The name of the last start tag that switched the text state: the
     /// end tag that ends its text.
     appropriate: Vec<u8>,
-    /// The text state the last start tag switches to, once the caller has
-    /// had a look at it.
+    /// The text state the last start tag switches to, unless the caller
+    /// sets another before the next token.
     switch: Option<TextKind>,
     foreign: bool,
     options: Options,
@@ -309,6 +314,13 @@ impl<'t> Attribute<'t> {
     #[must_use]
     pub fn raw_value(&self) -> &'t [u8] {
         &self.input[self.attr.value.0..self.attr.value.1]
+    }
+
+    /// Whether it has a value, even an empty one (`a=""`, `a=`), or only
+    /// a name (`a`).
+    #[must_use]
+    pub fn has_value(&self) -> bool {
+        self.attr.has_value
     }
 
     /// The offset of its value's first byte (after the quote); for an
@@ -583,9 +595,11 @@ impl<'a> Tokenizer<'a> {
         self.pos
     }
 
-    /// Says whether the current node is in foreign content (SVG, MathML):
-    /// there a start tag does not switch the text state, and `<![CDATA[`
-    /// opens a CDATA section.
+    /// Says whether the current node is in foreign content (SVG, MathML),
+    /// from the next token on: there a start tag does not switch the text
+    /// state, and `<![CDATA[` opens a CDATA section. Called after the tag
+    /// that enters or leaves it (`<svg>`, `</svg>`, an HTML integration
+    /// point, a tag that breaks out).
     pub fn set_foreign(&mut self, foreign: bool) {
         self.st.foreign = foreign;
     }
@@ -612,10 +626,8 @@ impl<'a> Tokenizer<'a> {
     #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Option<Token<'_>> {
         if let Some(kind) = self.st.switch.take() {
-            if !self.st.foreign {
-                self.st.content = kind;
-                self.st.escape = Escape::None;
-            }
+            self.st.content = kind;
+            self.st.escape = Escape::None;
         }
         loop {
             if self.pos >= self.input.len() {
@@ -826,18 +838,20 @@ impl<'a> Tokenizer<'a> {
             return found((s, s), end);
         }
         let mut from = s;
-        while let Some(k) = memchr::memmem::find(&b[from..], b"--") {
+        while let Some(k) = memchr::memchr(b'-', &b[from..]) {
             let j = from + k;
-            match (b.get(j + 2), b.get(j + 3)) {
-                (Some(b'>'), _) => {
+            match (b.get(j + 1), b.get(j + 2), b.get(j + 3)) {
+                (Some(b'-'), Some(b'>'), _) => {
                     self.pos = j + 3;
                     return found((s, j), j + 3);
                 }
-                (Some(b'!'), Some(b'>')) => {
+                (Some(b'-'), Some(b'!'), Some(b'>')) => {
                     self.pos = j + 4;
                     return found((s, j), j + 4);
                 }
-                (None, _) | (Some(b'!'), None) => break,
+                (None, _, _)
+                | (Some(b'-'), None, _)
+                | (Some(b'-'), Some(b'!'), None) => break,
                 _ => from = j + 1,
             }
         }
@@ -961,7 +975,8 @@ impl<'a> Tokenizer<'a> {
                         i += 1;
                     }
                     let mut value = (name_end, name_end);
-                    if b.get(i) == Some(&b'=') {
+                    let has_value = b.get(i) == Some(&b'=');
+                    if has_value {
                         i += 1;
                         while i < len && is_ws(b[i]) {
                             i += 1;
@@ -987,7 +1002,12 @@ impl<'a> Tokenizer<'a> {
                     }
                     if start_tag {
                         let name = st.name(b, an, name_end, classes);
-                        st.attrs.push(Attr { name, name_at: an, value });
+                        st.attrs.push(Attr {
+                            name,
+                            name_at: an,
+                            has_value,
+                            value,
+                        });
                     }
                 }
             }
@@ -996,7 +1016,7 @@ impl<'a> Tokenizer<'a> {
             return Ok((Found::End { start: lt, end: i, name }, i));
         }
         st.drop_repeats(b);
-        if st.options.switch_text {
+        if st.options.switch_text && !st.foreign {
             if let Some(kind) = switch_for(name.get(b, &st.names), st.options)
             {
                 st.switch = Some(kind);

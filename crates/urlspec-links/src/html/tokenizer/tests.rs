@@ -54,10 +54,10 @@ fn tags_attributes_and_offsets() {
     // attributes; unquoted values take quotes and `<`.
     assert_eq!(
         tokens("<a x=1 X=2 =y/z/ w=a'b<c/>"),
-        [r#"<a x="1"@5 =y=""@11 z=""@14 w="a'b<c/"@19>"#]
+        [r#"<a x="1"@5 =y=""@13 z=""@15 w="a'b<c/"@19>"#]
     );
     assert_eq!(tokens("<br/>"), ["<br/>"]);
-    assert_eq!(tokens("<p\0q r\0=s>"), ["<p\u{FFFD}q r\u{FFFD}=\"s\"@7>"]);
+    assert_eq!(tokens("<p\0q r\0=s>"), ["<p\u{FFFD}q r\u{FFFD}=\"s\"@8>"]);
 }
 
 #[test]
