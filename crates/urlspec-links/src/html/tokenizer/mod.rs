@@ -18,7 +18,7 @@
 //!   buffers have grown;
 //! - parse errors are not reported.
 //!
-//! The tree builder's part is left to the caller, with two defaults:
+//! The tree builder's part is left to the caller, with one default:
 //! after a start tag read outside foreign content, the text state
 //! switches as the tree builder switches it (`title` and `textarea` to
 //! RCDATA; `style`, `xmp`, `iframe`, `noembed`, `noframes` and, with
@@ -399,7 +399,9 @@ impl<'t> Text<'t> {
     }
 
     /// Its characters as the Standard's tokenizer gives them, the input
-    /// read as UTF-8 ([`decode::text`]).
+    /// read as UTF-8 ([`decode::text`]). A text that came in parts (a
+    /// page read in pieces) is decoded joined: a part may end inside a
+    /// character reference, or between CR and LF.
     #[must_use]
     pub fn decoded(&self) -> Cow<'t, str> {
         match String::from_utf8_lossy(self.raw) {
