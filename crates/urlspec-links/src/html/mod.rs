@@ -18,6 +18,7 @@ pub mod encoding;
 pub mod entities;
 pub mod stream;
 mod tree;
+pub mod tokenizer;
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
