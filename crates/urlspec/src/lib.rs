@@ -178,6 +178,11 @@ pub fn parse(input: &str, spec: Spec) -> Reference<'_> {
 #[doc = include_str!("../../../README.md")]
 struct ReadmeDoctests;
 
+/// The guide's examples, run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../GUIDE.md")]
+struct GuideDoctests;
+
 /// The crate's own README (its crates.io page), run as doc tests.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

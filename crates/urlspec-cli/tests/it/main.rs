@@ -10,6 +10,7 @@
 mod common;
 
 mod cli;
+mod doc_examples;
 mod docs;
 mod golden;
 mod hostile;
