@@ -90,9 +90,13 @@ cat "$OUT/machine.txt"
 
 echo "== building (release)"
 cargo build --quiet --release -p urlspec-cli --bin urlspec
-cargo build --quiet --release -p urlspec-bench --bin compare --bin scaling
 cargo build --quiet --release -p urlspec-links --example gen_warc
 gen_warc="$target/release/examples/gen_warc"
+# The benchmark crate builds Ada (C++) and every peer: only when a step
+# needs it.
+if wanted compare || wanted counts || wanted scaling; then
+    cargo build --quiet --release -p urlspec-bench --bin compare --bin scaling
+fi
 
 # A venv for the Python steps, made once.
 venv="$target/bench-venv"

@@ -507,9 +507,31 @@ impl Runner {
             }
             "cargo" => {
                 if words.get(1).is_some_and(|w| w == "install") {
-                    if let Some(name) =
-                        words.get(2).filter(|w| !w.starts_with('-'))
-                    {
+                    // The crate named, if any: the first word that is
+                    // neither an option nor an option's value.
+                    let valued = [
+                        "--path",
+                        "--root",
+                        "--version",
+                        "--git",
+                        "--branch",
+                        "--features",
+                        "-F",
+                        "--bin",
+                        "--target-dir",
+                        "--profile",
+                        "--registry",
+                        "--index",
+                        "-j",
+                        "--jobs",
+                    ];
+                    let name =
+                        words[2..].iter().enumerate().find(|&(i, w)| {
+                            let value = i > 0
+                                && valued.contains(&words[i + 1].as_str());
+                            !(w.starts_with('-') || value)
+                        });
+                    if let Some((_, name)) = name {
                         assert!(
                             self.packages.contains(name),
                             "{}: `{line}`: no package {name}",
