@@ -16,6 +16,8 @@ use urlspec::escape::{self as esc, Component};
 use urlspec::resolve::{self as res, Resolver};
 use urlspec::server::Server;
 use urlspec::{equiv, Reference, Spec};
+// urllib.parse's rules, as `crate::urllib` for compat.
+use urlspec_parsers::urllib;
 
 mod arrow;
 mod batch;
@@ -23,7 +25,6 @@ mod bytes;
 mod compat;
 mod fastpy;
 mod links;
-mod urllib;
 mod urlobj;
 
 /// Raises `urlspec.<class>(message, position, rule, reason)`.

@@ -24,7 +24,7 @@
 //!
 //! The modules stand on floors: each uses only modules on the floors below
 //! its own, so that each can be read knowing only those below
-//! (`tests/layers.rs` reads this list and fails on any other edge). Lowest
+//! (`tests/it/layers.rs` reads this list and fails on any other edge). Lowest
 //! first:
 //!
 //! 0. `bytes`: the byte level, private: word-at-a-time arithmetic and its

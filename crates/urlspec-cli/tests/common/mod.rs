@@ -6,6 +6,7 @@
 #![allow(dead_code)]
 
 pub mod browser;
+pub mod cli;
 pub mod http;
 pub mod pages;
 pub mod server;

@@ -195,6 +195,7 @@ fn every_published_package_has_the_licence_files() {
     for dir in [
         "crates/urlspec",
         "crates/urlspec-links",
+        "crates/urlspec-parsers",
         "crates/urlspec-cli",
         "crates/urlspec-py",
     ] {

@@ -369,11 +369,12 @@ struct Seen {
 
 fn load(chromium: &Chromium, server: &Pages, url: &str) -> Seen {
     // The hosts Chromium's own services call (its account list, the new
-    // tab page's) resolve to nothing: over TLS they would reach the
-    // server and be logged as the page's requests.
+    // tab page's, the component updater's, which some builds run despite
+    // --disable-component-update) resolve to nothing: they would reach
+    // the server and be logged as the page's requests.
     let rules = format!(
-        "--host-resolver-rules=MAP accounts.google.com ~NOTFOUND, \
-         MAP www.google.com ~NOTFOUND, MAP * {}",
+        "--host-resolver-rules=MAP *.google.com ~NOTFOUND, \
+         MAP *.googleapis.com ~NOTFOUND, MAP * {}",
         server.address
     );
     let switches = [
