@@ -8,6 +8,10 @@
 //! let url = b"http://a/b?q#f";
 //! assert_eq!(first_of(url, 7, [b'/', b'?', b'#']), 8);
 //! ```
+//!
+//! # Crate features
+//!
+//! None: the crate has no dependencies and no `std`.
 #![no_std]
 #![deny(missing_docs)]
 

@@ -79,6 +79,16 @@
 //! a caller reads an option back, a getter without a `get_` prefix answers
 //! (`is_strict()`; for a choice, what it chooses: `comparison_level()`).
 //!
+//! # Crate features
+//!
+//! | feature | default | what it adds |
+//! |---|---|---|
+//! | `std` | yes | [`std::error::Error`] for the error types, and `memchr`'s run-time choice of vector code. Without it the crate is `no_std` and needs only `alloc`. |
+//! | `whatwg` | no | [`Spec::Whatwg`]: the WHATWG URL Standard's parser, host parser and serializer (`whatwg::Url`, `whatwg::domain_to_ascii`, …). Without it the spec exists but reports itself unavailable ([`whatwg::available`], [`Spec::available`]), and parsing under it fails with an error that names the feature. |
+//!
+//! The `idna` crate (UTS #46) is a dependency with or without `whatwg`:
+//! [`check`] compares hosts across specs by their ASCII form.
+//!
 //! # Example
 //!
 //! ```
@@ -93,6 +103,7 @@
 //! assert!(Reference::parse_with("http://a/~u", Spec::Rfc3986).is_valid());
 //! ```
 #![cfg_attr(not(feature = "std"), no_std)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 // Every fallible public function says which error it returns when, and
 // one that can panic says when (none should: a finding is a bug to fix);
@@ -143,3 +154,13 @@ pub fn parse(input: &str, spec: Spec) -> Reference<'_> {
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
 struct ReadmeDoctests;
+
+/// The guide's examples, run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../GUIDE.md")]
+struct GuideDoctests;
+
+/// The crate's own README (its crates.io page), run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct CrateReadmeDoctests;

@@ -47,7 +47,7 @@ use inputs::Input;
 use lookahead::{Begun, Listed, Lookahead, Next};
 
 /// The built-in sample: a MIME message that shows every base layer.
-pub const SAMPLE: &[u8] = include_bytes!("../../../../examples/sample.eml");
+pub const SAMPLE: &[u8] = include_bytes!("../../examples/sample.eml");
 
 /// The name of the built-in sample in the output.
 pub const SAMPLE_NAME: &str = "examples/sample.eml";

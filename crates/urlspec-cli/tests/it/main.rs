@@ -13,6 +13,7 @@ mod check;
 mod completions;
 mod diff;
 mod diff_parsers;
+mod doc_examples;
 mod docs;
 mod equiv;
 mod extract;
