@@ -33,6 +33,12 @@
 //! assert_eq!(doc.base.source().layer(), "embedded");
 //! assert_eq!(input.summary().documents, 1);
 //! ```
+//!
+//! # Crate features
+//!
+//! | feature | default | what it adds |
+//! |---|---|---|
+//! | `whatwg` | no | Links resolved under [`Spec::Whatwg`] with their query in the page's encoding, as browsers write it (the `whatwg` feature of [`urlspec`]). Without it a link read under that spec has no URL, and its [`LinkError`] says why. |
 
 // Every fallible public function says which error it returns when, and
 // one that can panic says when (none should: a finding is a bug to fix);
@@ -43,6 +49,7 @@
     clippy::must_use_candidate,
     clippy::return_self_not_must_use
 )]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod error;
 pub mod headers;
@@ -446,3 +453,8 @@ impl Summary {
         }
     }
 }
+
+/// The crate's README (its crates.io page), run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct CrateReadmeDoctests;

@@ -1,7 +1,7 @@
 //! The byte scans of urllib's rules: eight bytes at a time, built from
-//! the core library's word tests (`urlspec::words`).
+//! the workspace's word tests (`urlspec_bytes::words`).
 
-use urlspec::words::{bytes_below, eq_exact, load};
+use urlspec_bytes::words::{bytes_below, eq_exact, load};
 
 /// Whether `text` may hold a byte below 14 (tab is 9, LF 10, CR 13):
 /// eight bytes at a time, never false for a text that holds one (a word
@@ -43,4 +43,20 @@ pub fn holds_slash_dot_or_slash(text: &[u8]) -> bool {
     }
     let tail = load(text, text.len() - rest.len());
     hit(tail)
+}
+
+/// Whether `text` holds a C0 control or DEL (C's `iscntrl` in the C
+/// locale): eight bytes at a time, exact (a word with no such byte gives
+/// zero in both tests).
+pub fn holds_control(text: &[u8]) -> bool {
+    use urlspec_bytes::words::eq_low;
+    let mut words = text.chunks_exact(8);
+    let control = |w: u64| bytes_below(w, 0x20) | eq_low(w, 0x7f) != 0;
+    if words
+        .by_ref()
+        .any(|w| control(u64::from_le_bytes(w.try_into().unwrap_or([0; 8]))))
+    {
+        return true;
+    }
+    words.remainder().iter().any(|&c| c < 0x20 || c == 0x7f)
 }

@@ -28,6 +28,11 @@
 //! recomposition rules), which the Python package's `urlspec.compat` runs
 //! for the interpreter it is loaded into and the `python-urllib` profile
 //! runs with the rules of the release it follows.
+//!
+//! # Crate features
+//!
+//! None: every profile is always built. The `rust-url` and `rust-http`
+//! profiles call the `url` and `http` crates at the releases they name.
 
 mod bytes;
 mod components;
@@ -39,3 +44,8 @@ pub mod urllib;
 
 pub use components::{Components, Parsed, Part, Refusal};
 pub use profile::{profile, Profile, PROFILES};
+
+/// The crate's README (its crates.io page), run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct CrateReadmeDoctests;

@@ -106,6 +106,12 @@ pub static PROFILES: &[&Profile] = &[
     &profiles::python_urllib3::PROFILE,
     &profiles::rust_url::PROFILE,
     &profiles::rust_http::PROFILE,
+    &profiles::go::PROFILE,
+    &profiles::java::PROFILE,
+    &profiles::curl::PROFILE,
+    &profiles::php::PROFILE,
+    &profiles::node_legacy::PROFILE,
+    &profiles::ruby::PROFILE,
 ];
 
 /// The profile named `name` (ASCII case ignored).

@@ -19,7 +19,7 @@
 
 use std::borrow::Cow;
 
-use urlspec::scan::{dot_start, first_of};
+use urlspec_bytes::scan::{dot_start, first_of};
 
 /// The rules that differ between the interpreters `compat` runs on, each
 /// probed at import from the interpreter's `urllib.parse`.

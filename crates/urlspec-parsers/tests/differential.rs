@@ -54,6 +54,27 @@ const PYTHON_URLLIB3: Oracle = Oracle {
     script: "python_urllib3.py",
 };
 
+const PHP: Oracle = Oracle {
+    profile: "php",
+    program_env: "URLSPEC_ORACLE_PHP",
+    program: "php",
+    script: "php.php",
+};
+
+const NODE_LEGACY: Oracle = Oracle {
+    profile: "node-legacy",
+    program_env: "URLSPEC_ORACLE_NODE",
+    program: "node",
+    script: "node_legacy.js",
+};
+
+const RUBY: Oracle = Oracle {
+    profile: "ruby",
+    program_env: "URLSPEC_ORACLE_RUBY",
+    program: "ruby",
+    script: "ruby.rb",
+};
+
 #[test]
 fn python_urllib_agrees_with_cpython() {
     check(&PYTHON_URLLIB);
@@ -62,6 +83,130 @@ fn python_urllib_agrees_with_cpython() {
 #[test]
 fn python_urllib3_agrees_with_urllib3() {
     check(&PYTHON_URLLIB3);
+}
+
+/// Go's `net/url`: `oracles/go.go`, built by the `go` command
+/// (`URLSPEC_ORACLE_GO`) with its caches under the target directory and no
+/// module proxy (the standard library only).
+const GO: Oracle = Oracle {
+    profile: "go",
+    program_env: "URLSPEC_ORACLE_GO",
+    program: "go",
+    script: "go.go",
+};
+
+#[test]
+fn go_agrees_with_net_url() {
+    check_built(&GO, |go, source, program| {
+        let cache = program.with_extension("cache");
+        let mut build = Command::new(go);
+        build
+            .arg("build")
+            .arg("-o")
+            .arg(program)
+            .arg(source)
+            .env("GOCACHE", cache.join("build"))
+            .env("GOPATH", cache.join("path"))
+            .env("GOPROXY", "off")
+            .env("GOTOOLCHAIN", "local")
+            .env("GOFLAGS", "")
+            .env("CGO_ENABLED", "0");
+        build
+    });
+}
+
+/// Java's `java.net.URI`: `oracles/java.java`, run from its source by the
+/// `java` launcher (`URLSPEC_ORACLE_JAVA`), which compiles it in memory.
+const JAVA: Oracle = Oracle {
+    profile: "java",
+    program_env: "URLSPEC_ORACLE_JAVA",
+    program: "java",
+    script: "java.java",
+};
+
+#[test]
+fn java_agrees_with_java_net_uri() {
+    check(&JAVA);
+}
+
+/// libcurl's URL API: `oracles/curl.c`, compiled by the C compiler
+/// (`URLSPEC_ORACLE_CC`) against libcurl's headers (Debian's
+/// `libcurl4-openssl-dev`).
+const CURL: Oracle = Oracle {
+    profile: "curl",
+    program_env: "URLSPEC_ORACLE_CC",
+    program: "cc",
+    script: "curl.c",
+};
+
+#[test]
+fn curl_agrees_with_libcurl() {
+    check_built(&CURL, |cc, source, program| {
+        let mut build = Command::new(cc);
+        build.arg("-O2").arg("-o").arg(program).arg(source).arg("-lcurl");
+        build
+    });
+}
+
+/// An oracle written in a compiled language: built from `oracles/` into
+/// the target directory by the command `build` makes (from the compiler
+/// named by the oracle's variable or its default, the source and the
+/// program to write), then run as [`check`] runs the others. A missing
+/// compiler, or a build that fails (a library's headers missing), skips
+/// the test, or fails it when `CI` or `URLSPEC_PARSERS_REQUIRED=1` is set.
+fn check_built(o: &Oracle, build: fn(&str, &Path, &Path) -> Command) {
+    let compiler =
+        std::env::var(o.program_env).unwrap_or_else(|_| o.program.to_owned());
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("oracles");
+    std::fs::create_dir_all(&dir).expect("the oracles' directory");
+    let program = dir.join(o.profile);
+    let built = build(&compiler, &oracles_dir().join(o.script), &program)
+        .output()
+        .map_err(|e| format!("{compiler} ({}): {e}", o.program_env))
+        .and_then(|out| {
+            let log = String::from_utf8_lossy(&out.stderr).into_owned();
+            out.status
+                .success()
+                .then_some(())
+                .ok_or(format!("{compiler} ended with {}: {log}", out.status))
+        });
+    if let Err(why) = built {
+        assert!(
+            !required(),
+            "{}: the oracle cannot be built: {why}",
+            o.profile
+        );
+        log(&format!(
+            "differential: {} skipped, the oracle cannot be built: {why}",
+            o.profile
+        ));
+        return;
+    }
+    // The oracle is the program just built: it takes no runtime (the
+    // variable named is never set) and ignores the source's path it is
+    // given.
+    let program = program.to_string_lossy().into_owned();
+    check(&Oracle {
+        profile: o.profile,
+        program_env: "URLSPEC_ORACLE_BUILT_PROGRAM",
+        program: Box::leak(program.into_boxed_str()),
+        script: o.script,
+    });
+}
+
+#[test]
+fn php_agrees_with_parse_url() {
+    check(&PHP);
+}
+
+#[test]
+fn node_legacy_agrees_with_url_parse() {
+    check(&NODE_LEGACY);
+}
+
+#[test]
+fn ruby_agrees_with_uri_parse() {
+    check(&RUBY);
 }
 
 /// Whether a missing runtime or corpus fails instead of skipping.

@@ -1,8 +1,8 @@
 //! The byte-level helpers of the package's own code, in one place: where
 //! a slice lies in the text it was cut from, the hex digits of an escape.
 //! Reading a Python string's bytes where they are is CPython's layout, so
-//! it is in `fastpy`; the URL grammars' scans are the core library's
-//! (`urlspec::scan`), urllib's are in `urlspec-parsers`.
+//! it is in `fastpy`; the URL grammars' scans are `urlspec_bytes::scan`,
+//! urllib's are in `urlspec-parsers`.
 
 /// The digits of a `%XX` escape, upper-case as RFC 3986 §2.1 and urllib
 /// write them.

@@ -378,7 +378,7 @@ impl Url {
     fn __repr__(&self, py: Python<'_>) -> String {
         // Through the library's redaction: a password never reaches a log.
         let shown =
-            urlspec::check::Redacted::new(&self.reference(py)).to_string();
+            urlspec::reference::Redacted::new(&self.reference(py)).to_string();
         format!("urlspec.URL({shown:?}, spec={:?})", self.spec.name())
     }
 

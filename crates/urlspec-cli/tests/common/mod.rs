@@ -9,6 +9,7 @@ pub mod browser;
 pub mod cli;
 pub mod http;
 pub mod pages;
+pub mod real_archives;
 pub mod server;
 
 use std::io::Write;

@@ -17,6 +17,7 @@ pub mod css;
 pub mod encoding;
 pub mod entities;
 pub mod stream;
+pub mod tokenizer;
 mod tree;
 
 use std::borrow::Cow;

@@ -5,9 +5,18 @@
 use std::borrow::Cow;
 use std::fmt::Write;
 
+mod ada_idna;
+pub mod curl;
+pub mod go;
+pub mod java;
+mod lossy;
+
+pub mod node_legacy;
+pub mod php;
 pub mod python_ipaddress;
 pub mod python_urllib;
 pub mod python_urllib3;
+pub mod ruby;
 pub mod rust_http;
 pub mod rust_url;
 

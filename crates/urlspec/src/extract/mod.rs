@@ -385,6 +385,8 @@ impl fmt::Display for Found<'_> {
 ///
 /// let delimited_only = Finder::new().bare(false).spec(Spec::Rfc3986);
 /// assert_eq!(delimited_only.find_iter(text).count(), 1);
+/// assert!(!delimited_only.finds_bare() && !delimited_only.finds_relative());
+/// assert_eq!(delimited_only.scheme_spec(), Spec::Rfc3986);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[must_use = "a finder does nothing until it searches"]
@@ -457,19 +459,19 @@ impl Finder {
 
     /// The spec that decides what a scheme is.
     #[must_use]
-    pub const fn get_spec(&self) -> Spec {
+    pub const fn scheme_spec(&self) -> Spec {
         self.spec
     }
 
     /// Whether relative references are reported.
     #[must_use]
-    pub const fn get_relative(&self) -> bool {
+    pub const fn finds_relative(&self) -> bool {
         self.relative
     }
 
     /// Whether bare URLs are reported.
     #[must_use]
-    pub const fn get_bare(&self) -> bool {
+    pub const fn finds_bare(&self) -> bool {
         self.bare
     }
 

@@ -1,10 +1,9 @@
 //! Security checks: every rule with a positive and a negative case, the
 //! wire decoder, and password redaction.
 
-use urlspec::check::{
-    check, decode_for_wire, Finding, Redacted, Secret, Severity,
-    WireErrorKind, RULES,
-};
+use urlspec::check::{check, Finding, Severity, RULES};
+use urlspec::escape::{decode_for_wire, WireErrorKind};
+use urlspec::reference::{Redacted, Secret};
 use urlspec::{Reference, Spec};
 
 fn codes(input: &str, spec: Spec) -> Vec<&'static str> {

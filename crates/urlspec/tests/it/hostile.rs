@@ -17,11 +17,11 @@
 
 use std::borrow::Cow;
 
-use urlspec::check::{self, Redacted};
+use urlspec::check;
 use urlspec::equiv::{self, NormalizedUrl};
 use urlspec::escape::{self, Component, EscapeErrorKind};
 use urlspec::extract::{Finder, Form, LineIndex};
-use urlspec::reference::ViolationKind;
+use urlspec::reference::{Redacted, ViolationKind};
 use urlspec::resolve::{
     make_relative, remove_dot_segments, resolve, DotDotAboveRoot, Options,
     ResolveError, Resolver,
@@ -478,11 +478,14 @@ fn nul_bytes_are_violations_at_their_positions() {
     assert_eq!(nul[0].span, 9..10_009);
 
     // On the wire: refused raw or escaped for line-oriented schemes.
-    let e = check::decode_for_wire("a\0b", "ftp").unwrap_err();
+    let e = escape::decode_for_wire("a\0b", "ftp").unwrap_err();
     assert_eq!(e.position, 1);
-    let e = check::decode_for_wire("a%00b", "gopher").unwrap_err();
+    let e = escape::decode_for_wire("a%00b", "gopher").unwrap_err();
     assert_eq!(e.position, 1);
-    assert_eq!(check::decode_for_wire("a%00b", "http").unwrap(), &b"a\0b"[..]);
+    assert_eq!(
+        escape::decode_for_wire("a%00b", "http").unwrap(),
+        &b"a\0b"[..]
+    );
     let findings = check::check("gopher://h/0a%00b", Spec::Rfc1808);
     assert_eq!(findings[0].code, "URL002");
     assert_eq!(findings[0].span, 13..16);

@@ -7,11 +7,12 @@ use proptest::prelude::*;
 use urlspec::base::{
     base_header_value, Base, Establish, Headers, Options as BaseOptions,
 };
-use urlspec::check::{self, decode_for_wire, Redacted};
+use urlspec::check;
 use urlspec::diff;
 use urlspec::equiv::{self, Level, NormalizedUrl};
-use urlspec::escape::{self, Component};
+use urlspec::escape::{self, decode_for_wire, Component};
 use urlspec::extract::{self, Finder, LineIndex};
+use urlspec::reference::Redacted;
 use urlspec::resolve::{
     make_relative, remove_dot_segments, resolve, DotDotAboveRoot, Options,
     Resolver, Rfc1630Dots, RootlessDots,
@@ -341,7 +342,7 @@ proptest! {
             prop_assert!(input.get(f.span.clone()).is_some(), "{f:?}");
             let _ = (f.rule(), f.to_string());
         }
-        let _ = check::is_line_oriented(&input);
+        let _ = escape::is_line_oriented(&input);
         for scheme in ["gopher", "http", &other] {
             if let Err(e) = decode_for_wire(&input, scheme) {
                 prop_assert!(e.position < input.len(), "{e:?}");

@@ -177,7 +177,7 @@ proptest! {
         let parsed = Reference::parse_with(&r, spec);
         let Some(scheme) = parsed.scheme() else { return Ok(()) };
         let loophole = opts
-            .get_same_scheme_is_relative()
+            .same_scheme_loophole()
             .unwrap_or(spec.rules().same_scheme_is_relative);
         let base_scheme = Reference::parse_with(&base, spec).scheme();
         if loophole && base_scheme.is_some_and(|b| b.eq_ignore_ascii_case(scheme)) {

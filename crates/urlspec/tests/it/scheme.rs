@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use serde::Deserialize;
-use urlspec::check::WireErrorKind;
+use urlspec::escape::WireErrorKind;
 use urlspec::scheme::{
     self, default_port, view, Ftp, FtpCommand, FtpType, Gopher, MailIdKind,
     MessageId, SchemeView, DEFAULT_PORTS,

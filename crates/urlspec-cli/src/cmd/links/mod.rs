@@ -46,7 +46,7 @@ pub use args::{LinksArgs, LinksOutput};
 pub use printer::{summary_line, Printer};
 
 /// The built-in sample: a MIME message that shows every base layer.
-pub const SAMPLE: &[u8] = include_bytes!("../../../../../examples/sample.eml");
+pub const SAMPLE: &[u8] = include_bytes!("../../../examples/sample.eml");
 
 /// The name of the built-in sample in the output.
 pub const SAMPLE_NAME: &str = "examples/sample.eml";

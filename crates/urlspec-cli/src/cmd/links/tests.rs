@@ -42,8 +42,8 @@ fn links_options_map_onto_the_library() {
         ["http://h/a", "http://h/b", "http://h/c/"]
     );
     let options = args.base_options();
-    assert!(options.get_strict());
-    assert_eq!(options.get_headers(), base::Headers::All);
+    assert!(options.is_strict());
+    assert_eq!(options.base_headers(), base::Headers::All);
     assert_eq!(args.files, ["-"]);
     let ctx = args.context().unwrap();
     assert_eq!(

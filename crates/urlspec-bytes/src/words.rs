@@ -1,7 +1,12 @@
 //! Eight bytes at a time in a `u64` (SWAR): the constants and the byte
-//! tests that the word scans are built from. Public as [`crate::words`],
-//! so that the workspace's other byte scans (the CLI's JSON writer, the
-//! Python package's checks) use these instead of their own copies.
+//! tests that the word scans are built from.
+//!
+//! ```
+//! use urlspec_bytes::words::{bytes_below, eq_low};
+//! // Does this word hold a control byte or a quote?
+//! let w = u64::from_le_bytes(*b"a\"bcdefg");
+//! assert_ne!(bytes_below(w, 0x20) | eq_low(w, b'"'), 0);
+//! ```
 
 /// `0x01` in every byte.
 pub const ONES: u64 = 0x0101_0101_0101_0101;
@@ -13,7 +18,7 @@ pub const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
 /// `c` in every byte.
 ///
 /// ```
-/// assert_eq!(urlspec::words::splat(b'/'), 0x2f2f_2f2f_2f2f_2f2f);
+/// assert_eq!(urlspec_bytes::words::splat(b'/'), 0x2f2f_2f2f_2f2f_2f2f);
 /// ```
 #[inline(always)]
 #[must_use]
@@ -27,7 +32,7 @@ pub const fn splat(c: u8) -> u64 {
 /// always right. [`zero_bytes`] is `bytes_below(v, 1)`.
 ///
 /// ```
-/// use urlspec::words::bytes_below;
+/// use urlspec_bytes::words::bytes_below;
 /// let w = u64::from_le_bytes(*b"ab\tcd\nef");
 /// assert_eq!(bytes_below(w, 0x20).trailing_zeros() / 8, 2);
 /// assert_eq!(bytes_below(u64::from_le_bytes(*b"abcdefgh"), 0x20), 0);
@@ -44,7 +49,7 @@ pub const fn bytes_below(v: u64, n: u8) -> u64 {
 ///
 /// ```
 /// let w = u64::from_le_bytes(*b"abc\0defg");
-/// assert_eq!(urlspec::words::zero_bytes(w).trailing_zeros() / 8, 3);
+/// assert_eq!(urlspec_bytes::words::zero_bytes(w).trailing_zeros() / 8, 3);
 /// ```
 #[inline(always)]
 #[must_use]
@@ -56,7 +61,7 @@ pub const fn zero_bytes(v: u64) -> u64 {
 ///
 /// ```
 /// let w = u64::from_le_bytes(*b"\0\x01\0xxxxx");
-/// assert_eq!(urlspec::words::zero_bytes_exact(w), 0x80_0080);
+/// assert_eq!(urlspec_bytes::words::zero_bytes_exact(w), 0x80_0080);
 /// ```
 #[inline(always)]
 #[must_use]
@@ -69,7 +74,7 @@ pub const fn zero_bytes_exact(v: u64) -> u64 {
 ///
 /// ```
 /// let w = u64::from_le_bytes(*b"a/b/c/d/");
-/// assert_eq!(urlspec::words::eq_low(w, b'/').trailing_zeros() / 8, 1);
+/// assert_eq!(urlspec_bytes::words::eq_low(w, b'/').trailing_zeros() / 8, 1);
 /// ```
 #[inline(always)]
 #[must_use]
@@ -81,7 +86,7 @@ pub const fn eq_low(x: u64, c: u8) -> u64 {
 ///
 /// ```
 /// let w = u64::from_le_bytes(*b"a/b/cdef");
-/// assert_eq!(urlspec::words::eq_exact(w, b'/'), 0x8000_8000);
+/// assert_eq!(urlspec_bytes::words::eq_exact(w, b'/'), 0x8000_8000);
 /// ```
 #[inline(always)]
 #[must_use]
@@ -97,7 +102,7 @@ pub const fn eq_exact(x: u64, c: u8) -> u64 {
 /// If `i >= b.len()`.
 ///
 /// ```
-/// assert_eq!(urlspec::words::load(b"abc", 1), u64::from_le_bytes(*b"bc\0\0\0\0\0\0"));
+/// assert_eq!(urlspec_bytes::words::load(b"abc", 1), u64::from_le_bytes(*b"bc\0\0\0\0\0\0"));
 /// ```
 #[inline(always)]
 #[must_use]
