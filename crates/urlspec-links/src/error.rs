@@ -60,6 +60,14 @@ pub enum Reason {
     },
     /// A content coding the reader does not undo.
     ContentCoding(String),
+    /// A body that stops decoding part way in its content coding: what
+    /// came before was read.
+    Decoding {
+        /// The coding (`gzip`, `br`, ...).
+        coding: &'static str,
+        /// The decoder's error.
+        error: IoError,
+    },
     /// Binary data where a document was expected (the bytes the MIME
     /// Sniffing Standard calls binary data bytes, §7.2).
     Binary,
@@ -176,6 +184,11 @@ impl fmt::Display for Reason {
                 "record cut short: Content-Length {declared}, {got} bytes"
             ),
             Reason::ContentCoding(c) => write!(f, "content coding: {c}"),
+            Reason::Decoding { coding, error } => write!(
+                f,
+                "content coding: the {coding} data stops decoding \
+                 ({error}); what came before was read"
+            ),
             Reason::Binary => f.write_str(
                 "binary data, not a document (--format reads it anyway)",
             ),
@@ -204,7 +217,9 @@ impl fmt::Display for Reason {
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match &self.reason {
-            Reason::Io(e) | Reason::Gzip(e) => Some(e),
+            Reason::Io(e)
+            | Reason::Gzip(e)
+            | Reason::Decoding { error: e, .. } => Some(e),
             _ => None,
         }
     }

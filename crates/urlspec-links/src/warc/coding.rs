@@ -16,7 +16,7 @@ use std::io::{self, BufRead, BufReader, Read};
 
 use flate2::bufread::{DeflateDecoder, MultiGzDecoder, ZlibDecoder};
 
-use crate::{Error, Problem, Reason};
+use crate::{Error, IoError, Problem, Reason};
 
 /// The most codings a body may list: more are no body a server sends.
 const MAX_CODINGS: usize = 4;
@@ -137,7 +137,7 @@ pub(super) struct Found {
     /// A coding the body is not in: it was read as it is from there.
     not_in: Option<(Coding, String)>,
     /// A coding that stopped decoding part way, and why.
-    stopped: Option<(Coding, String)>,
+    stopped: Option<(Coding, IoError)>,
 }
 
 impl Found {
@@ -151,14 +151,13 @@ impl Found {
                 why: why.clone(),
             });
         }
-        if let Some((coding, why)) = &self.stopped {
+        if let Some((coding, error)) = &self.stopped {
             problems.push(Problem::Payload(Error::new(
                 offset,
-                Reason::ContentCoding(format!(
-                    "the {} data stops decoding ({why}); what came before \
-                     was read",
-                    coding.name()
-                )),
+                Reason::Decoding {
+                    coding: coding.name(),
+                    error: error.clone(),
+                },
             )));
         }
         problems
@@ -306,7 +305,7 @@ impl Read for Stopping<'_> {
                         let mut found = found.borrow_mut();
                         if found.stopped.is_none() {
                             found.stopped =
-                                Some((self.layer.coding(), e.to_string()));
+                                Some((self.layer.coding(), e.into()));
                         }
                     }
                     self.inner = Box::new(io::empty());
@@ -467,6 +466,42 @@ mod tests {
         assert!(
             problems[0].contains("the zstd data stops decoding"),
             "{problems:?}"
+        );
+    }
+
+    #[test]
+    fn a_body_that_stops_decoding_keeps_the_decoders_error() {
+        use std::error::Error as _;
+        // A gzip body cut in its deflate data: the inflater's own error,
+        // its kind and message, reaches the page's problem.
+        let mut cut = encoded(Layer::Gzip, &PAGE.repeat(20));
+        cut.truncate(cut.len() / 2);
+        let codings = Coding::list("gzip").unwrap();
+        let found = RefCell::new(Found::default());
+        let open =
+            || -> io::Result<Box<dyn BufRead + '_>> { Ok(Box::new(&cut[..])) };
+        let mut out = Vec::new();
+        decode(&open, &codings, &found)
+            .unwrap()
+            .read_to_end(&mut out)
+            .unwrap();
+        let problems = found.borrow().problems(7);
+        let [Problem::Payload(e)] = &problems[..] else {
+            panic!("{problems:?}")
+        };
+        let Reason::Decoding { coding: "gzip", error } = &e.reason else {
+            panic!("{e:?}")
+        };
+        assert_eq!(error.kind(), io::ErrorKind::UnexpectedEof);
+        assert!(e
+            .source()
+            .is_some_and(|s| s.to_string() == error.to_string()));
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "at byte 7: content coding: the gzip data stops decoding \
+                 ({error}); what came before was read"
+            )
         );
     }
 }
