@@ -298,9 +298,11 @@ impl std::error::Error for InputError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Problem {
-    /// The HTML reader stopped (the tokenizer refused the page, or a page
-    /// spooled to disk could not be read again), with why.
+    /// The HTML reader stopped (the tokenizer refused the page), with why.
     HtmlStopped(String),
+    /// A page spooled to disk could not be read again: the HTML reader
+    /// stopped there.
+    SpoolRead(IoError),
     /// A `<style>` or `<noscript>` of a streamed page whose text is longer
     /// than [`crate::html::stream::MAX_RAW_TEXT`], and so not read for
     /// links.
@@ -345,6 +347,7 @@ impl Problem {
             Problem::Payload(e) => Some(e.offset),
             Problem::ReadAsIs { offset, .. } => Some(*offset),
             Problem::HtmlStopped(_)
+            | Problem::SpoolRead(_)
             | Problem::NoClosingBoundary
             | Problem::PayloadCapped(_) => None,
         }
@@ -371,6 +374,7 @@ impl fmt::Display for Problem {
             Problem::HtmlStopped(why) => {
                 write!(f, "HTML reading stopped: {why}")
             }
+            Problem::SpoolRead(e) => write!(f, "HTML reading stopped: {e}"),
             Problem::RawTextTooLong { element, offset, len } => write!(
                 f,
                 "<{element}> at byte {offset}: its {len} bytes are more than \
@@ -396,7 +400,15 @@ impl fmt::Display for Problem {
     }
 }
 
-impl std::error::Error for Problem {}
+impl std::error::Error for Problem {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Problem::Payload(e) => Some(e),
+            Problem::SpoolRead(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 /// Why a link has no absolute URL: the error of [`crate::Link::url`].
 ///

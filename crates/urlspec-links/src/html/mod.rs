@@ -748,7 +748,7 @@ impl Pass {
         let raw = match source.range(range.start - shift..range.end - shift) {
             Ok(raw) => raw,
             Err(e) => {
-                self.problems.push(Problem::HtmlStopped(e.to_string()));
+                self.problems.push(Problem::SpoolRead(e.into()));
                 return;
             }
         };

@@ -276,7 +276,7 @@ pub(super) fn chunks(
         let read = file
             .seek(SeekFrom::Start(at))
             .and_then(|_| file.read(&mut buf))
-            .map_err(|e| Problem::HtmlStopped(e.to_string()))?;
+            .map_err(|e| Problem::SpoolRead(e.into()))?;
         if read == 0 {
             return Ok(());
         }
@@ -323,4 +323,26 @@ fn decode_to_file(
         }
     }
     out.into_inner().map_err(io::IntoInnerError::into_error)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::error::Error as _;
+
+    #[test]
+    fn a_spooled_page_that_cannot_be_read_again_keeps_the_io_error() {
+        // A file open for writing only: reading it fails, as a spool file
+        // gone bad would.
+        let path = std::env::temp_dir()
+            .join(format!("urlspec-spool-{}", std::process::id()));
+        let file = File::create(&path).unwrap();
+        let got = chunks(&file, 0, |_| Ok(Flow::Go));
+        std::fs::remove_file(&path).unwrap();
+        let Err(problem) = got else { panic!("read") };
+        let Problem::SpoolRead(e) = &problem else { panic!("{problem:?}") };
+        assert!(e.get().raw_os_error().is_some(), "{e:?}");
+        assert!(problem.source().is_some());
+        assert_eq!(problem.to_string(), format!("HTML reading stopped: {e}"));
+    }
 }
