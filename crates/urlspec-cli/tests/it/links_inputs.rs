@@ -123,7 +123,12 @@ fn links_bounded(args: &[&str], stdin: &[u8]) -> (Option<i32>, String) {
         if let Some(status) = child.try_wait().unwrap() {
             break status.code();
         }
-        if reader.is_finished() || Instant::now() > deadline {
+        if reader.is_finished() {
+            // Standard error closes as the process exits: its status is
+            // at hand (killing it here raced with that exit).
+            break child.wait().ok().and_then(|s| s.code());
+        }
+        if Instant::now() > deadline {
             let _ = child.kill();
             let _ = child.wait();
             break None;
