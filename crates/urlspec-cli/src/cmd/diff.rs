@@ -24,11 +24,12 @@ use urlspec::Spec;
 use urlspec_parsers::diff::{
     self as readers, Cell, Comparison, Difference, Reader, Row,
 };
-use urlspec_parsers::{Profile, PROFILES};
+use urlspec_parsers::Profile;
 
 use super::Status;
 use crate::args::{
-    help_of, invalid_value, spec_error, spec_of_build, JsonArg, SPECS,
+    help_of, spec_error, spec_of_build, JsonArg, ParserList, ParserListParser,
+    SPECS,
 };
 use crate::output::{
     self, BadLine, Error, JsonObject, LineReader, NotUtf8, Origin, Output,
@@ -251,55 +252,6 @@ impl TypedValueParser for SpecListParser {
                 .with_cmd(cmd));
         }
         Ok(SpecList(specs))
-    }
-}
-
-/// The parsers of `urlspec diff --parsers`, in the order given.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParserList(pub Vec<&'static Profile>);
-
-/// The value parser of `--parsers`: a comma-separated list of profile
-/// names (ASCII case ignored), `all` for every profile, or `none`. A name
-/// given twice counts once, where it first appears.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ParserListParser;
-
-impl TypedValueParser for ParserListParser {
-    type Value = ParserList;
-
-    fn parse_ref(
-        &self,
-        cmd: &clap::Command,
-        arg: Option<&Arg>,
-        value: &OsStr,
-    ) -> Result<ParserList, clap::Error> {
-        let text = value.to_string_lossy();
-        let mut parsers: Vec<&'static Profile> = Vec::new();
-        for name in text.split(',').map(str::trim) {
-            let found: Vec<&'static Profile> = if name
-                .eq_ignore_ascii_case("all")
-            {
-                PROFILES.to_vec()
-            } else if name.eq_ignore_ascii_case("none") {
-                Vec::new()
-            } else {
-                let p = urlspec_parsers::profile(name).ok_or_else(|| {
-                    let arg = arg.map_or_else(
-                        || "--parsers".to_owned(),
-                        Arg::to_string,
-                    );
-                    let names = PROFILES.iter().map(|p| p.name);
-                    invalid_value(cmd, arg, name, names.chain(["all", "none"]))
-                })?;
-                vec![p]
-            };
-            for p in found {
-                if !parsers.contains(&p) {
-                    parsers.push(p);
-                }
-            }
-        }
-        Ok(ParserList(parsers))
     }
 }
 

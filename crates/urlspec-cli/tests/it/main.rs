@@ -10,6 +10,7 @@
 mod common;
 
 mod check;
+mod check_pairs;
 mod completions;
 mod diff;
 mod diff_parsers;

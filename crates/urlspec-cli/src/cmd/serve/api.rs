@@ -288,8 +288,9 @@ pub async fn diff(uri: Uri) -> Response {
 /// `GET /api/check`: the record of `urlspec check --json`.
 pub async fn check(uri: Uri) -> Response {
     respond(&CHECK, &uri, |args: &CheckArgs, buf| {
+        let pairs = args.pairs();
         for url in &args.common.urls {
-            check::answer(args, buf, url);
+            check::answer(args, &pairs, buf, url);
         }
     })
 }
