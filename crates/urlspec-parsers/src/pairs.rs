@@ -151,10 +151,13 @@ impl Split {
     ///
     /// ```
     /// use urlspec_parsers::pairs::{compare, Pair};
+    /// // curl reads an octal IPv4 address; urllib gives the text.
     /// let pair = Pair::named("python-urllib", "curl").unwrap();
-    /// let f = compare("http://a:1\\@b:2/", pair)[0].finding();
+    /// let f = compare("http://0177.0.0.1/", pair)[0].finding();
     /// assert_eq!(f.code, "URL012");
-    /// assert!(f.message.starts_with("python-urllib reads"));
+    /// assert!(f.message.starts_with(
+    ///     "python-urllib reads the host `0177.0.0.1`, curl connects to the host `127.0.0.1`"
+    /// ));
     /// ```
     #[must_use]
     pub fn finding(&self) -> Finding {
@@ -223,6 +226,63 @@ pub fn compare(input: &str, pair: Pair) -> Vec<Split> {
         });
     }
     out
+}
+
+/// A parser an allowlist check would be fooled with: it reads the
+/// allowed host in the URL, while the parsers of [`Fooled::elsewhere`]
+/// connect to another.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fooled {
+    /// The parser that reads the allowed host.
+    pub parser: &'static Profile,
+    /// Each parser that reads another host, with that host (`None`: no
+    /// host).
+    pub elsewhere: Vec<(&'static Profile, Option<String>)>,
+}
+
+/// Which of `parsers` an allowlist of the one host `allowed` would be
+/// fooled with on `input`: each that reads `allowed` (compared as
+/// [`compare`] compares hosts) while another of `parsers` reads another
+/// host. Parsers that refuse the URL take no part.
+///
+/// ```
+/// use urlspec_parsers::{pairs::fooled, profile, PROFILES};
+/// let url = "http://allowed.example\\@evil.example/";
+/// let f = fooled(url, "allowed.example", PROFILES);
+/// let urllib3 = profile("python-urllib3").unwrap();
+/// let urllib = profile("python-urllib").unwrap();
+/// let by_urllib3 = f.iter().find(|f| f.parser == urllib3).unwrap();
+/// assert!(by_urllib3.elsewhere.contains(&(urllib, Some("evil.example".into()))));
+/// ```
+#[must_use]
+pub fn fooled(
+    input: &str,
+    allowed: &str,
+    parsers: &[&'static Profile],
+) -> Vec<Fooled> {
+    let allowed = host_key(allowed.trim());
+    let hosts: Vec<(&'static Profile, Option<String>, Option<String>)> =
+        parsers
+            .iter()
+            .filter_map(|&p| {
+                let c = p.parse(input).ok()?;
+                let host = c.get(Part::Host).filter(|h| !h.is_empty());
+                Some((p, host.map(str::to_owned), destination(Part::Host, &c)))
+            })
+            .collect();
+    hosts
+        .iter()
+        .filter(|(_, _, key)| key.as_ref() == Some(&allowed))
+        .map(|&(parser, _, _)| Fooled {
+            parser,
+            elsewhere: hosts
+                .iter()
+                .filter(|(_, _, key)| key.as_ref() != Some(&allowed))
+                .map(|(p, host, _)| (*p, host.clone()))
+                .collect(),
+        })
+        .filter(|f| !f.elsewhere.is_empty())
+        .collect()
 }
 
 /// What `c`'s `part` decides, for comparison.

@@ -33,6 +33,7 @@ mod parse;
 mod resolve;
 mod scheme;
 mod serve;
+mod serve_parsers;
 mod streams;
 mod whatwg;
 mod wpt;
