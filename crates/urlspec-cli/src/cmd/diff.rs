@@ -92,10 +92,12 @@ comparison, {kind, message, line}, with input null when it is not text, no
 rows and agree null).
 
 --parsers adds a row per real parser beside the specs: a comma-separated list
-of profile names, or all (python-urllib, python-urllib3, rust-url, rust-http:
-each written after the implementation's source, or calling the Rust crate
-itself, and checked against the real one; each names the release it follows,
-listed under the matrix). A parser's row shows the components as that
+of profile names, or all (python-urllib, python-urllib3, rust-url, rust-http,
+go, java, curl, php, node-legacy, ruby: each written after the
+implementation's source, or calling the Rust crate itself, and checked against
+the real one; each names the release it follows, listed under the matrix).
+urlspec check --validator P --fetcher Q reports where two of them read another
+host, port, scheme or user information (URL012). A parser's row shows the components as that
 implementation reports them (its user and password are its user information
 split at the first `:`), or the error it raises; where urllib gives an empty
 text for an absent component, its empty text stands for either. A difference
