@@ -87,9 +87,10 @@ runtime_of() {
 
 runtime_name() {
     case "$1" in
-        python-urllib|python-urllib3) python3 --version ;;
+        python-urllib) python3 --version ;;
+        python-urllib3) "$python" -c 'import platform, urllib3; print("urllib3", urllib3.__version__, "on Python", platform.python_version())' ;;
         go) go version | cut -d' ' -f3 ;;
-        java) java -version 2>&1 | head -n1 ;;
+        java) java -version 2>&1 | head -n1 | cut -d'"' -f2 | sed 's/^/OpenJDK /' ;;
         curl) curl-config --version ;;
         php) php -r 'echo "PHP ", PHP_VERSION;' ;;
         node-legacy) echo "Node $(node --version)" ;;
