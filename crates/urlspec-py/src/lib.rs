@@ -22,6 +22,7 @@ mod batch;
 mod bytes;
 mod compat;
 mod fastpy;
+mod function;
 mod links;
 mod urllib;
 mod urlobj;
