@@ -117,7 +117,7 @@ impl<'a, 'py> Call<'a, 'py> {
                 ffi::PyTuple_GET_ITEM(self.kwnames, k as ffi::Py_ssize_t)
             };
             // SAFETY: `name` is a `str`, held by the tuple for the call.
-            let text = unsafe { compact_ascii_of(name) }?;
+            let text = unsafe { compact_ascii_of(self.py, name) }?;
             let i = names.iter().position(|n| *n == text)?;
             if bound[i].is_some() {
                 return None;
@@ -133,9 +133,12 @@ impl<'a, 'py> Call<'a, 'py> {
 ///
 /// # Safety
 /// `obj` is a `str` (or a subclass), alive for `'a`.
-unsafe fn compact_ascii_of<'a>(obj: *mut ffi::PyObject) -> Option<&'a [u8]> {
+unsafe fn compact_ascii_of<'a>(
+    py: Python<'_>,
+    obj: *mut ffi::PyObject,
+) -> Option<&'a [u8]> {
     // SAFETY: the caller's contract.
-    let s = unsafe { Borrowed::from_ptr(Python::assume_attached(), obj) };
+    let s = unsafe { Borrowed::from_ptr(py, obj) };
     let s = s.cast_exact::<PyString>().ok()?;
     crate::fastpy::compact_ascii(&s).map(|b| {
         // SAFETY: the characters live as long as the object (`'a`).
