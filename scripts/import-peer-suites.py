@@ -2,7 +2,7 @@
 """Extracts other projects' URL resolution tests into testdata/peers/.
 
 Each output file names its source (repository, commit, path, licence) and
-holds only the cases, as data; crates/urlspec/tests/peers.rs runs them, and
+holds only the cases, as data; crates/urlspec/tests/it/peers.rs runs them, and
 testdata/peers/deviations.toml lists, by case id, every answer of urlspec
 that differs from the peer's, with who follows the text and why.
 

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Writes the figures of README.md that come from running urlspec: each
-# table between `<!-- figures: NAME -->` and `<!-- end figures: NAME -->`
-# is made again from the binary (and, for the corpus table, the corpora).
-# With --check, nothing is written: the README is compared with what the
-# binary gives, and the script exits 1 with the difference when they
-# disagree. crates/urlspec-cli/tests/docs.rs runs the check.
+# Writes the figures of README.md and GUIDE.md that come from running
+# urlspec: each table between `<!-- figures: NAME -->` and
+# `<!-- end figures: NAME -->` is made again from the binary (and, for the
+# corpus table, the corpora). With --check, nothing is written: the
+# documents are compared with what the binary gives, and the script exits 1
+# with the difference when they disagree. crates/urlspec-cli/tests/it/docs.rs
+# runs the check.
 #
-#   scripts/readme-figures.sh            # rewrite the tables in README.md
-#   scripts/readme-figures.sh --check    # exit 1 if README.md is out of date
+#   scripts/readme-figures.sh            # rewrite the tables
+#   scripts/readme-figures.sh --check    # exit 1 if a document is out of date
 #
 # Environment:
 #   URLSPEC_CLI   the urlspec binary (default: the release build, else the
@@ -114,31 +115,38 @@ diff_batch() {
 resolution > "$work/resolution"
 diff_batch > "$work/diff-batch"
 
-# README.md with each marked table replaced by its new text.
-awk -v dir="$work" '
-    match($0, /^<!-- figures: [a-z-]+ -->$/) {
-        print
-        name = substr($0, 15, length($0) - 18)
-        while ((getline line < (dir "/" name)) > 0) print line
-        close(dir "/" name)
-        skipping = name
-        next
-    }
-    skipping != "" && $0 == "<!-- end figures: " skipping " -->" { skipping = "" }
-    skipping == "" { print }
-' README.md > "$work/README.md"
+# Each document with its marked tables replaced by their new text.
+documents=(README.md GUIDE.md)
+for doc in "${documents[@]}"; do
+    awk -v dir="$work" '
+        match($0, /^<!-- figures: [a-z-]+ -->$/) {
+            print
+            name = substr($0, 15, length($0) - 18)
+            while ((getline line < (dir "/" name)) > 0) print line
+            close(dir "/" name)
+            skipping = name
+            next
+        }
+        skipping != "" && $0 == "<!-- end figures: " skipping " -->" { skipping = "" }
+        skipping == "" { print }
+    ' "$doc" > "$work/$doc"
+done
 
 for name in resolution diff-batch; do
-    if ! grep -qx "<!-- figures: $name -->" README.md; then
-        echo "$0: README.md has no <!-- figures: $name --> block" >&2
+    if ! grep -qx "<!-- figures: $name -->" "${documents[@]}"; then
+        echo "$0: no document has a <!-- figures: $name --> block" >&2
         exit 1
     fi
 done
-if $check; then
-    if ! diff -u README.md "$work/README.md"; then
-        echo "$0: README.md's figures differ from what $cli gives; run $0 to update them" >&2
-        exit 1
+status=0
+for doc in "${documents[@]}"; do
+    if $check; then
+        if ! diff -u "$doc" "$work/$doc"; then
+            echo "$0: $doc's figures differ from what $cli gives; run $0 to update them" >&2
+            status=1
+        fi
+    else
+        cp "$work/$doc" "$doc"
     fi
-else
-    cp "$work/README.md" README.md
-fi
+done
+exit $status

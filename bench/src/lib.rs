@@ -24,6 +24,7 @@ use std::io;
 use std::path::PathBuf;
 use std::sync::LazyLock;
 
+pub mod pages;
 pub mod whatwg;
 
 use urlspec::escape::{self, Component};

@@ -14,7 +14,7 @@ The same tasks that write the links write one statistics row per archive
 (pages, links, skipped records by reason, ...), and the job's totals are
 the sum of that table as committed: a retried task counts once.
 
-Run `links_job.py --help` for the options; README.md ("At scale") tells how
+Run `links_job.py --help` for the options; examples/spark/README.md tells how
 to submit it to a cluster.
 """
 

@@ -12,7 +12,7 @@ with boto3. The outputs go to the local filesystem, written by Spark.
 - A run whose first attempt of one task fails (the job's test variable)
   writes the same links, statistics and host graph as a clean run.
 - Executors that get the package as a packed virtual environment
-  (--archives, as the README shows) write the same links (needs the wheel:
+  (--archives, as examples/spark/README.md shows) write the same links (needs the wheel:
   URLSPEC_WHEEL, which .ci/run sets).
 
 Without Spark or a cluster, the S3 reading is tested on its own: the paths
@@ -266,7 +266,7 @@ def test_cluster_reads_s3_and_counts_once_across_a_retry(cluster, s3, cli, tmp_p
 
 def test_packed_environment_on_the_cluster(cluster, cli, archives, tmp_path):
     """Executors that run the Python of a virtual environment packed with
-    venv-pack and shipped with --archives, as the README shows (the
+    venv-pack and shipped with --archives, as examples/spark/README.md shows (the
     environment holds only the wheel: --transfer rows needs no pyarrow on
     the executors). Local archives, the damaged one among them, named by a
     relative path."""

@@ -240,7 +240,8 @@ def synthetic_archives(directory, files, pages_per_file, links_per_page, seed=10
     return paths
 
 
-def main(argv=None):
+def build_parser():
+    """The command line's parser."""
     p = argparse.ArgumentParser(description="Write WARC archives to try the Spark job on.")
     p.add_argument("directory", help="where to write them (created if missing)")
     p.add_argument("--files", type=int, default=2, help="archives of the synthetic crawl (default 2)")
@@ -248,7 +249,11 @@ def main(argv=None):
     p.add_argument("--links", type=int, default=30, help="mean links per page (default 30)")
     p.add_argument("--seed", type=int, default=10, help="of the random crawl (default 10)")
     p.add_argument("--fixture", action="store_true", help="write the test's three archives instead")
-    a = p.parse_args(argv)
+    return p
+
+
+def main(argv=None):
+    a = build_parser().parse_args(argv)
     os.makedirs(a.directory, exist_ok=True)
     if a.fixture:
         paths = fixture_archives(a.directory)

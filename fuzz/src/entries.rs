@@ -6,9 +6,9 @@ use urlspec::base::{
     base_header_value, Base, Establish, Headers, Options as BaseOptions,
     Source,
 };
-use urlspec::check::{
-    check, check_reference, decode_for_wire, Redacted, WireErrorKind,
-};
+use urlspec::check::{check, check_reference};
+use urlspec::escape::{decode_for_wire, WireErrorKind};
+use urlspec::reference::Redacted;
 use urlspec::diff::{compare, compare_resolution, Comparison};
 use urlspec::resolve::Resolver;
 use urlspec::server::{AuthorityKind, HostKind, Server};
@@ -67,7 +67,7 @@ pub fn check_input(input: &str) {
         }
     }
     for scheme in ["http", "telnet", "gopher", "ftp"] {
-        let line = urlspec::check::is_line_oriented(scheme);
+        let line = urlspec::escape::is_line_oriented(scheme);
         match decode_for_wire(input, scheme) {
             Ok(bytes) => {
                 assert!(bytes.len() <= input.len());
@@ -346,7 +346,7 @@ pub fn helpers(input: &str) {
         unescape_str,
     };
     use urlspec::resolve::remove_dot_segments;
-    use urlspec::scan::{dot_start, first_of};
+    use urlspec_bytes::scan::{dot_start, first_of};
 
     let once = remove_dot_segments(input);
     assert!(once.len() <= input.len(), "{once:?}");

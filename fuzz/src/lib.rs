@@ -4,10 +4,12 @@
 mod containers;
 mod entries;
 mod scheme;
+mod tokenizer;
 
 pub use containers::warc;
 pub use entries::{base, check_input, diff, helpers, server, whatwg_map};
 pub use scheme::{assert_inside, scheme, SCHEMES};
+pub use tokenizer::html_tokenizer;
 
 use urlspec::escape::{self, Component};
 use urlspec::resolve::{self, make_relative, Options, Resolver};

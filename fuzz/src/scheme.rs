@@ -1,7 +1,7 @@
 //! The scheme views (`urlspec::scheme`): every view reads one URL without
 //! copying, so each text it hands out is a slice of that URL.
 
-use urlspec::check::WireError;
+use urlspec::escape::WireError;
 use urlspec::scheme::{
     self, FtpCommand, FtpPassword, LocalPathError, Login, NewsTarget,
     SchemeView, WaisTarget,

@@ -24,6 +24,7 @@ fn replay_regressions() {
         "whatwg_map",
         "helpers",
         "warc",
+        "html_tokenizer",
     ];
     for target in targets {
         let Ok(dir) = std::fs::read_dir(root.join(target)) else { continue };
@@ -53,6 +54,7 @@ fn replay_regressions() {
                 "helpers" => urlspec_fuzz::helpers(&text),
                 "links" => urlspec_fuzz::links(&data),
                 "warc" => urlspec_fuzz::warc(&data),
+                "html_tokenizer" => urlspec_fuzz::html_tokenizer(&data),
                 _ => unreachable!("{target}"),
             }
             replayed += 1;

@@ -572,7 +572,7 @@ fn collapse_slashes(path: &str) -> String {
 fn target_has_authority(m: &Model) -> bool {
     let r = m.reference();
     let scheme_defined = r.has_scheme()
-        && !(m.options.get_same_scheme_is_relative() == Some(true)
+        && !(m.options.same_scheme_loophole() == Some(true)
             && same_scheme(&m.base(), &r));
     if scheme_defined || r.net_loc().is_some() {
         r.net_loc().is_some()
@@ -807,7 +807,7 @@ pub static KINDS: &[Kind] = &[
             let b = m.base();
             let r = m.reference();
             let scheme_defined = r.has_scheme()
-                && !(m.options.get_same_scheme_is_relative() == Some(true)
+                && !(m.options.same_scheme_loophole() == Some(true)
                     && same_scheme(&b, &r));
             // RFC 2396 merges an empty path with a query too (step 6).
             let merges = if r.path().is_empty() {
@@ -836,7 +836,7 @@ pub static KINDS: &[Kind] = &[
             let b = m.base();
             let r = m.reference();
             let scheme_defined = r.has_scheme()
-                && !(m.options.get_same_scheme_is_relative() == Some(true)
+                && !(m.options.same_scheme_loophole() == Some(true)
                     && same_scheme(&b, &r));
             if scheme_defined || r.net_loc().is_some() || !r.path_is_absolute()
             {
@@ -902,7 +902,7 @@ pub static KINDS: &[Kind] = &[
         effect: Effect::Replace(|m, _| {
             let r = m.reference();
             let scheme_defined = r.has_scheme()
-                && !(m.options.get_same_scheme_is_relative() == Some(true)
+                && !(m.options.same_scheme_loophole() == Some(true)
                     && same_scheme(&m.base(), &r));
             (scheme_defined && r.net_loc().is_none() && !r.path_is_absolute())
                 .then(|| m.reference.clone())
@@ -1014,7 +1014,7 @@ pub static KINDS: &[Kind] = &[
             let b = m.base();
             let r = m.reference();
             let scheme_defined = r.has_scheme()
-                && !(m.options.get_same_scheme_is_relative() == Some(true)
+                && !(m.options.same_scheme_loophole() == Some(true)
                     && same_scheme(&b, &r));
             if scheme_defined
                 || r.net_loc().is_some()

@@ -32,3 +32,15 @@ pub fn urls() -> PathBuf {
 pub fn seeds() -> PathBuf {
     shared().join("seeds")
 }
+
+/// Real WARC and ARC archives of other projects, damage included:
+/// `shared/data/warc-real/` (its `MANIFEST.tsv` names each source).
+pub fn warc_real() -> PathBuf {
+    shared().join("data/warc-real")
+}
+
+/// Real pages nobody on this project wrote, each with its URL:
+/// `shared/data/browser-pages/` (`pages/NAME.html`, `pages/NAME.url`).
+pub fn browser_pages() -> PathBuf {
+    shared().join("data/browser-pages")
+}

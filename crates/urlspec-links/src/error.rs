@@ -31,7 +31,7 @@ pub struct Error {
 pub enum Reason {
     /// The input could not be read on (an I/O error).
     Io(String),
-    /// Read as an archive, the input does not start with `WARC/`.
+    /// Read as an archive, the input holds no WARC or ARC record.
     NotWarc,
     /// Bytes between gzip members that start no member.
     NotGzip,
@@ -41,6 +41,13 @@ pub enum Reason {
     BadRecord(String),
     /// The input ends inside a record header.
     CutInHeader,
+    /// A record's block is followed by bytes that are neither its end nor
+    /// the next record: its length is short of the data. The record was
+    /// read as its length says, and these bytes were skipped.
+    Trailing {
+        /// How many bytes there were up to the next record.
+        bytes: u64,
+    },
     /// The input ends inside a record block.
     Truncated {
         /// The block's `Content-Length`.
@@ -89,7 +96,7 @@ impl fmt::Display for Reason {
         match self {
             Reason::Io(e) => write!(f, "read error: {e}"),
             Reason::NotWarc => f.write_str(
-                "not a WARC archive (it does not start with WARC/)",
+                "not a WARC archive, nor an ARC one (no record starts in it)",
             ),
             Reason::NotGzip => f.write_str("bytes that start no gzip member"),
             Reason::Gzip(e) => write!(f, "damaged gzip member: {e}"),
@@ -97,6 +104,12 @@ impl fmt::Display for Reason {
             Reason::CutInHeader => {
                 f.write_str("WARC record cut inside its header")
             }
+            Reason::Trailing { bytes } => write!(
+                f,
+                "damaged record: its block is followed by {bytes} bytes \
+                 that are no record (its length short?); it was read as \
+                 its length says"
+            ),
             Reason::Truncated { declared, got } => write!(
                 f,
                 "record cut short: Content-Length {declared}, {got} bytes"
@@ -165,6 +178,18 @@ pub enum Problem {
     /// An archive record's payload is longer, once decoded, than the
     /// limit given (in bytes): the rest was not read.
     PayloadCapped(u64),
+    /// An archive record's body is not in the coding its
+    /// `Content-Encoding` names (a crawler stored it decoded and kept the
+    /// header): it was read as it is, whole. No link is lost
+    /// ([`Problem::may_lose_links`]).
+    ReadAsIs {
+        /// The byte offset of the record.
+        offset: u64,
+        /// The coding named (`gzip`, `br`, ...).
+        coding: String,
+        /// Why the body is not in it.
+        why: String,
+    },
 }
 
 impl Problem {
@@ -174,10 +199,25 @@ impl Problem {
         match self {
             Problem::RawTextTooLong { offset, .. } => Some(*offset as u64),
             Problem::Payload(e) => Some(e.offset),
+            Problem::ReadAsIs { offset, .. } => Some(*offset),
             Problem::HtmlStopped(_)
             | Problem::NoClosingBoundary
             | Problem::PayloadCapped(_) => None,
         }
+    }
+
+    /// Whether links may be missing because of it: all but
+    /// [`Problem::ReadAsIs`], which says how a document was read whole.
+    ///
+    /// ```
+    /// use urlspec_links::Problem;
+    /// let as_is = Problem::ReadAsIs { offset: 0, coding: "gzip".into(), why: "no gzip header".into() };
+    /// assert!(!as_is.may_lose_links());
+    /// assert!(Problem::NoClosingBoundary.may_lose_links());
+    /// ```
+    #[must_use]
+    pub fn may_lose_links(&self) -> bool {
+        !matches!(self, Problem::ReadAsIs { .. })
     }
 }
 
@@ -202,6 +242,11 @@ impl fmt::Display for Problem {
                 f,
                 "the payload is longer than {limit} bytes once decoded: the \
                  rest was not read"
+            ),
+            Problem::ReadAsIs { offset, coding, why } => write!(
+                f,
+                "at byte {offset}: the body is not {coding}-coded as its \
+                 Content-Encoding says ({why}): read as it is"
             ),
         }
     }

@@ -24,6 +24,12 @@
 //! assert_eq!(a.url.as_deref(), Ok("http://www.ics.uci.edu/Test/a/x"));
 //! assert_eq!(doc.base.source().layer(), "embedded");
 //! ```
+//!
+//! # Crate features
+//!
+//! | feature | default | what it adds |
+//! |---|---|---|
+//! | `whatwg` | no | Links resolved under [`Spec::Whatwg`] with their query in the page's encoding, as browsers write it (the `whatwg` feature of [`urlspec`]). Without it a link read under that spec has no URL, and its [`LinkError`] says why. |
 
 // Every fallible public function says which error it returns when, and
 // one that can panic says when (none should: a finding is a bug to fix);
@@ -34,6 +40,7 @@
     clippy::must_use_candidate,
     clippy::return_self_not_must_use
 )]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod error;
 pub mod headers;
@@ -53,7 +60,7 @@ use urlspec::resolve::{Options, PairResolver};
 use urlspec::{Reference, Spec};
 
 pub use error::{Error, LinkError, Problem, Reason};
-pub use sniff::{is_binary, sniff_html, Format};
+pub use sniff::{is_binary, sniff_html, Format, Sniffed};
 
 /// What the reader needs to know: the spec, how bases are recognised, and
 /// how the input was retrieved.
@@ -562,3 +569,8 @@ impl Summary {
         }
     }
 }
+
+/// The crate's README (its crates.io page), run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct CrateReadmeDoctests;

@@ -1,6 +1,14 @@
-//! What an input is, from its first bytes: a WARC archive, a message (or
-//! an mbox of them), HTML, or binary data that is none of these. The byte
-//! classes and HTML patterns are the WHATWG MIME Sniffing Standard's.
+//! What an input is, from its first bytes: a WARC or ARC archive, a
+//! message (or an mbox of them), HTML, or binary data that is none of
+//! these. The byte classes and HTML patterns are the WHATWG MIME Sniffing
+//! Standard's.
+
+use std::io::Read;
+
+use flate2::read::MultiGzDecoder;
+
+/// The most bytes of a gzip input's head inflated to look inside.
+const INFLATED: usize = 4096;
 
 /// The kind of input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -10,8 +18,19 @@ pub enum Format {
     /// A MIME message (RFC 822 headers, `.eml`, `.mht`), or an mbox file
     /// of them.
     Mime,
-    /// A WARC archive, gzip-compressed or not.
+    /// A WARC archive, or an ARC archive (the Internet Archive's format
+    /// before WARC), gzip-compressed or not.
     Warc,
+}
+
+/// What the first bytes of an input and its name say it is: see
+/// [`Format::of_input`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sniffed {
+    /// The format; `None` for binary data, which is no format read.
+    pub format: Option<Format>,
+    /// The bytes start a gzip member.
+    pub gzip: bool,
 }
 
 /// The header fields that make a first line a message's (compared without
@@ -65,12 +84,28 @@ impl Format {
     /// assert_eq!(Format::detect(b"<!DOCTYPE html><p>"), Format::Html);
     /// assert_eq!(Format::detect(b"Note: plain words"), Format::Html);
     /// ```
+    ///
+    /// An archive is recognised by its first line (`WARC/`, or an ARC
+    /// file's `filedesc://`), or, when that line is damaged, by a later
+    /// line of a WARC header (`WARC/1.`, `WARC/0.`, `WARC-Type:`), so that
+    /// damage at its very start is read past as elsewhere:
+    ///
+    /// ```
+    /// use urlspec_links::Format;
+    /// assert_eq!(Format::detect(b"filedesc://x.arc 0.0.0.0 20080430204825 text/plain 75\n"), Format::Warc);
+    /// assert_eq!(Format::detect(b"WARX/1.0\r\nWARC-Type: warcinfo\r\n"), Format::Warc);
+    /// assert_eq!(Format::detect(b"<p>\nWARC records start with a version line"), Format::Html);
+    /// ```
     #[must_use]
     pub fn detect(head: &[u8]) -> Format {
         let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
         // gzip: taken for a WARC archive unless the caller looks inside
-        // first, as `urlspec links` does.
-        if head.starts_with(b"WARC/") || head.starts_with(b"\x1f\x8b") {
+        // first ([`Format::of_input`]).
+        if head.starts_with(b"WARC/")
+            || head.starts_with(b"\x1f\x8b")
+            || head.starts_with(b"filedesc://")
+            || has_warc_line(head)
+        {
             return Format::Warc;
         }
         let first = head
@@ -95,6 +130,54 @@ impl Format {
         }
     }
 
+    /// What an input is, from its first bytes `head` (a gzip input's
+    /// looked at inside: its first member, or when that one yields nothing
+    /// an archive, a later member that starts in `head`) and its `name`: a
+    /// `.warc`, `.warc.gz`, `.arc` or `.arc.gz` file (an open one's
+    /// `.open` after it) is an archive whatever its first bytes, so that
+    /// damage at its start is reported and read past. Binary data is no
+    /// format ([`is_binary`]); an archive may hold it.
+    ///
+    /// ```
+    /// use std::io::Write;
+    /// use urlspec_links::{Format, Sniffed};
+    /// let gzip = |data: &[u8]| {
+    ///     let mut e = flate2::write::GzEncoder::new(Vec::new(), Default::default());
+    ///     e.write_all(data).unwrap();
+    ///     e.finish().unwrap()
+    /// };
+    /// let page = gzip(b"<!doctype html><a href=x>");
+    /// assert_eq!(Format::of_input(&page, "p.html.gz"), Sniffed { format: Some(Format::Html), gzip: true });
+    /// // A first member that does not inflate, then a record.
+    /// let mut archive = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\x06junk".to_vec();
+    /// archive.extend(gzip(b"WARC/1.0\r\nWARC-Type: warcinfo\r\n"));
+    /// assert_eq!(Format::of_input(&archive, "-").format, Some(Format::Warc));
+    /// // A damaged start, and the name says what it is.
+    /// assert_eq!(Format::of_input(b"garbage", "crawl.warc").format, Some(Format::Warc));
+    /// assert_eq!(Format::of_input(b"\x00\x01", "x.bin").format, None);
+    /// ```
+    #[must_use]
+    pub fn of_input(head: &[u8], name: &str) -> Sniffed {
+        let gzip = head.starts_with(b"\x1f\x8b");
+        let inner = if gzip { gunzip(head) } else { head.to_vec() };
+        let mut format = Format::detect(&inner);
+        if gzip && format != Format::Warc {
+            // A first member that does not inflate may be followed by an
+            // archive's records.
+            let later = (1..head.len())
+                .filter(|&i| head[i..].starts_with(b"\x1f\x8b\x08"))
+                .any(|i| Format::detect(&gunzip(&head[i..])) == Format::Warc);
+            if later {
+                format = Format::Warc;
+            }
+        }
+        if is_archive_name(name) {
+            format = Format::Warc;
+        }
+        let read = format == Format::Warc || !is_binary(&inner);
+        Sniffed { format: read.then_some(format), gzip }
+    }
+
     /// The name used on the command line.
     #[must_use]
     pub fn name(self) -> &'static str {
@@ -104,6 +187,42 @@ impl Format {
             Format::Warc => "warc",
         }
     }
+}
+
+/// Whether a line of `head` (past the first) starts a WARC record or its
+/// header: `WARC/1.`, `WARC/0.` or `WARC-Type:`.
+fn has_warc_line(head: &[u8]) -> bool {
+    memchr::memchr_iter(b'\n', head).any(|i| {
+        let line = &head[i + 1..];
+        line.starts_with(b"WARC/1.")
+            || line.starts_with(b"WARC/0.")
+            || line.starts_with(b"WARC-Type:")
+    })
+}
+
+/// Whether a file name says an archive: `.warc`, `.warc.gz`, `.arc`,
+/// `.arc.gz`, each perhaps with `.open` after it (a file a crawler is
+/// still writing).
+fn is_archive_name(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    let name = name.strip_suffix(".open").unwrap_or(&name);
+    let name = name.strip_suffix(".gz").unwrap_or(name);
+    name.ends_with(".warc") || name.ends_with(".arc")
+}
+
+/// The first bytes `head` inflates to (as far as it goes: a cut or
+/// damaged stream gives what came before).
+fn gunzip(head: &[u8]) -> Vec<u8> {
+    let mut inner = Vec::new();
+    let mut decoder = MultiGzDecoder::new(head).take(INFLATED as u64);
+    let mut buf = [0u8; 512];
+    while let Ok(n) = decoder.read(&mut buf) {
+        if n == 0 {
+            break;
+        }
+        inner.extend_from_slice(&buf[..n]);
+    }
+    inner
 }
 
 fn split_line(data: &[u8]) -> (&[u8], &[u8]) {

@@ -27,7 +27,9 @@
 use std::collections::HashMap;
 use std::io::{self, BufRead, BufReader, Read};
 
-use flate2::read::{MultiGzDecoder, ZlibDecoder};
+use std::cell::RefCell;
+
+use flate2::read::MultiGzDecoder;
 use urlspec::base::Base;
 
 use crate::headers::{self, Form};
@@ -35,9 +37,11 @@ use crate::html::stream;
 use crate::slice::offset_in;
 use crate::{html, Context, Document, Error, Problem, Reason, Summary};
 
+mod coding;
 mod dechunk;
 mod framing;
 
+use coding::Coding;
 use dechunk::Dechunked;
 use framing::{Record, Records, Spill};
 
@@ -250,6 +254,8 @@ pub struct Documents<R> {
     skipped: [usize; Skip::ALL.len()],
     /// Each skipped record, when asked for ([`Documents::log_skipped`]).
     log: Option<Vec<Skipped>>,
+    /// Damage after the last record read, said next.
+    pending: Option<Error>,
 }
 
 enum State<R> {
@@ -316,6 +322,7 @@ impl<R: BufRead> Documents<R> {
             redirected_from: HashMap::new(),
             skipped: [0; Skip::ALL.len()],
             log: None,
+            pending: None,
         }
     }
 
@@ -466,6 +473,9 @@ impl<R: BufRead> Documents<R> {
     /// is the record after the damaged one; [`Reason::Io`] or
     /// [`Reason::NotWarc`], and the items end ([`ends_reading`]).
     pub fn next_page(&mut self) -> Option<Result<Page, Error>> {
+        if let Some(e) = self.pending.take() {
+            return Some(Err(e));
+        }
         match self.read_page() {
             Ok(page) => page.map(Ok),
             Err(e) => {
@@ -551,14 +561,23 @@ impl<R: BufRead> Documents<R> {
                     return Ok(None);
                 }
                 Some(Err(e)) => {
-                    self.skipped[Skip::Damaged as usize] += 1;
+                    if !ends_reading(&e) {
+                        self.skipped[Skip::Damaged as usize] += 1;
+                    }
                     return Err(e);
                 }
                 Some(Ok(record)) => record,
             };
+            // The record was read; the bytes after it are said after it.
+            self.pending = record.trailing.map(|bytes| {
+                Error::new(record.offset, Reason::Trailing { bytes })
+            });
             match self.page(&mut record) {
                 Ok(page) => return Ok(Some(page)),
                 Err(reason) => self.skip(&record, reason),
+            }
+            if let Some(e) = self.pending.take() {
+                return Err(e);
             }
         }
     }
@@ -622,9 +641,11 @@ impl<R: BufRead> Documents<R> {
             Some(_) => return Err(Skip::NotHtml),
             None => {
                 let mut head = Vec::new();
-                let read = response.payload(&record.block).map(|payload| {
-                    payload.take(SNIFF).read_to_end(&mut head).is_ok()
-                });
+                let found = RefCell::new(coding::Found::default());
+                let read =
+                    response.payload(&record.block, &found).map(|payload| {
+                        payload.take(SNIFF).read_to_end(&mut head).is_ok()
+                    });
                 if read != Ok(true) || !crate::sniff_html(&head) {
                     return Err(Skip::NotHtml);
                 }
@@ -783,11 +804,12 @@ impl Page {
         let mut head = |doc: &mut Document| {
             doc.unread_base_header.clone_from(&unread);
             if !std::mem::replace(&mut headed, true) {
-                header_links(doc, &response, ctx);
+                header_links(doc, &response, &base, ctx);
             }
         };
         let mut capped = false;
-        let read = response.payload(&self.block).and_then(|payload| {
+        let found = RefCell::new(coding::Found::default());
+        let read = response.payload(&self.block, &found).and_then(|payload| {
             let mut payload =
                 Capped { inner: payload, left: MAX_PAYLOAD, hit: &mut capped };
             let mut finished = finishing(ctx, sink, &mut head);
@@ -799,13 +821,14 @@ impl Page {
                 ctx,
                 &mut finished,
             )
-            .map_err(|e| response.reason(&e))
+            .map_err(|e| Reason::Io(e.to_string()))
         });
         let mut doc = read.unwrap_or_else(|e| {
-            let mut d = Document::new(self.target.clone(), base);
+            let mut d = Document::new(self.target.clone(), base.clone());
             d.problems.push(Problem::Payload(Error::new(self.offset, e)));
             d
         });
+        doc.problems.extend(found.into_inner().problems(self.offset));
         if capped {
             doc.problems.push(Problem::PayloadCapped(MAX_PAYLOAD));
         }
@@ -981,54 +1004,50 @@ impl Response {
     }
 
     /// The payload, with transfer and content codings undone as it is
-    /// read.
+    /// read ([`coding`]); what the decoding finds besides the bytes goes
+    /// to `found`.
     fn payload<'b>(
         &self,
         block: &'b Spill,
+        found: &'b RefCell<coding::Found>,
     ) -> Result<Box<dyn Read + 'b>, Reason> {
-        let body = block
-            .reader(self.body_start as u64)
-            .map_err(|e| Reason::Io(e.to_string()))?;
-        let body: Box<dyn BufRead + 'b> = if self
+        let chunked = self
             .header("transfer-encoding")
-            .is_some_and(|t| t.to_ascii_lowercase().contains("chunked"))
-        {
-            Box::new(BufReader::new(Dechunked::new(body)))
-        } else {
-            body
+            .is_some_and(|t| t.to_ascii_lowercase().contains("chunked"));
+        let body_start = self.body_start as u64;
+        let open = || -> io::Result<Box<dyn BufRead + 'b>> {
+            let body = block.reader(body_start)?;
+            Ok(if chunked {
+                Box::new(BufReader::new(Dechunked::new(body)))
+            } else {
+                body
+            })
         };
-        let coding = self
-            .header("content-encoding")
-            .map(|c| c.trim().to_ascii_lowercase());
-        Ok(match coding.as_deref() {
-            Some("gzip" | "x-gzip") => Box::new(MultiGzDecoder::new(body)),
-            Some("deflate") => Box::new(ZlibDecoder::new(body)),
-            Some("identity") | None => body,
-            Some(other) => {
-                return Err(Reason::ContentCoding(format!(
-                    "{other:?} not supported"
-                )))
+        let codings = match self.header("content-encoding") {
+            Some(value) => {
+                Coding::list(value).map_err(Reason::ContentCoding)?
             }
-        })
-    }
-
-    /// Why the payload could not be read, after `e`: its content coding
-    /// when it has one, else the reading.
-    fn reason(&self, e: &io::Error) -> Reason {
-        match self.header("content-encoding") {
-            Some(c) if !c.trim().eq_ignore_ascii_case("identity") => {
-                Reason::ContentCoding(e.to_string())
-            }
-            _ => Reason::Io(e.to_string()),
-        }
+            None => Vec::new(),
+        };
+        coding::decode(&open, &codings, found)
+            .map_err(|e| Reason::Io(e.to_string()))
     }
 }
 
 /// The links of a response's `Link` (RFC 8288 §3) and `Refresh` headers,
 /// put before the links of its payload (the headers come first), with
-/// their offsets in the record block.
-fn header_links(doc: &mut Document, response: &Response, ctx: &Context) {
-    let mut header = Document::new("", doc.base.clone());
+/// their offsets in the record block. They are resolved against `outer`,
+/// the base the response has outside its payload: "any base URI carried
+/// in the payload body is NOT used" (RFC 8288 §3.1), and a browser
+/// processes both before the document has a `<base>`
+/// (docs/readings.md#header-links).
+fn header_links(
+    doc: &mut Document,
+    response: &Response,
+    outer: &Base,
+    ctx: &Context,
+) {
+    let mut header = Document::new("", outer.clone());
     for (name, value, at) in &response.headers {
         match name.as_str() {
             "link" => {

@@ -414,14 +414,14 @@ fn an_unknown_content_coding_is_a_problem_not_a_failure() {
         Some("http://c/"),
         &http(
             "200 OK",
-            &[("Content-Type", "text/html"), ("Content-Encoding", "br")],
-            b"\x0b\x02\x80",
+            &[("Content-Type", "text/html"), ("Content-Encoding", "compress")],
+            b"\x1f\x9d\x90<a href=x>",
         ),
     );
     let (docs, _) = read(data, Spec::Rfc3986);
     assert_eq!(docs.len(), 1);
     assert!(docs[0].links.is_empty());
-    let coding = Reason::ContentCoding("\"br\" not supported".into());
+    let coding = Reason::ContentCoding("\"compress\" not supported".into());
     assert_eq!(docs[0].problems, [Problem::Payload(Error::new(0, coding))]);
 }
 
@@ -437,7 +437,7 @@ fn an_input_that_is_not_an_archive_is_an_error() {
         });
         assert_eq!(
             errors,
-            ["at byte 0: not a WARC archive (it does not start with WARC/)"]
+            ["at byte 0: not a WARC archive, nor an ARC one (no record starts in it)"]
         );
     }
     // An empty input is an empty archive: nothing read, every skip reason
@@ -693,4 +693,42 @@ fn skipped_records_are_listed_with_offset_and_reason_when_asked() {
         ]
     );
     assert_eq!(skipped[2].target.as_deref(), Some("http://example.com/old"));
+}
+
+#[test]
+fn header_links_are_resolved_outside_the_payloads_base() {
+    // RFC 8288 §3.1: "any base URI carried in the payload body is NOT
+    // used"; Chromium resolves Link and Refresh against the response's URL
+    // likewise.
+    let data = record(
+        "response",
+        Some("http://h/d/p"),
+        &http(
+            "200 OK",
+            &[
+                ("Content-Type", "text/html"),
+                ("Link", "<style.css>; rel=preload; as=style"),
+                ("Refresh", "0; url=next.html"),
+            ],
+            b"<base href=\"http://other/b/\"><a href=x>",
+        ),
+    );
+    for spec in [Spec::Rfc3986, Spec::Rfc1808] {
+        let (docs, _) = read(data.clone(), spec);
+        let urls: Vec<_> = docs[0]
+            .links
+            .iter()
+            .map(|l| l.url.clone().unwrap_or_default())
+            .collect();
+        assert_eq!(
+            urls,
+            [
+                "http://h/d/style.css",
+                "http://h/d/next.html",
+                "http://other/b/",
+                "http://other/b/x"
+            ],
+            "{spec:?}"
+        );
+    }
 }

@@ -464,7 +464,7 @@ pub const VIEW_STEP: usize = 1 << 30;
 /// covers: pyarrow's `ResizableBuffer.resize`, which runs without the GIL
 /// and ignores exports; one already under way in another thread when a
 /// call begins breaks this read as it breaks pyarrow's kernels
-/// (SECURITY.md).
+/// (SAFETY.md).
 pub struct Bytes {
     export: PyUntypedBuffer,
 }

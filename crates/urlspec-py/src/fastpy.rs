@@ -5,7 +5,8 @@
 //! string, its data itself), ASCII results made with their exact kind and
 //! copied in (`PyUnicode_New(len, 127)`, no UTF-8 decoding), and result
 //! lists filled with `PyList_SET_ITEM`. These are why the package is built
-//! for each Python version instead of as one abi3 wheel (README, Python).
+//! for each Python version instead of as one abi3 wheel (README.md, "Batch
+//! calls").
 //!
 //! A borrowed item stays valid only while no other thread can change the
 //! list: these functions rely on the GIL, on free-threaded builds too,

@@ -16,6 +16,8 @@ use urlspec::escape::{self as esc, Component};
 use urlspec::resolve::{self as res, Resolver};
 use urlspec::server::Server;
 use urlspec::{equiv, Reference, Spec};
+// urllib.parse's rules, as `crate::urllib` for compat.
+use urlspec_parsers::urllib;
 
 mod arrow;
 mod batch;
@@ -24,7 +26,6 @@ mod compat;
 mod fastpy;
 mod function;
 mod links;
-mod urllib;
 mod urlobj;
 
 /// Raises `urlspec.<class>(message, position, rule, reason)`.
@@ -378,7 +379,7 @@ impl Url {
     fn __repr__(&self, py: Python<'_>) -> String {
         // Through the library's redaction: a password never reaches a log.
         let shown =
-            urlspec::check::Redacted::new(&self.reference(py)).to_string();
+            urlspec::reference::Redacted::new(&self.reference(py)).to_string();
         format!("urlspec.URL({shown:?}, spec={:?})", self.spec.name())
     }
 

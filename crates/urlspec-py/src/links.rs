@@ -289,8 +289,11 @@ struct State {
     /// The links of the current document still to hand out.
     current: Option<(Arc<DocInfo>, std::vec::IntoIter<urlspec_links::Link>)>,
     summary: Summary,
-    /// Documents read only in part, with why.
+    /// Documents read only in part, with why, and documents read whole
+    /// in another way than their headers said (a body read as it is).
     problems: Vec<(String, String)>,
+    /// The documents of `problems` read only in part.
+    partial: std::collections::BTreeSet<String>,
     /// Damaged archive records read past: the byte offset of each and why.
     damaged: Vec<(u64, String)>,
     /// Why the input could not be read on, once known.
@@ -393,6 +396,9 @@ impl Links {
             state.summary.add(&doc);
             for p in &doc.problems {
                 state.problems.push((doc.name.clone(), p.to_string()));
+                if p.may_lose_links() {
+                    state.partial.insert(doc.name.clone());
+                }
             }
             let info = DocInfo {
                 name: PyString::new(py, &doc.name).unbind(),
@@ -451,12 +457,7 @@ impl Links {
         let (skipped, by_reason) = state.skipped();
         d.set_item("skipped_records", skipped)?;
         d.set_item("skipped_by_reason", by_reason)?;
-        let unreadable = state
-            .problems
-            .iter()
-            .map(|(d, _)| d)
-            .collect::<std::collections::BTreeSet<_>>()
-            .len()
+        let unreadable = state.partial.len()
             + state.damaged.len()
             + usize::from(state.failure.is_some());
         d.set_item("unreadable", unreadable)?;
@@ -550,7 +551,11 @@ pub fn links(
         |e: io::Error| raised.error(py, format!("{name}: {e}"), e.to_string());
     let (head, input) = head(input).map_err(read_error)?;
     let format = match format {
-        "auto" => Format::detect(&head),
+        "auto" => match Format::of_input(&head, &name) {
+            // A gzip input is read as an archive.
+            s if s.gzip => Format::Warc,
+            s => s.format.unwrap_or(Format::Html),
+        },
         "html" => Format::Html,
         "mime" => Format::Mime,
         "warc" => Format::Warc,
@@ -600,6 +605,7 @@ pub fn links(
             current: None,
             summary: Summary::default(),
             problems: Vec::new(),
+            partial: Default::default(),
             damaged: Vec::new(),
             failure,
             raised,

@@ -15,7 +15,7 @@ splits it out) is said to lack it: its CPython suites are not run, its
 differential tests are. Prints one line per interpreter and exits non-zero
 if any run failed. The summary gives, for each interpreter, CPython's
 tests passed by module, pytest's counts and ``compat.FALLBACK`` (the
-README's per-interpreter table), read from a JUnit XML report written
+per-interpreter table of crates/urlspec-py/README.md), read from a JUnit XML report written
 into the venv.
 """
 

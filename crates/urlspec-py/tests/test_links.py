@@ -188,7 +188,7 @@ def test_hostile_inputs_do_not_crash():
 CASES = [
     ("testdata/links/crawl.warc.gz", []),
     ("testdata/links/appendix-d.html", []),
-    ("examples/sample.eml", []),
+    ("crates/urlspec-cli/examples/sample.eml", []),
     ("testdata/links/redirected.html", ["--url", "http://a/b/", "--redirect", "http://c/d/"]),
 ]
 

@@ -1,5 +1,5 @@
-"""The README's table of what urllib.parse, urlspec.compat and
-urlspec.rfc3986 answer where they differ: made by this code, so that it
+"""The Python package README's table of what urllib.parse, urlspec.compat
+and urlspec.rfc3986 answer where they differ: made by this code, so that it
 cannot drift. The answers are the running interpreter's; the table in the
 README was made under the CPython its caption names, and the test checks
 it under that version (under another one it says so and checks only that
@@ -21,7 +21,7 @@ from conftest import ROOT
 
 from urlspec import compat, rfc3986
 
-README = ROOT / "README.md"
+README = ROOT / "crates" / "urlspec-py" / "README.md"
 START = "<!-- compat-table: made by crates/urlspec-py/tests/test_readme_table.py -->"
 END = "<!-- end of compat-table -->"
 

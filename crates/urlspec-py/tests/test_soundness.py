@@ -446,7 +446,7 @@ def test_lists_under_construction_are_not_seen_by_the_collector():
 # a call that read the data while it changed would mix the two.
 # (A pyarrow ResizableBuffer resized by another thread is not tested: its
 # resize runs without the GIL and ignores exports, so it breaks pyarrow's
-# own kernels and a plain memoryview copy as well; SECURITY.md.)
+# own kernels and a plain memoryview copy as well; SAFETY.md.)
 @pytest.mark.skipif(not has_pyarrow(), reason="pyarrow is not installed")
 def test_buffers_changed_by_another_thread():
     out = run(

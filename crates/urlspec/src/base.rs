@@ -45,7 +45,7 @@ use core::fmt;
 use crate::chars::strip_prefix_ignore_case;
 use crate::reference::Reference;
 use crate::resolve::{without_fragment, Resolver};
-use crate::spec::Spec;
+use crate::spec::{BaseHeader, Spec};
 
 /// Where a base came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -181,12 +181,14 @@ impl Base {
 /// Which headers count as base headers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Headers {
-    /// The spec's own: `Base` (draft 04, RFC 1808), `Content-Base` then
-    /// `Content-Location` (1996 drafts), `Content-Location` (RFC 2396, RFC
-    /// 3986), none (RFC 1630).
+    /// The spec's own ([`Rules::base_headers`](crate::spec::Rules::base_headers)):
+    /// `Base` (draft 04, RFC 1808), `Content-Base` then `Content-Location`
+    /// (1996 drafts), `Content-Location` (RFC 2396, RFC 3986), none (RFC
+    /// 1630).
     #[default]
     Spec,
-    /// All of them, in the order `Base`, `Content-Base`, `Content-Location`.
+    /// All of them ([`BaseHeader::ALL`](crate::spec::BaseHeader::ALL)), in
+    /// the order `Base`, `Content-Base`, `Content-Location`.
     All,
 }
 
@@ -196,8 +198,8 @@ pub enum Headers {
 /// ```
 /// use urlspec::base::{Headers, Options};
 /// let o = Options::default().headers(Headers::All);
-/// assert!(!o.get_strict());
-/// assert_eq!(o.get_headers(), Headers::All);
+/// assert!(!o.is_strict());
+/// assert_eq!(o.base_headers(), Headers::All);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Options {
@@ -224,13 +226,13 @@ impl Options {
     /// Whether a relative base that must be absolute is ignored
     /// ([`strict`](Self::strict)).
     #[must_use]
-    pub fn get_strict(&self) -> bool {
+    pub fn is_strict(&self) -> bool {
         self.strict
     }
 
     /// Which headers are recognised ([`headers`](Self::headers)).
     #[must_use]
-    pub fn get_headers(&self) -> Headers {
+    pub fn base_headers(&self) -> Headers {
         self.headers
     }
 }
@@ -243,23 +245,12 @@ pub struct Establish {
     options: Options,
 }
 
-/// The base headers a spec recognises, highest precedence first, each with
-/// whether its value must be absolute.
-fn header_names(
-    spec: Spec,
-    headers: Headers,
-) -> &'static [(&'static str, bool)] {
-    const BASE: (&str, bool) = ("Base", true);
-    const CONTENT_BASE: (&str, bool) = ("Content-Base", true);
-    const CONTENT_LOCATION: (&str, bool) = ("Content-Location", false);
-    match (headers, spec) {
-        (Headers::All, _) => &[BASE, CONTENT_BASE, CONTENT_LOCATION],
-        (_, Spec::Rfc1630) => &[],
-        (_, Spec::Draft04 | Spec::Rfc1808) => &[BASE],
-        (_, Spec::Draft96 | Spec::Draft96Dec) => {
-            &[CONTENT_BASE, CONTENT_LOCATION]
-        }
-        (_, _) => &[CONTENT_LOCATION],
+/// The base headers recognised, highest precedence first: the spec's
+/// ([`Rules::base_headers`](crate::spec::Rules::base_headers)), or all.
+fn recognised_headers(spec: Spec, headers: Headers) -> &'static [BaseHeader] {
+    match headers {
+        Headers::Spec => spec.rules().base_headers,
+        Headers::All => BaseHeader::ALL,
     }
 }
 
@@ -342,20 +333,22 @@ impl Establish {
     where
         I: IntoIterator<Item = (&'h str, &'h str)>,
     {
-        let names = header_names(self.spec, self.options.headers);
-        let mut found: [Option<&'h str>; 3] = [None; 3];
+        let names = recognised_headers(self.spec, self.options.headers);
+        let mut found: [Option<&'h str>; BaseHeader::ALL.len()] =
+            [None; BaseHeader::ALL.len()];
         for (name, value) in headers {
             let name = name.trim();
             if let Some(i) =
-                names.iter().position(|(n, _)| n.eq_ignore_ascii_case(name))
+                names.iter().position(|h| h.name.eq_ignore_ascii_case(name))
             {
                 found[i].get_or_insert(value);
             }
         }
         let mut notes = Vec::new();
-        for (i, &(name, must_be_absolute)) in names.iter().enumerate() {
+        for (i, header) in names.iter().enumerate() {
             let Some(raw) = found[i] else { continue };
-            let value = if name == "Base" {
+            let BaseHeader { name, absolute: must_be_absolute, .. } = *header;
+            let value = if header.url_brackets {
                 base_header_value(raw)
             } else {
                 Some(squeeze(raw))

@@ -23,11 +23,12 @@
 //! by Claroty and Snyk ("Exploiting URL Parsing Confusion") that compared
 //! sixteen parsers and found these inputs read differently.
 //!
-//! The wire-side helpers it once held are re-exported here at their old
-//! paths: [`decode_for_wire`] (now in [`escape`](crate::escape)) refuses to
+//! The wire-side helpers live beside what they guard:
+//! [`escape::decode_for_wire`](crate::escape::decode_for_wire) refuses to
 //! decode the escaped delimiters of a line-oriented protocol (R96-8.3), and
-//! [`Redacted`] and [`Secret`] (now in [`reference`](crate::reference))
-//! keep passwords out of `Display`, `Debug` and logs (R96-8.4).
+//! [`reference::Redacted`](crate::reference::Redacted) and
+//! [`reference::Secret`](crate::reference::Secret) keep passwords out of
+//! `Display`, `Debug` and logs (R96-8.4).
 //!
 //! ```
 //! use urlspec::check::{check, Severity};
@@ -47,13 +48,10 @@ use core::ops::Range;
 
 use crate::chars::span_of;
 use crate::diff::{Cell, Column};
-pub use crate::escape::{
-    decode_for_wire, is_line_oriented, WireError, WireErrorKind, LINE_ORIENTED,
-};
+use crate::escape::is_line_oriented;
 use crate::escape::{delimiter_name, escaped_octet, unescape_lenient};
 use crate::names::option_names;
 use crate::reference::{password_span, Part, Reference};
-pub use crate::reference::{Redacted, Secret};
 use crate::scheme::{default_port, File, Locality};
 use crate::spec::Spec;
 

@@ -140,8 +140,8 @@ option_names!(Level, "level" {
 /// ```
 /// use urlspec::equiv::{Level, Options};
 /// let o = Options::default().include_fragment(true).level(Level::Case);
-/// assert!(o.get_include_fragment() && o.get_default_port() && !o.get_host_case());
-/// assert_eq!(o.get_level(), Level::Case);
+/// assert!(o.includes_fragment() && o.drops_default_port() && !o.folds_host_case());
+/// assert_eq!(o.comparison_level(), Level::Case);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Options {
@@ -198,27 +198,27 @@ impl Options {
     /// Whether default and empty ports are dropped
     /// ([`default_port`](Self::default_port)).
     #[must_use]
-    pub fn get_default_port(&self) -> bool {
+    pub fn drops_default_port(&self) -> bool {
         self.default_port
     }
 
     /// Whether fragments are compared
     /// ([`include_fragment`](Self::include_fragment)).
     #[must_use]
-    pub fn get_include_fragment(&self) -> bool {
+    pub fn includes_fragment(&self) -> bool {
         self.include_fragment
     }
 
     /// Whether hosts are folded under every spec
     /// ([`host_case`](Self::host_case)).
     #[must_use]
-    pub fn get_host_case(&self) -> bool {
+    pub fn folds_host_case(&self) -> bool {
         self.host_case
     }
 
     /// The rung of the ladder ([`level`](Self::level)).
     #[must_use]
-    pub fn get_level(&self) -> Level {
+    pub fn comparison_level(&self) -> Level {
         self.level
     }
 }

@@ -24,11 +24,13 @@
 //!
 //! The modules stand on floors: each uses only modules on the floors below
 //! its own, so that each can be read knowing only those below
-//! (`tests/layers.rs` reads this list and fails on any other edge). Lowest
+//! (`tests/it/layers.rs` reads this list and fails on any other edge). Lowest
 //! first:
 //!
-//! 0. `bytes`: the byte level, private: word-at-a-time arithmetic and its
-//!    constants, the offset of a slice in its input.
+//! 0. `bytes`: the byte level, private: AVX2 behind a run-time token, the
+//!    offset of a slice in its input. Under it, the `urlspec_bytes` crate:
+//!    word-at-a-time arithmetic, SSE2 blocks and the delimiter scans that
+//!    the CLI and the Python package share.
 //! 1. [`chars`], [`names`]: the character classes of every grammar, one
 //!    constant per rule (`reserved`, `unreserved`, `national`, `mark`,
 //!    `sub-delims`, …); the names of option values, in one spelling, with
@@ -74,8 +76,18 @@
 //! built the same way: [`Default`] follows the spec's text, and a
 //! `#[must_use]` setter named after each option returns the changed value
 //! (`Options::default().strict(true)`); its fields are private, and where
-//! a caller reads an option back, a getter is named `get_` and the option,
-//! as `std::process::Command`'s are.
+//! a caller reads an option back, a getter without a `get_` prefix answers
+//! (`is_strict()`; for a choice, what it chooses: `comparison_level()`).
+//!
+//! # Crate features
+//!
+//! | feature | default | what it adds |
+//! |---|---|---|
+//! | `std` | yes | [`std::error::Error`] for the error types, and `memchr`'s run-time choice of vector code. Without it the crate is `no_std` and needs only `alloc`. |
+//! | `whatwg` | no | [`Spec::Whatwg`]: the WHATWG URL Standard's parser, host parser and serializer (`whatwg::Url`, `whatwg::domain_to_ascii`, …). Without it the spec exists but reports itself unavailable ([`whatwg::available`], [`Spec::available`]), and parsing under it fails with an error that names the feature. |
+//!
+//! The `idna` crate (UTS #46) is a dependency with or without `whatwg`:
+//! [`check`] compares hosts across specs by their ASCII form.
 //!
 //! # Example
 //!
@@ -91,6 +103,7 @@
 //! assert!(Reference::parse_with("http://a/~u", Spec::Rfc3986).is_valid());
 //! ```
 #![cfg_attr(not(feature = "std"), no_std)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 // Every fallible public function says which error it returns when, and
 // one that can panic says when (none should: a finding is a bug to fix);
@@ -117,33 +130,8 @@ pub mod names;
 pub mod reference;
 pub mod resolve;
 pub mod scheme;
-
-/// The resolver's scans for delimiter bytes, for other code that splits
-/// URLs by its own rules (the Python package's `urllib.parse` rules):
-/// cheaper than a general byte search on texts as short as URLs.
-pub mod scan {
-    pub use crate::resolve::scan::{dot_start, first_of};
-}
 pub mod server;
 pub mod spec;
-
-/// Eight bytes at a time in a `u64`: the word tests the library's own
-/// scans are built from, for other code that scans bytes (the command's
-/// JSON writer, the Python package), so that the arithmetic is written
-/// and tested once.
-///
-/// ```
-/// use urlspec::words::{bytes_below, eq_low};
-/// // Does this word hold a control byte or a quote?
-/// let w = u64::from_le_bytes(*b"a\"bcdefg");
-/// assert_ne!(bytes_below(w, 0x20) | eq_low(w, b'"'), 0);
-/// ```
-pub mod words {
-    pub use crate::bytes::words::{
-        bytes_below, eq_exact, eq_low, load, splat, zero_bytes,
-        zero_bytes_exact, HIGH, LOW, ONES,
-    };
-}
 mod violation;
 pub mod whatwg;
 
@@ -166,3 +154,13 @@ pub fn parse(input: &str, spec: Spec) -> Reference<'_> {
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
 struct ReadmeDoctests;
+
+/// The guide's examples, run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../GUIDE.md")]
+struct GuideDoctests;
+
+/// The crate's own README (its crates.io page), run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct CrateReadmeDoctests;

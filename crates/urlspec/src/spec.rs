@@ -80,15 +80,6 @@ impl Spec {
         Spec::Whatwg,
     ];
 
-    /// The former name of [`Spec::IETF`], which did not say that it
-    /// leaves out the URL Standard.
-    #[deprecated(since = "0.2.0", note = "renamed `Spec::IETF`")]
-    pub const ALL: [Spec; 7] = Spec::IETF;
-
-    /// The former name of [`Spec::IETF_AND_WHATWG`].
-    #[deprecated(since = "0.2.0", note = "renamed `Spec::IETF_AND_WHATWG`")]
-    pub const EVERY: [Spec; 8] = Spec::IETF_AND_WHATWG;
-
     /// Whether urlspec can parse and resolve under this spec in this build
     /// (everything but [`Spec::Whatwg`] without the `whatwg` feature).
     #[must_use]
@@ -154,11 +145,6 @@ impl fmt::Display for Spec {
         f.write_str(self.name())
     }
 }
-
-/// The error for a spec name that [`Spec::from_str`] does not know: an
-/// [`UnknownName`] (this name stays one release for code that names it).
-#[deprecated(note = "`Spec::from_str` fails with `names::UnknownName`")]
-pub type UnknownSpec = UnknownName;
 
 /// Every spec's name, oldest first: what [`Spec::from_str`] reads.
 const NAMES: [&str; Spec::IETF_AND_WHATWG.len()] = {
@@ -439,6 +425,12 @@ pub struct Rules {
     /// ([`Reference::is_generic`](crate::Reference::is_generic): the 1996
     /// drafts' server, RFC 2396 §5's `hier_part`).
     pub base_must_be_generic: bool,
+    /// The headers of an entity that give its base, highest precedence
+    /// first (docs/readings.md#a34): `Base` (draft 04, RFC 1808),
+    /// `Content-Base` then `Content-Location` (the 1996 drafts),
+    /// `Content-Location` (RFC 2396, RFC 3986, and a MIME part's URL under
+    /// the WHATWG URL Standard), none (RFC 1630).
+    pub base_headers: &'static [BaseHeader],
     /// Whether resolution treats an empty `;`, `?` or `#` component as
     /// absent (docs/readings.md#a17).
     pub empty_is_absent: bool,
@@ -484,6 +476,52 @@ pub struct Rules {
     pub special_schemes: &'static [SpecialScheme],
     /// Where each of these behaviours is written down.
     pub cites: Cites,
+}
+
+/// A header that may give an entity's base URL (the `base` module).
+///
+/// ```
+/// use urlspec::spec::BaseHeader;
+/// use urlspec::Spec;
+/// assert_eq!(Spec::Rfc1808.rules().base_headers, [BaseHeader::BASE]);
+/// assert_eq!(BaseHeader::ALL.len(), 3);
+/// assert!(!BaseHeader::CONTENT_LOCATION.absolute);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BaseHeader {
+    /// The header's canonical name.
+    pub name: &'static str,
+    /// Whether its value must be an absolute URL; a relative one is
+    /// resolved against the next outer layer, with a note
+    /// (docs/readings.md#a35).
+    pub absolute: bool,
+    /// Whether its value is written `<URL:…>` (RFC 1808 §3.1 `Base`).
+    pub url_brackets: bool,
+}
+
+impl BaseHeader {
+    /// `Base: <URL:…>` (draft 04, RFC 1808 §3.1).
+    pub const BASE: BaseHeader =
+        BaseHeader { name: "Base", absolute: true, url_brackets: true };
+    /// `Content-Base` (the 1996 drafts).
+    pub const CONTENT_BASE: BaseHeader = BaseHeader {
+        name: "Content-Base",
+        absolute: true,
+        url_brackets: false,
+    };
+    /// `Content-Location` (the 1996 drafts, MHTML, RFC 2396, RFC 3986): may
+    /// be relative.
+    pub const CONTENT_LOCATION: BaseHeader = BaseHeader {
+        name: "Content-Location",
+        absolute: false,
+        url_brackets: false,
+    };
+    /// Every base header any spec recognises, highest precedence first.
+    pub const ALL: &'static [BaseHeader] = &[
+        BaseHeader::BASE,
+        BaseHeader::CONTENT_BASE,
+        BaseHeader::CONTENT_LOCATION,
+    ];
 }
 
 /// `/` and `?` delimit nothing inside a query or fragment, so data may use
@@ -562,6 +600,7 @@ static RFC1630: Rules = {
         same_scheme_is_relative: true,
         never_base: NEVER_BASE_1808,
         base_must_be_generic: false,
+        base_headers: &[],
         empty_is_absent: false,
         dotdot_cancels_dotdot: true,
         grammar: Grammar {
@@ -717,6 +756,7 @@ static DRAFT04: Rules = {
         same_scheme_is_relative: false,
         never_base: &["mailto", "telnet"],
         base_must_be_generic: false,
+        base_headers: &[BaseHeader::BASE],
         empty_is_absent: true,
         dotdot_cancels_dotdot: true,
         grammar: G,
@@ -765,6 +805,7 @@ static RFC1808: Rules = {
         same_scheme_is_relative: false,
         never_base: NEVER_BASE_1808,
         base_must_be_generic: false,
+        base_headers: &[BaseHeader::BASE],
         empty_is_absent: true,
         dotdot_cancels_dotdot: false,
         grammar: G,
@@ -815,6 +856,7 @@ static DRAFT96: Rules = {
         same_scheme_is_relative: false,
         never_base: NEVER_BASE_1808,
         base_must_be_generic: true,
+        base_headers: &[BaseHeader::CONTENT_BASE, BaseHeader::CONTENT_LOCATION],
         empty_is_absent: true,
         dotdot_cancels_dotdot: false,
         grammar: G,
@@ -864,6 +906,7 @@ static DRAFT96DEC: Rules = {
         same_scheme_is_relative: false,
         never_base: NEVER_BASE_1808,
         base_must_be_generic: true,
+        base_headers: &[BaseHeader::CONTENT_BASE, BaseHeader::CONTENT_LOCATION],
         empty_is_absent: true,
         dotdot_cancels_dotdot: false,
         grammar: G,
@@ -923,6 +966,7 @@ static RFC2396: Rules = {
         same_scheme_is_relative: false,
         never_base: &[],
         base_must_be_generic: true,
+        base_headers: &[BaseHeader::CONTENT_LOCATION],
         empty_is_absent: false,
         dotdot_cancels_dotdot: false,
         grammar: Grammar {
@@ -1015,6 +1059,7 @@ const RFC3986_RULES: Rules = {
         same_scheme_is_relative: false,
         never_base: &[],
         base_must_be_generic: false,
+        base_headers: &[BaseHeader::CONTENT_LOCATION],
         empty_is_absent: false,
         dotdot_cancels_dotdot: false,
         grammar: Grammar {

@@ -1,9 +1,11 @@
 //! `urlspec diff`: where the specs disagree on one input, or on each line
-//! of a list, and the rule behind each difference.
+//! of a list, and the rule behind each difference; with `--parsers`, real
+//! parsers' profiles beside them.
 //!
 //! The comparison is the library's [`diff::compare`] (how each spec splits
 //! a URL) or [`diff::compare_resolution`] (how each resolves a reference
-//! against a base). This module draws its [`Comparison`]: a matrix of the
+//! against a base), with the rows of `urlspec-parsers`' profiles when
+//! asked ([`readers::compare`]). This module draws its [`Comparison`]: a matrix of the
 //! rows with the differing cells marked ([`write_matrix`]), the differences
 //! with their groups of specs and explanations ([`write_differences`]), or
 //! one JSON object ([`write_json`]). `--batch` streams standard input
@@ -17,11 +19,17 @@ use std::io::{self, IsTerminal, Write};
 use clap::builder::TypedValueParser;
 use clap::error::ErrorKind;
 use clap::{Arg, Args};
-use urlspec::diff::{self, Cell, Comparison, Difference, Row};
+use urlspec::diff::{self, Column};
 use urlspec::Spec;
+use urlspec_parsers::diff::{
+    self as readers, Cell, Comparison, Difference, Reader, Row,
+};
+use urlspec_parsers::{Profile, PROFILES};
 
 use super::Status;
-use crate::args::{help_of, spec_error, spec_of_build, JsonArg, SPECS};
+use crate::args::{
+    help_of, invalid_value, spec_error, spec_of_build, JsonArg, SPECS,
+};
 use crate::output::{
     self, BadLine, Error, JsonObject, LineReader, NotUtf8, Origin, Output,
     RecordWrite, STDIN,
@@ -82,6 +90,22 @@ the first column), agree and error (null; for an input line without a
 comparison, {kind, message, line}, with input null when it is not text, no
 rows and agree null).
 
+--parsers adds a row per real parser beside the specs: a comma-separated list
+of profile names, or all (python-urllib, python-urllib3, rust-url, rust-http:
+each written after the implementation's source, or calling the Rust crate
+itself, and checked against the real one; each names the release it follows,
+listed under the matrix). A parser's row shows the components as that
+implementation reports them (its user and password are its user information
+split at the first `:`), or the error it raises; where urllib gives an empty
+text for an absent component, its empty text stands for either. A difference
+a parser takes part in is explained by what that implementation does to the
+component and by the kinds of URL parsing confusion the input shows
+(scheme, slashes, backslash, percent-encoded data, scheme mix-up), each with
+the byte where it starts. --parsers splits URLs: it does not go with --base
+or --pairs. With --json, parser rows have the key parser (and follows)
+instead of spec, valid null; the object gains parsers, each group parsers
+and each difference confusions ([{kind, position, what}]).
+
 Exit status: 0 when the specs agree (with --batch: on every input; with
 --security-only: on where every input goes), 1 when they disagree (on some
 input; or a line has no comparison), 2 for a usage or I/O error.";
@@ -97,6 +121,10 @@ Examples:
 
   # The seed specs on `?y` against RFC 1808's base (testdata/diff/spec-5.7.toml)
   urlspec diff --specs rfc1630,draft04,rfc1808,draft96 --base 'http://a/b/c/d;p?q#f' '?y'
+
+  # Where Python's urllib, urllib3 and the Rust crates read a host
+  # differently from the specs, and the kind of confusion
+  urlspec diff --parsers all 'http://allowed.example\\@evil.example/'
 
   # Every URL of a list on which RFC 3986 and browsers disagree
   urlspec diff --batch --specs rfc3986,whatwg < urls.txt
@@ -136,6 +164,16 @@ pub struct DiffArgs {
         default_value = "all"
     )]
     pub specs: SpecList,
+
+    /// Real parsers to compare beside the specs: a comma-separated list
+    /// of profile names, all, or none
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_parser = ParserListParser,
+        default_value = "none"
+    )]
+    pub parsers: ParserList,
 
     /// `--json`, worded for this command by the `mut_args` above
     #[command(flatten)]
@@ -216,12 +254,68 @@ impl TypedValueParser for SpecListParser {
     }
 }
 
+/// The parsers of `urlspec diff --parsers`, in the order given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParserList(pub Vec<&'static Profile>);
+
+/// The value parser of `--parsers`: a comma-separated list of profile
+/// names (ASCII case ignored), `all` for every profile, or `none`. A name
+/// given twice counts once, where it first appears.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ParserListParser;
+
+impl TypedValueParser for ParserListParser {
+    type Value = ParserList;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&Arg>,
+        value: &OsStr,
+    ) -> Result<ParserList, clap::Error> {
+        let text = value.to_string_lossy();
+        let mut parsers: Vec<&'static Profile> = Vec::new();
+        for name in text.split(',').map(str::trim) {
+            let found: Vec<&'static Profile> = if name
+                .eq_ignore_ascii_case("all")
+            {
+                PROFILES.to_vec()
+            } else if name.eq_ignore_ascii_case("none") {
+                Vec::new()
+            } else {
+                let p = urlspec_parsers::profile(name).ok_or_else(|| {
+                    let arg = arg.map_or_else(
+                        || "--parsers".to_owned(),
+                        Arg::to_string,
+                    );
+                    let names = PROFILES.iter().map(|p| p.name);
+                    invalid_value(cmd, arg, name, names.chain(["all", "none"]))
+                })?;
+                vec![p]
+            };
+            for p in found {
+                if !parsers.contains(&p) {
+                    parsers.push(p);
+                }
+            }
+        }
+        Ok(ParserList(parsers))
+    }
+}
+
 /// Compares the input of `args` (or, with `--batch`, every line of
 /// standard input) under the chosen specs.
 pub fn run(args: &DiffArgs) -> Result<Status, Error> {
     let paint = Paint::detect(args.json.on);
     let mut out = Output::stdout();
     let batch_mode = args.batch || args.input.as_deref() == Some(STDIN);
+    if !args.parsers.0.is_empty() && (args.base.is_some() || args.pairs) {
+        let flag = if args.pairs { "--pairs" } else { "--base" };
+        return Err(Error::Usage(format!(
+            "--parsers compares how URLs are split; it does not go with \
+             {flag} (the parsers' profiles do not resolve references)"
+        )));
+    }
     if (args.pairs || args.security_only) && !batch_mode {
         let flag = if args.pairs { "--pairs" } else { "--security-only" };
         return Err(Error::Usage(format!(
@@ -233,7 +327,12 @@ pub fn run(args: &DiffArgs) -> Result<Status, Error> {
         batch(args, paint, &mut out)?
     } else {
         let input = args.input.as_deref().unwrap_or_default();
-        let c = comparison(args.base.as_deref(), input, &args.specs.0);
+        let c = comparison(
+            args.base.as_deref(),
+            input,
+            &args.specs.0,
+            &args.parsers.0,
+        );
         if args.json.on {
             let mut buf = Vec::with_capacity(2048);
             write_json(&mut buf, &c);
@@ -248,15 +347,17 @@ pub fn run(args: &DiffArgs) -> Result<Status, Error> {
     Ok(status)
 }
 
-/// The comparison of `input`: parsed, or resolved against `base`.
+/// The comparison of `input`: parsed by the specs and the parsers, or
+/// resolved against `base` by the specs.
 pub fn comparison(
     base: Option<&str>,
     input: &str,
     specs: &[Spec],
+    parsers: &[&'static Profile],
 ) -> Comparison {
     match base {
-        Some(base) => diff::compare_resolution(base, input, specs),
-        None => diff::compare(input, specs),
+        Some(base) => diff::compare_resolution(base, input, specs).into(),
+        None => readers::compare(input, specs, parsers),
     }
 }
 
@@ -322,7 +423,7 @@ pub fn shown_value(value: Option<&str>) -> Cow<'_, str> {
 }
 
 /// An answer of a difference as the groups show it: its value
-/// ([`shown_value`]), or `error: REASON` for a spec that gives no URL.
+/// ([`shown_value`]), or `error: REASON` for a reader that gives no URL.
 pub fn shown_cell(cell: &Cell) -> Cow<'_, str> {
     match cell {
         Cell::Value(value) => shown_value(value.as_deref()),
@@ -350,11 +451,10 @@ fn shown_input(text: &str) -> Cow<'_, str> {
     }
 }
 
-/// Whether `spec` has the column (the WHATWG standard has no net_loc and
-/// no params; the library does not compare them).
-pub fn in_model(spec: Spec, column: diff::Column) -> bool {
-    spec != Spec::Whatwg
-        || !matches!(column, diff::Column::NetLoc | diff::Column::Params)
+/// Whether `reader` has the column (the WHATWG standard and the parsers
+/// have no net_loc and no params; the library does not compare them).
+pub fn in_model(reader: Reader, column: Column) -> bool {
+    reader.has(column)
 }
 
 /// The index of the group with the most specs (the first of the largest):
@@ -369,9 +469,9 @@ pub fn majority(d: &Difference) -> usize {
     best
 }
 
-/// Whether `spec`'s answer in `d` is not the column's most common one.
-pub fn is_marked(d: &Difference, spec: Spec) -> bool {
-    let group = d.groups.iter().position(|(_, s)| s.contains(&spec));
+/// Whether `reader`'s answer in `d` is not the column's most common one.
+pub fn is_marked(d: &Difference, reader: Reader) -> bool {
+    let group = d.groups.iter().position(|(_, s)| s.contains(&reader));
     group.is_some_and(|g| g != majority(d))
 }
 
@@ -391,6 +491,10 @@ pub fn write_single(
     }
     writeln!(out)?;
     write_matrix(out, c, paint)?;
+    if c.has_parsers() {
+        writeln!(out)?;
+        write_parsers(out, c)?;
+    }
     if !c.differences.is_empty() {
         writeln!(out)?;
         write_differences(out, c, "", paint)?;
@@ -399,11 +503,30 @@ pub fn write_single(
     writeln!(out, "{}", verdict(c, paint))
 }
 
+/// The releases the parsers of the matrix follow, one per line.
+fn write_parsers(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
+    let parsers: Vec<&Profile> = c
+        .rows
+        .iter()
+        .filter_map(|r| match r.reader {
+            Reader::Parser(p) => Some(p),
+            Reader::Spec(_) => None,
+        })
+        .collect();
+    let width = parsers.iter().map(|p| p.name.len()).max().unwrap_or(0);
+    writeln!(out, "parsers")?;
+    for p in parsers {
+        writeln!(out, "  {:width$}  {}", p.name, p.follows)?;
+    }
+    Ok(())
+}
+
 /// The last line: `the N specs agree`, or the columns on which they
 /// disagree, each security-relevant one marked.
 fn verdict(c: &Comparison, paint: Paint) -> String {
+    let who = if c.has_parsers() { "specs and parsers" } else { "specs" };
     if c.agrees() {
-        return format!("the {} specs agree", c.rows.len());
+        return format!("the {} {who} agree", c.rows.len());
     }
     let columns: Vec<String> = c
         .differences
@@ -417,7 +540,7 @@ fn verdict(c: &Comparison, paint: Paint) -> String {
         })
         .collect();
     format!(
-        "the specs disagree on {} of {}: {}",
+        "the {who} disagree on {} of {}: {}",
         c.differences.len(),
         output::plural(c.columns.len() as u64, "column"),
         columns.join(", ")
@@ -451,10 +574,10 @@ pub fn write_matrix(
                 .zip(&row.cells)
                 .zip(&diffs)
                 .map(|((&col, cell), d)| {
-                    if !in_model(row.spec, col) {
+                    if !in_model(row.reader, col) {
                         return ("-".to_owned(), false);
                     }
-                    let marked = d.is_some_and(|d| is_marked(d, row.spec));
+                    let marked = d.is_some_and(|d| is_marked(d, row.reader));
                     match (&row.error, cell) {
                         (Some(err), _) => (format!("error: {err}"), marked),
                         (None, cell) => {
@@ -464,7 +587,11 @@ pub fn write_matrix(
                 })
                 .collect();
             if parse {
-                let valid = if row.valid { "yes" } else { "no" };
+                let valid = match row.valid {
+                    Some(true) => "yes",
+                    Some(false) => "no",
+                    None => "-",
+                };
                 cells.push((valid.to_owned(), false));
             }
             cells
@@ -491,7 +618,7 @@ pub fn write_matrix(
                 .unwrap_or(0)
         })
         .collect();
-    let name_width = c.rows.iter().map(|r| r.spec.name().len()).max();
+    let name_width = c.rows.iter().map(|r| r.reader.name().len()).max();
     let name_width = name_width.unwrap_or(0);
 
     // The header row.
@@ -505,7 +632,7 @@ pub fn write_matrix(
     writeln!(out, "{}", line.trim_end())?;
 
     for (row, cells) in c.rows.iter().zip(&cells) {
-        let mut line = format!("  {:name_width$}", row.spec.name());
+        let mut line = format!("  {:name_width$}", row.reader.name());
         if spanning(row) {
             let (text, marked) = &cells[0];
             let gutter = if *marked { '*' } else { ' ' };
@@ -554,8 +681,8 @@ pub fn write_differences(
             d.groups.iter().map(|(cell, _)| shown_cell(cell)).collect();
         let width = values.iter().map(|v| output::text_width(v)).max();
         let width = width.unwrap_or(0);
-        for (value, (_, specs)) in values.iter().zip(&d.groups) {
-            let names: Vec<&str> = specs.iter().map(|s| s.name()).collect();
+        for (value, (_, readers)) in values.iter().zip(&d.groups) {
+            let names: Vec<&str> = readers.iter().map(|r| r.name()).collect();
             let value = output::pad(value, width);
             writeln!(out, "{indent}  {value}  <- {}", names.join(", "))?;
         }
@@ -571,36 +698,74 @@ pub fn write_differences(
     Ok(())
 }
 
+/// The names of the specs among `readers`.
+fn spec_names(readers: &[Reader]) -> impl Iterator<Item = &'static str> + '_ {
+    readers.iter().filter_map(|r| match r {
+        Reader::Spec(s) => Some(s.name()),
+        Reader::Parser(_) => None,
+    })
+}
+
+/// The names of the parsers among `readers`.
+fn parser_names(
+    readers: &[Reader],
+) -> impl Iterator<Item = &'static str> + '_ {
+    readers.iter().filter_map(|r| match r {
+        Reader::Parser(p) => Some(p.name),
+        Reader::Spec(_) => None,
+    })
+}
+
 /// The JSON object of one comparison (no line ending): `input`, `base`,
-/// `specs`, `rows`, `differences` and `agree`.
+/// `specs`, `rows`, `differences` and `agree`; with parsers, `parsers`
+/// too, and their keys in rows, groups and differences.
 pub fn write_json(buf: &mut Vec<u8>, c: &Comparison) {
+    let parsers = c.has_parsers();
+    let readers: Vec<Reader> = c.rows.iter().map(|r| r.reader).collect();
     let mut o = JsonObject::new(buf);
     o.string("input", &c.input)
         .optional("base", c.base.as_deref())
-        .strings("specs", c.rows.iter().map(|r| r.spec.name()))
-        .objects("rows", &c.rows, |o, row| {
-            o.string("spec", row.spec.name())
-                .boolean("valid", row.valid)
-                .optional(
-                    "error",
-                    row.error.as_ref().map(ToString::to_string).as_deref(),
-                )
-                .object("cells", |o| {
-                    for (col, cell) in c.columns.iter().zip(&row.cells) {
-                        o.optional(col.name(), cell.as_deref());
-                    }
-                });
-        })
-        .objects("differences", &c.differences, |o, d| {
-            o.string("column", d.column.name())
-                .boolean("security", d.security)
-                .objects("groups", &d.groups, |o, (cell, specs)| {
-                    o.optional("value", cell_text(cell).as_deref())
-                        .strings("specs", specs.iter().map(|s| s.name()));
-                })
-                .strings("explanations", &d.explanations);
-        })
-        .boolean("agree", c.agrees());
+        .strings("specs", spec_names(&readers));
+    if parsers {
+        o.strings("parsers", parser_names(&readers));
+    }
+    o.objects("rows", &c.rows, |o, row| {
+        match row.reader {
+            Reader::Spec(s) => o.string("spec", s.name()),
+            Reader::Parser(p) => {
+                o.string("parser", p.name).string("follows", p.follows)
+            }
+        };
+        match row.valid {
+            Some(valid) => o.boolean("valid", valid),
+            None => o.null("valid"),
+        };
+        o.optional("error", row.error.as_deref()).object("cells", |o| {
+            for (col, cell) in c.columns.iter().zip(&row.cells) {
+                o.optional(col.name(), cell.as_deref());
+            }
+        });
+    })
+    .objects("differences", &c.differences, |o, d| {
+        o.string("column", d.column.name())
+            .boolean("security", d.security)
+            .objects("groups", &d.groups, |o, (cell, readers)| {
+                o.optional("value", cell_text(cell).as_deref())
+                    .strings("specs", spec_names(readers));
+                if parsers {
+                    o.strings("parsers", parser_names(readers));
+                }
+            })
+            .strings("explanations", &d.explanations);
+        if parsers {
+            o.objects("confusions", &d.confusions, |o, k| {
+                o.string("kind", k.kind.name())
+                    .number("position", k.position)
+                    .string("what", &k.what);
+            });
+        }
+    })
+    .boolean("agree", c.agrees());
     output::error_member(&mut o, None);
     o.finish();
 }
@@ -766,8 +931,9 @@ pub fn run_batch(
                 Err((None, BadLine::NotUtf8(NotUtf8::of(&line, &err))))
             }
         };
+        let parsers = &args.parsers.0;
         let compared = read.and_then(|(base, input)| {
-            output::isolate(|| comparison(base, input, specs))
+            output::isolate(|| comparison(base, input, specs, parsers))
                 .map_err(|bad| (Some(input), bad))
         });
         let c = match compared {
@@ -838,6 +1004,18 @@ mod tests {
     const SEEDS: [Spec; 4] =
         [Spec::Rfc1630, Spec::Draft04, Spec::Rfc1808, Spec::Draft96];
 
+    fn compare(input: &str, specs: &[Spec]) -> Comparison {
+        comparison(None, input, specs, &[])
+    }
+
+    fn compare_resolution(
+        base: &str,
+        reference: &str,
+        specs: &[Spec],
+    ) -> Comparison {
+        comparison(Some(base), reference, specs, &[])
+    }
+
     fn single(c: &Comparison, paint: Paint) -> String {
         let mut buf = Vec::new();
         write_single(&mut buf, c, paint).unwrap();
@@ -846,7 +1024,7 @@ mod tests {
 
     #[test]
     fn matrix_marks_the_minority_cells() {
-        let c = diff::compare("http://a?q", &SEEDS);
+        let c = compare("http://a?q", &SEEDS);
         let text = single(&c, Paint::default());
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "input  http://a?q");
@@ -880,7 +1058,7 @@ mod tests {
 
     #[test]
     fn matrix_columns_line_up() {
-        let c = diff::compare("http://u@a:8/p;x?q#f", &SEEDS);
+        let c = compare("http://u@a:8/p;x?q#f", &SEEDS);
         let text = single(&c, Paint::default());
         let lines: Vec<&str> = text.lines().skip(2).take(5).collect();
         // Every cell starts under its header, after its gutter.
@@ -893,7 +1071,7 @@ mod tests {
             }
         }
         assert!(lines[1].contains("*/p;x  *(absent)"), "{text}");
-        let c = diff::compare("http://u@a:8/p?q#f", &SEEDS);
+        let c = compare("http://u@a:8/p?q#f", &SEEDS);
         let text = single(&c, Paint::default());
         assert!(text.ends_with("\n\nthe 4 specs agree\n"), "{text}");
         assert!(!text.contains('*'), "{text}");
@@ -901,7 +1079,7 @@ mod tests {
 
     #[test]
     fn resolution_has_one_result_column() {
-        let c = diff::compare_resolution("http://a/b/c/d;p?q#f", "?y", &SEEDS);
+        let c = compare_resolution("http://a/b/c/d;p?q#f", "?y", &SEEDS);
         let text = single(&c, Paint::default());
         assert!(
             text.starts_with(
@@ -917,7 +1095,7 @@ mod tests {
 
     #[test]
     fn error_rows_span_the_matrix() {
-        let c = diff::compare("g", &[Spec::Rfc3986, Spec::Whatwg]);
+        let c = compare("g", &[Spec::Rfc3986, Spec::Whatwg]);
         let text = single(&c, Paint::default());
         if Spec::Whatwg.is_available() {
             let row = text.lines().find(|l| l.contains("  whatwg")).unwrap();
@@ -941,7 +1119,7 @@ mod tests {
         }
         if Spec::Whatwg.is_available() {
             // The standard has no net_loc or params: `-`, not compared.
-            let c = diff::compare("http://a/", &[Spec::Rfc3986, Spec::Whatwg]);
+            let c = compare("http://a/", &[Spec::Rfc3986, Spec::Whatwg]);
             let text = single(&c, Paint::default());
             let row = text.lines().find(|l| l.contains("  whatwg")).unwrap();
             assert!(row.starts_with("  whatwg    http     -   "), "{row}");
@@ -951,7 +1129,7 @@ mod tests {
 
     #[test]
     fn colours_only_when_asked() {
-        let c = diff::compare("http://a?q", &SEEDS);
+        let c = compare("http://a?q", &SEEDS);
         let text = single(&c, Paint::always());
         assert!(text.contains("\x1b[1;31m[security]\x1b[0m"), "{text}");
         assert!(text.contains("*\x1b[1;31ma\x1b[0m "), "{text}");
@@ -976,7 +1154,7 @@ mod tests {
 
     #[test]
     fn json_object() {
-        let c = diff::compare("http://a?q", &SEEDS);
+        let c = compare("http://a?q", &SEEDS);
         let mut buf = Vec::new();
         write_json(&mut buf, &c);
         let v: serde_json::Value = serde_json::from_slice(&buf).unwrap();
@@ -1013,7 +1191,7 @@ mod tests {
         let mut tally = Tally::default();
         for input in ["http://a?q", "http://b?r", "g;x", "http://a/b"] {
             tally.inputs += 1;
-            let c = diff::compare(input, &SEEDS);
+            let c = compare(input, &SEEDS);
             tally.count(&c, false);
         }
         assert_eq!((tally.disagree, tally.security, tally.printed), (3, 2, 3));
@@ -1029,7 +1207,7 @@ mod tests {
             ),
             "{text}"
         );
-        let c = diff::compare("g;x", &SEEDS);
+        let c = compare("g;x", &SEEDS);
         assert!(!tally.count(&c, true));
         assert_eq!((tally.disagree, tally.printed), (4, 3));
     }

@@ -347,7 +347,8 @@ fn write_bad_json(
     bad: &BadLine,
 ) {
     let mut o = JsonObject::new(buf);
-    o.string("spec", spec.name()).string("level", options.get_level().name());
+    o.string("spec", spec.name())
+        .string("level", options.comparison_level().name());
     for key in ["a", "b"] {
         o.object(key, |o| {
             o.optional("input", input).null("normalized").null("error");
@@ -393,14 +394,14 @@ pub fn verdict(a: &Side<'_>, b: &Side<'_>) -> Option<bool> {
 /// The level and the options that differ from the defaults, for the
 /// verdict line: `level scheme`, `level case, fragments compared`, ….
 pub fn describe(options: &Options) -> String {
-    let mut text = format!("level {}", options.get_level());
-    if options.get_include_fragment() {
+    let mut text = format!("level {}", options.comparison_level());
+    if options.includes_fragment() {
         text.push_str(", fragments compared");
     }
-    if !options.get_default_port() {
+    if !options.drops_default_port() {
         text.push_str(", default ports kept");
     }
-    if options.get_host_case() {
+    if options.folds_host_case() {
         text.push_str(", hosts folded");
     }
     text
@@ -516,7 +517,7 @@ pub fn write_json(
     };
     let mut o = JsonObject::new(buf);
     o.string("spec", spec.name())
-        .string("level", options.get_level().name())
+        .string("level", options.comparison_level().name())
         .object("a", |o| side_members(o, a))
         .object("b", |o| side_members(o, b));
     match verdict(a, b) {

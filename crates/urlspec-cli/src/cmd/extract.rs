@@ -46,8 +46,15 @@ gopher:, mailto:, news:, …, x-…, and any other scheme followed by //). A bar
 URL ends at whitespace, `<`, `>`, `\"` or a control character; other
 characters outside US-ASCII belong to it, as written (http://müller.de).
 Trailing punctuation is trimmed, and so is a closing ), ] or } at its end
-that the URL did not open (http://example.com/ab)c is whole). --no-bare turns
-bare URLs off: only <URL:...>, <...> and quotes are reported.
+that the URL did not open (http://example.com/ab)c is whole). An opening
+bracket just before the URL is closed by the first partner the URL did not
+open, which ends it: (http://one.org/)(http://two.org/) gives two URLs, and
+[text](http://a/b_(c)) gives http://a/b_(c). Quotes (') at the end are
+trimmed as far as those just before the URL go, since they close the
+quotation or wiki markup those opened (''https://example.org'' gives
+https://example.org); past them, a final ' is trimmed when the URL holds an
+odd number of them (http://a/'x' is whole). --no-bare turns bare URLs off:
+only <URL:...>, <...> and quotes are reported.
 
 --relative also reports references without a scheme: always inside <URL:...>,
 whose prefix says a URL follows, and inside quotes when they look like a

@@ -35,7 +35,7 @@ use urlspec::Spec;
 use urlspec_links::html::encoding::Choice;
 use urlspec_links::html::stream::{spool, Spooled};
 use urlspec_links::{
-    html, is_binary, mime, warc, Context, Document, Format, Summary, Within,
+    html, mime, warc, Context, Document, Format, Summary, Within,
 };
 
 use super::Status;
@@ -47,7 +47,7 @@ use inputs::Input;
 use lookahead::{Begun, Listed, Lookahead, Next};
 
 /// The built-in sample: a MIME message that shows every base layer.
-pub const SAMPLE: &[u8] = include_bytes!("../../../../examples/sample.eml");
+pub const SAMPLE: &[u8] = include_bytes!("../../examples/sample.eml");
 
 /// The name of the built-in sample in the output.
 pub const SAMPLE_NAME: &str = "examples/sample.eml";
@@ -95,15 +95,20 @@ Inputs (detected from their content, or set with --format):
         (RFC 2369), and in every HTML part, through nested multipart/* and
         message/rfc822 parts; an mbox file, message by message (NAME[1],
         NAME[2], ...)
-  warc  a WARC archive, gzip-compressed or not: every HTML response record
-        (HTTP/1.x, HTTP/2; HTML by Content-Type, or sniffed when there is
-        none) and resource record, with the 3xx redirects that led to it and
-        the links of its Link and Refresh headers; other records are
-        skipped and counted by reason (-v lists each)
+  warc  a WARC archive, or an ARC archive (versions 1 and 2), gzip-compressed
+        or not: every HTML response record (HTTP/1.x, HTTP/2; HTML by
+        Content-Type, or sniffed when there is none) and resource record,
+        with the 3xx redirects that led to it and the links of its Link and
+        Refresh headers; its content codings (gzip, deflate, br, zstd)
+        undone, and a body not in the coding it names read as it is, with a
+        note; other records are skipped and counted by reason (-v lists
+        each)
 A message is recognised by an mbox From line followed by a header, or by a
 known header field on its first line (Received, DKIM-Signature, From,
-MIME-Version, Content-*, X-*, ...); anything else is HTML. gzip-compressed
-HTML and MIME inputs are read too. An input whose first 1024 bytes hold
+MIME-Version, Content-*, X-*, ...); anything else is HTML. An archive is
+also recognised past a damaged first record or gzip member, and by its name
+(.warc, .warc.gz, .arc, .arc.gz). gzip-compressed HTML and MIME inputs are
+read too. An input whose first 1024 bytes hold
 binary data (the MIME Sniffing Standard's binary data bytes) is refused,
 unless --format says how to read it. A FILE of - is standard input; a
 directory is walked (its files in name order). A WARC archive is read one
@@ -380,15 +385,16 @@ fn absolute(option: &str, url: &str, spec: Spec) -> Result<String, Error> {
 /// The values of `--format`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum InputFormat {
-    /// Detect from the content: WARC/, a message header or mbox From line,
-    /// or else HTML (gzip-compressed or not; binary data refused)
+    /// Detect from the content and name: WARC/ or an ARC file's first line,
+    /// a message header or mbox From line, or else HTML (gzip-compressed or
+    /// not; binary data refused)
     #[default]
     Auto,
     /// An HTML document
     Html,
     /// A MIME message (.eml, .mht) or an mbox file of messages
     Mime,
-    /// A WARC archive, gzip-compressed or not
+    /// A WARC or ARC archive, gzip-compressed or not
     Warc,
 }
 
@@ -825,7 +831,7 @@ fn read_begun(
             return read_archive(*archive, &input.name, ctx, stage)
         }
         Begun::Head(head) => head,
-        Begun::No => Head::read(&mut input.reader, format),
+        Begun::No => Head::read(&mut input.reader, &input.name, format),
     }
     .map_err(Error::Read)?;
     let Some(format) = head.format else {
@@ -1017,53 +1023,30 @@ struct Head {
 
 impl Head {
     /// Reads the head of `reader`, and its format as `format` says (told
-    /// from what a gzip input holds, for `auto`).
-    fn read(reader: &mut dyn Read, format: InputFormat) -> io::Result<Head> {
+    /// from what a gzip input holds and the input's `name`, for `auto`).
+    fn read(
+        reader: &mut dyn Read,
+        name: &str,
+        format: InputFormat,
+    ) -> io::Result<Head> {
         let bytes = read_head(reader)?;
-        let gzip = bytes.starts_with(b"\x1f\x8b");
+        let sniffed = Format::of_input(&bytes, name);
         let format = match format {
-            InputFormat::Auto => {
-                // What a gzip input holds, from the start of its first
-                // member.
-                let inflated;
-                let inner = if gzip {
-                    inflated = gunzip_head(&bytes);
-                    &inflated
-                } else {
-                    &bytes
-                };
-                let format = Format::detect(inner);
-                (format == Format::Warc || !is_binary(inner)).then_some(format)
-            }
+            InputFormat::Auto => sniffed.format,
             InputFormat::Html => Some(Format::Html),
             InputFormat::Mime => Some(Format::Mime),
             InputFormat::Warc => Some(Format::Warc),
         };
-        Ok(Head { bytes, gzip, format })
+        Ok(Head { bytes, gzip: sniffed.gzip, format })
     }
 }
 
 /// Reads the first [`HEAD`] bytes (fewer at the end of the input), for
-/// [`Format::detect`].
+/// [`Format::of_input`].
 fn read_head(reader: &mut dyn Read) -> io::Result<Vec<u8>> {
     let mut head = Vec::with_capacity(HEAD);
     reader.take(HEAD as u64).read_to_end(&mut head)?;
     Ok(head)
-}
-
-/// The first bytes that the gzip data in `head` inflates to, as far as
-/// `head` goes (a cut stream gives what it gave before the cut).
-fn gunzip_head(head: &[u8]) -> Vec<u8> {
-    let mut inner = Vec::with_capacity(HEAD);
-    let mut decoder = MultiGzDecoder::new(head).take(HEAD as u64);
-    let mut buf = [0u8; 512];
-    while let Ok(n) = decoder.read(&mut buf) {
-        if n == 0 {
-            break;
-        }
-        inner.extend_from_slice(&buf[..n]);
-    }
-    inner
 }
 
 /// What is left of an input once its head is read: the head, then the
@@ -1374,7 +1357,7 @@ impl Printer {
         let doc = &*doc;
         let open = self.open.take().unwrap_or_default();
         self.summary.add_document(doc, open.unresolved);
-        if !doc.problems.is_empty() {
+        if doc.problems.iter().any(urlspec_links::Problem::may_lose_links) {
             self.unreadable += 1;
         }
         for &at in &doc.too_long {
@@ -1718,8 +1701,8 @@ mod tests {
             ["http://h/a", "http://h/b", "http://h/c/"]
         );
         let options = args.base_options();
-        assert!(options.get_strict());
-        assert_eq!(options.get_headers(), base::Headers::All);
+        assert!(options.is_strict());
+        assert_eq!(options.base_headers(), base::Headers::All);
         assert_eq!(args.files, ["-"]);
         let ctx = context(&args).unwrap();
         assert_eq!(

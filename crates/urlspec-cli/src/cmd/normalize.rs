@@ -176,7 +176,7 @@ impl Printer {
         let mut o = JsonObject::new(&mut self.line);
         o.optional("input", input)
             .string("spec", self.spec.name())
-            .string("level", self.options.get_level().name());
+            .string("level", self.options.comparison_level().name());
         match answer {
             Ok(Ok(result)) => {
                 o.string("result", result).null("error");

@@ -1478,7 +1478,7 @@ mod tests {
             resolve_args(&["--pairs", "--same-scheme", "--no-same-scheme"])
                 .unwrap();
         assert_eq!(
-            args.options.to_options().get_same_scheme_is_relative(),
+            args.options.to_options().same_scheme_loophole(),
             Some(false)
         );
     }

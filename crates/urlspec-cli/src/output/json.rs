@@ -1,7 +1,7 @@
 //! JSON Lines written by hand into a reused buffer: strings escaped as
 //! `serde_json` escapes them, objects with their keys in the order given.
 
-use urlspec::words::{bytes_below, eq_low};
+use urlspec_bytes::words::{bytes_below, eq_low};
 
 /// Appends `text` to `buf` as a JSON string, quoted and escaped exactly as
 /// `serde_json` escapes it: `\"`, `\\`, `\b`, `\t`, `\n`, `\f`, `\r`, and

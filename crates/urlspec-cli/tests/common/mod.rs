@@ -6,8 +6,10 @@
 #![allow(dead_code)]
 
 pub mod browser;
+pub mod cli;
 pub mod http;
 pub mod pages;
+pub mod real_archives;
 pub mod server;
 
 use std::io::Write;

@@ -1,8 +1,9 @@
-//! The documentation says what the binary does: the README's figures are
-//! what `scripts/readme-figures.sh` makes from the binary, its `$ urlspec`
-//! examples are what the binary prints, and every `docs/readings.md#…`
-//! that the code, the help and the documents cite is an anchor of that
-//! file. No committed file names a path of the machine it was made on.
+//! The documentation says what the binary does: the figures of README.md
+//! and GUIDE.md are what `scripts/readme-figures.sh` makes from the binary
+//! (their commands are run by `doc_examples.rs`), and every
+//! `docs/readings.md#…` that the code, the help and the documents cite is
+//! an anchor of that file. No committed file names a path of the machine
+//! it was made on.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -39,73 +40,6 @@ fn readme_figures_are_what_the_binary_prints() {
         "{}{stderr}",
         String::from_utf8_lossy(&out.stdout)
     );
-}
-
-/// The words of a shell command line, as the README writes them: split at
-/// blanks, with single quotes (no escapes inside) and `\` before a
-/// character outside them.
-fn shell_words(line: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut word: Option<String> = None;
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            ' ' => words.extend(word.take()),
-            '\'' => {
-                let w = word.get_or_insert_with(String::new);
-                w.extend(chars.by_ref().take_while(|&c| c != '\''));
-            }
-            '\\' => word.get_or_insert_with(String::new).extend(chars.next()),
-            c => word.get_or_insert_with(String::new).push(c),
-        }
-    }
-    words.extend(word);
-    words
-}
-
-#[test]
-fn shell_words_split_as_a_shell_does() {
-    assert_eq!(
-        shell_words("urlspec diff 'http://a?@b/'"),
-        ["urlspec", "diff", "http://a?@b/"]
-    );
-    assert_eq!(shell_words("a 'b c'd e\\ f"), ["a", "b cd", "e f"]);
-}
-
-#[test]
-fn readme_examples_are_what_the_binary_prints() {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    let mut checked = 0;
-    for block in readme.split("```text\n").skip(1) {
-        let block = &block[..block.find("```").unwrap()];
-        let mut lines = block.lines();
-        let Some(command) = lines.next().and_then(|l| l.strip_prefix("$ "))
-        else {
-            continue;
-        };
-        if command.contains('|') || !command.starts_with("urlspec ") {
-            continue;
-        }
-        let words = shell_words(command);
-        let out = Command::new(env!("CARGO_BIN_EXE_urlspec"))
-            .args(&words[1..])
-            .output()
-            .unwrap();
-        let printed = String::from_utf8(out.stdout).unwrap();
-        let mut printed_lines = printed.lines();
-        // Each line shown is printed, in order; `...` stands for lines
-        // left out, and a line ending in `...` for the rest of a line.
-        for want in lines.filter(|l| l.trim() != "...") {
-            let prefix = want.strip_suffix("...");
-            let found = printed_lines.by_ref().any(|got| match prefix {
-                Some(prefix) => got.starts_with(prefix),
-                None => got == want,
-            });
-            assert!(found, "`{command}` prints no line\n{want}\nafter the lines before it:\n{printed}");
-        }
-        checked += 1;
-    }
-    assert!(checked >= 3, "only {checked} examples found");
 }
 
 /// Every file of the repository that is text, less build output.
@@ -192,6 +126,87 @@ fn no_file_names_the_spec_checklists_or_a_path_of_this_machine() {
                 })
             });
             assert!(!starts_a_path, "{shown} names {needle}");
+        }
+    }
+}
+
+/// The places in `text` where it tells history rather than what is: an
+/// issue number, a withdrawn attempt, or a commit hash (a word of 7 to 40
+/// lowercase hex digits, as `grep -E '\b[0-9a-f]{7,40}\b'` finds them),
+/// but hex inside a URL or on the line after an `<!-- hex: WHY -->`
+/// comment that says why it is there.
+fn history(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut excused = false;
+    for (n, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with("<!-- hex:") {
+            excused = true;
+            continue;
+        }
+        let lower = line.to_ascii_lowercase();
+        let issue = lower.match_indices("issue ").any(|(at, _)| {
+            lower[at + 6..].starts_with(|c: char| c.is_ascii_digit())
+        });
+        if issue || lower.contains("withdrawn") {
+            found.push(format!("line {}: {line}", n + 1));
+            continue;
+        }
+        let hex = !excused
+            && line.split_whitespace().filter(|t| !t.contains("://")).any(
+                |t| {
+                    t.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                        .any(|w| {
+                            (7..=40).contains(&w.len())
+                                && w.bytes().all(
+                                    |b| matches!(b, b'0'..=b'9' | b'a'..=b'f'),
+                                )
+                        })
+                },
+            );
+        if hex {
+            found.push(format!("line {}: {line}", n + 1));
+        }
+        excused = false;
+    }
+    found
+}
+
+#[test]
+fn the_documents_say_what_is_not_how_it_came_to_be() {
+    assert_eq!(history("as of issue 17"), ["line 1: as of issue 17"]);
+    assert_eq!(history("a5812c4 was faster").len(), 1);
+    assert_eq!(history("2146414 bytes").len(), 1);
+    assert!(history("2,146,414 bytes at http://h/a5812c4d").is_empty());
+    assert!(history("<!-- hex: a checksum -->\n| e3b0c44 |").is_empty());
+    for document in ["README.md", "GUIDE.md", "BENCHMARKS.md", "SECURITY.md"] {
+        let text = std::fs::read_to_string(root().join(document)).unwrap();
+        let found = history(&text);
+        assert!(
+            found.is_empty(),
+            "{document} tells history:\n{}",
+            found.join("\n")
+        );
+    }
+}
+
+/// Every published package carries the licence files, as the repository's.
+#[test]
+fn every_published_package_has_the_licence_files() {
+    for dir in [
+        "crates/urlspec",
+        "crates/urlspec-links",
+        "crates/urlspec-parsers",
+        "crates/urlspec-cli",
+        "crates/urlspec-py",
+    ] {
+        for licence in ["LICENSE-MIT", "LICENSE-APACHE"] {
+            let own = std::fs::read(root().join(dir).join(licence))
+                .unwrap_or_else(|e| panic!("{dir}/{licence}: {e}"));
+            assert_eq!(
+                own,
+                std::fs::read(root().join(licence)).unwrap(),
+                "{dir}/{licence}"
+            );
         }
     }
 }

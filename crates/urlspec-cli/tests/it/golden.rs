@@ -1,21 +1,28 @@
 //! Golden outputs: every subcommand of `urlspec`, in its text and its JSON
 //! form, on samples of the URL corpora (`../shared/data/urls/` beside the
 //! repository), on the seed documents (`../shared/seeds/`) and on the
-//! fixtures of `testdata/`. Each run's exit status, output size and the
-//! SHA-256 of its standard output and standard error are compared with
-//! `tests/golden/outputs.tsv`, so that a change meant to keep the output
-//! (a refactoring) is checked byte for byte.
+//! fixtures of `testdata/`, checked byte for byte, so that a change meant
+//! to keep the output (a refactoring) keeps it.
 //!
-//! `URLSPEC_GOLDEN=bless` rewrites the table from this build; a mismatch
-//! leaves the run's output under Cargo's test temporary directory, named in
-//! the failure, to diff by hand. Without the corpora the test fails, unless
-//! `URLSPEC_GOLDEN=skip`. Paths are given relative to the repository,
-//! where each run starts, so that the outputs naming them do not depend on
-//! where the repository lies.
+//! A small run (one URL or pair, a fixture, a seed document) keeps its
+//! whole output, readable, in `tests/golden/COMMAND/CASE.txt`: a changed
+//! output fails with the diff of the lines that changed. A run over a
+//! corpus sample keeps only its exit status, output size and the SHA-256
+//! of its standard output and standard error, in `tests/golden/outputs.tsv`.
+//!
+//! `URLSPEC_GOLDEN=bless` rewrites both from this build (removing the files
+//! of cases that are gone), so that `git diff tests/golden` shows how the
+//! outputs changed; a mismatch also leaves the run's output under Cargo's
+//! test temporary directory, named in the failure. Without the corpora the
+//! test fails, unless `URLSPEC_GOLDEN=skip`. Paths are given relative to the
+//! repository, where each run starts, so that the outputs naming them do
+//! not depend on where the repository lies.
 #![cfg(feature = "whatwg")]
 
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::process::Output;
 
 use crate::common;
 use common::{run_in, SPECS};
@@ -28,21 +35,48 @@ use urlspec_test_support::paths;
 /// build still runs every case in about a minute.
 const SAMPLE: usize = 1500;
 
-/// One run of the binary: its name in the table, its arguments and what it
-/// reads on standard input.
+/// One run of the binary: its name, its arguments, what it reads on
+/// standard input, and whether its whole output is kept (a small run) or
+/// only its digests (a corpus run).
 struct Case {
     name: String,
     args: Vec<String>,
     stdin: Vec<u8>,
+    readable: bool,
 }
 
 impl Case {
+    /// A run over a corpus sample, kept as digests.
     fn new(name: impl Into<String>, args: &[&str], stdin: &[u8]) -> Case {
         Case {
             name: name.into(),
             args: args.iter().map(|a| a.to_string()).collect(),
             stdin: stdin.to_vec(),
+            readable: false,
         }
+    }
+
+    /// A small run, kept whole.
+    fn small(name: impl Into<String>, args: &[&str], stdin: &[u8]) -> Case {
+        Case { readable: true, ..Case::new(name, args, stdin) }
+    }
+
+    /// The file that keeps a small run's output, relative to
+    /// `tests/golden`: the command names the directory, the rest of the
+    /// name the file (`links rfc1808 spec sample [json]` is
+    /// `links/rfc1808_spec_sample_json.txt`).
+    fn file(&self) -> PathBuf {
+        let (command, rest) = self.name.split_once(' ').unwrap();
+        let mut slug = String::new();
+        for c in rest.chars() {
+            if c.is_ascii_alphanumeric() || c == '.' {
+                slug.push(c);
+            } else if !slug.is_empty() && !slug.ends_with('_') {
+                slug.push('_');
+            }
+        }
+        let slug = slug.trim_end_matches('_');
+        Path::new(command).join(format!("{slug}.txt"))
     }
 }
 
@@ -244,12 +278,12 @@ fn cases(data: &Path) -> Vec<Case> {
     }
     for (i, line) in few_userbait.split(|&b| b == b'\n').take(40).enumerate() {
         let url = String::from_utf8_lossy(line).into_owned();
-        plain.push(Case::new(
+        plain.push(Case::small(
             format!("diff userbait#{i}"),
             &["diff", &url],
             b"",
         ));
-        plain.push(Case::new(
+        plain.push(Case::small(
             format!("diff --base userbait#{i}"),
             &["diff", "--base", &url, "../g;x?y#s"],
             b"",
@@ -260,7 +294,7 @@ fn cases(data: &Path) -> Vec<Case> {
             let mut args = vec!["equiv", "--spec", spec];
             args.extend(flags.iter().map(String::as_str));
             args.extend(["--", &a, &b]);
-            plain.push(Case::new(
+            plain.push(Case::small(
                 format!("equiv --spec {spec} vector#{i}"),
                 &args,
                 b"",
@@ -274,6 +308,7 @@ fn cases(data: &Path) -> Vec<Case> {
             name: format!("{} [json]", case.name),
             args: case.args.clone(),
             stdin: case.stdin.clone(),
+            readable: case.readable,
         };
         // `--json` before a `--` that ends the options.
         let at = json
@@ -335,7 +370,7 @@ fn cases(data: &Path) -> Vec<Case> {
                         headers,
                     ];
                     a.extend(args.iter().map(String::as_str));
-                    all.push(Case::new(
+                    all.push(Case::small(
                         format!("links {spec} {headers} {name} [{output}]"),
                         &a,
                         b"",
@@ -361,7 +396,7 @@ fn cases(data: &Path) -> Vec<Case> {
                 let mut a: Vec<&str> = vec!["extract", "--output", output];
                 a.extend_from_slice(extra);
                 a.push(seed);
-                all.push(Case::new(
+                all.push(Case::small(
                     format!("extract{label} {file} [{output}]"),
                     &a,
                     b"",
@@ -372,27 +407,109 @@ fn cases(data: &Path) -> Vec<Case> {
     all
 }
 
-/// Runs one case: a line of the table (without its name) and the outputs.
-fn run(case: &Case) -> (String, Vec<u8>, Vec<u8>) {
-    let out = run_in(Some(&paths::repository()), &case.args, &case.stdin);
-    let hex = |bytes: &[u8]| {
-        Sha256::digest(bytes).iter().take(16).fold(
-            String::new(),
-            |mut s, b| {
-                let _ = write!(s, "{b:02x}");
-                s
-            },
-        )
-    };
-    let line = format!(
+/// The first 128 bits of the SHA-256 of `bytes`, in hex.
+fn digest(bytes: &[u8]) -> String {
+    Sha256::digest(bytes).iter().take(16).fold(String::new(), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}
+
+/// The exit status of a run, as the table and the files give it.
+fn status(out: &Output) -> String {
+    out.status.code().map_or("signal".into(), |c| c.to_string())
+}
+
+/// A corpus run's line of the table (without its name).
+fn table_line(out: &Output) -> String {
+    format!(
         "{}\t{}\t{}\t{}\t{}",
-        out.status.code().map_or("signal".into(), |c| c.to_string()),
+        status(out),
         out.stdout.len(),
         out.stdout.iter().filter(|&&b| b == b'\n').count(),
-        hex(&out.stdout),
-        hex(&out.stderr),
+        digest(&out.stdout),
+        digest(&out.stderr),
+    )
+}
+
+/// A small run's file: the command line, the exit status and the sizes,
+/// then standard output and standard error as they are (each section left
+/// out when empty). A stream that does not end in a newline gets one, and
+/// a line saying so, as `diff` does; the sizes keep it exact.
+fn readable(case: &Case, out: &Output) -> Vec<u8> {
+    let mut text = String::from("$ urlspec");
+    for arg in &case.args {
+        let plain = !arg.is_empty()
+            && arg.bytes().all(|b| {
+                b.is_ascii_alphanumeric() || b"-_./:=,@%+#".contains(&b)
+            });
+        if plain {
+            let _ = write!(text, " {arg}");
+        } else {
+            let _ = write!(text, " {arg:?}");
+        }
+    }
+    if !case.stdin.is_empty() {
+        let _ = write!(text, " < ({} bytes)", case.stdin.len());
+    }
+    let _ = writeln!(
+        text,
+        "\nexit {}, stdout {} bytes, stderr {} bytes",
+        status(out),
+        out.stdout.len(),
+        out.stderr.len()
     );
-    (line, out.stdout, out.stderr)
+    let mut file = text.into_bytes();
+    for (name, bytes) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
+        if bytes.is_empty() {
+            continue;
+        }
+        file.extend_from_slice(format!("--- {name}\n").as_bytes());
+        file.extend_from_slice(bytes);
+        if !bytes.ends_with(b"\n") {
+            file.extend_from_slice(b"\n\\ no newline at the end\n");
+        }
+    }
+    file
+}
+
+/// The changed lines between an expected file and this run's, with three
+/// lines of context, at most `LIMIT` lines of them.
+fn line_diff(expected: &[u8], now: &[u8]) -> String {
+    const LIMIT: usize = 40;
+    let (expected, now) =
+        (String::from_utf8_lossy(expected), String::from_utf8_lossy(now));
+    let diff = similar::TextDiff::from_lines(&*expected, &*now);
+    let text = diff
+        .unified_diff()
+        .context_radius(3)
+        .header("expected", "now")
+        .to_string();
+    let mut lines: Vec<&str> = text.lines().collect();
+    if lines.len() > LIMIT {
+        let more = lines.len() - LIMIT;
+        lines.truncate(LIMIT);
+        return format!("{}\n… {more} more lines", lines.join("\n"));
+    }
+    lines.join("\n")
+}
+
+/// The files of the subdirectories of `dir` (the small runs' files),
+/// relative to it.
+fn files_under(dir: &Path) -> BTreeSet<PathBuf> {
+    let mut files = BTreeSet::new();
+    for sub in std::fs::read_dir(dir).unwrap() {
+        let sub = sub.unwrap();
+        if !sub.file_type().unwrap().is_dir() {
+            continue;
+        }
+        for entry in std::fs::read_dir(sub.path()).unwrap() {
+            files.insert(
+                Path::new(&sub.file_name()).join(entry.unwrap().file_name()),
+            );
+        }
+    }
+    files
 }
 
 #[test]
@@ -409,56 +526,107 @@ fn outputs_match_the_golden_table() {
         eprintln!("notice: {}: missing; skipped", data.display());
         return;
     }
-    let golden =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/outputs.tsv");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let golden = dir.join("outputs.tsv");
     let header =
         "# case\texit\tbytes\tlines\tstdout sha256/128\tstderr sha256/128\n";
     let cases = cases(&data);
     let mut table = String::from(header);
+    // Each small case's file and its contents now, by file.
+    let mut files: BTreeMap<PathBuf, Vec<u8>> = BTreeMap::new();
     let mut rows = Vec::new();
     for case in &cases {
-        let (line, stdout, stderr) = run(case);
+        let out = run_in(Some(&paths::repository()), &case.args, &case.stdin);
         assert!(!case.name.contains('\t'), "{}", case.name);
-        let _ = writeln!(table, "{}\t{line}", case.name);
-        rows.push((case, line, stdout, stderr));
+        if case.readable {
+            let text = readable(case, &out);
+            let file = case.file();
+            assert!(
+                files.insert(file.clone(), text).is_none(),
+                "{}: two cases keep their output in {}",
+                case.name,
+                file.display()
+            );
+        } else {
+            let _ = writeln!(table, "{}\t{}", case.name, table_line(&out));
+        }
+        rows.push((case, out));
     }
     if mode == "bless" {
-        std::fs::create_dir_all(golden.parent().unwrap()).unwrap();
+        std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(&golden, &table).unwrap();
+        for stale in files_under(&dir) {
+            if !files.contains_key(&stale) {
+                std::fs::remove_file(dir.join(stale)).unwrap();
+            }
+        }
+        for (file, text) in &files {
+            std::fs::create_dir_all(dir.join(file).parent().unwrap()).unwrap();
+            std::fs::write(dir.join(file), text).unwrap();
+        }
         return;
     }
     let expected = std::fs::read_to_string(&golden)
         .expect("tests/golden/outputs.tsv (URLSPEC_GOLDEN=bless writes it)");
-    let expected: std::collections::HashMap<&str, &str> = expected
+    let expected: HashMap<&str, &str> = expected
         .lines()
         .filter(|l| !l.starts_with('#'))
         .filter_map(|l| l.split_once('\t'))
         .collect();
+    let hashed = cases.iter().filter(|c| !c.readable).count();
     assert_eq!(
         expected.len(),
-        cases.len(),
-        "the table and the cases differ in number (URLSPEC_GOLDEN=bless)"
+        hashed,
+        "the table and the corpus runs differ in number (URLSPEC_GOLDEN=bless)"
     );
     let dump = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("golden");
     let mut failures = Vec::new();
-    for (i, (case, line, stdout, stderr)) in rows.iter().enumerate() {
-        if expected.get(case.name.as_str()) == Some(&line.as_str()) {
-            continue;
-        }
+    for (i, (case, out)) in rows.iter().enumerate() {
+        let changed = if case.readable {
+            let file = case.file();
+            let now = &files[&file];
+            match std::fs::read(dir.join(&file)) {
+                Ok(kept) if kept == *now => continue,
+                Ok(kept) => format!(
+                    "tests/golden/{} changed:\n{}",
+                    file.display(),
+                    line_diff(&kept, now)
+                ),
+                Err(e) => format!("tests/golden/{}: {e}", file.display()),
+            }
+        } else {
+            let line = table_line(out);
+            if expected.get(case.name.as_str()) == Some(&line.as_str()) {
+                continue;
+            }
+            format!(
+                "{:?} expected, {line:?} now",
+                expected.get(case.name.as_str())
+            )
+        };
         std::fs::create_dir_all(&dump).unwrap();
-        std::fs::write(dump.join(format!("{i}.stdout")), stdout).unwrap();
-        std::fs::write(dump.join(format!("{i}.stderr")), stderr).unwrap();
+        std::fs::write(dump.join(format!("{i}.stdout")), &out.stdout).unwrap();
+        std::fs::write(dump.join(format!("{i}.stderr")), &out.stderr).unwrap();
         failures.push(format!(
-            "{}: {:?} expected, {line:?} now; args {:?}; output in {}/{i}.stdout",
+            "{}: args {:?}; output in {}/{i}.stdout; {changed}",
             case.name,
-            expected.get(case.name.as_str()),
             case.args,
             dump.display()
         ));
     }
+    // A file no case writes is a case that is gone.
+    for file in files_under(&dir) {
+        if !files.contains_key(&file) {
+            failures.push(format!(
+                "tests/golden/{}: no case writes it",
+                file.display()
+            ));
+        }
+    }
     assert!(
         failures.is_empty(),
-        "{} of {} cases changed:\n{}",
+        "{} differences over {} cases (URLSPEC_GOLDEN=bless rewrites \
+         tests/golden; git diff shows how):\n{}",
         failures.len(),
         cases.len(),
         failures.join("\n")

@@ -3,7 +3,7 @@
 //! thousand lines in a stream, MIME messages nested past the limit and
 //! WARC archives cut short.
 //!
-//! Each test runs the binary the way `cli.rs` does and checks its
+//! Each test runs the binary the way the per-subcommand files do and checks its
 //! output and exit status: exact where the answer is known, never timed.
 //! Standard input is written from a thread of its own, so that a large
 //! input and a large output cannot block each other on the pipes. A test

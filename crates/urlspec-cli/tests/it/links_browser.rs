@@ -369,11 +369,20 @@ struct Seen {
 
 fn load(chromium: &Chromium, server: &Pages, url: &str) -> Seen {
     // The hosts Chromium's own services call (its account list, the new
-    // tab page's) resolve to nothing: over TLS they would reach the
-    // server and be logged as the page's requests.
+    // tab page's, the component updater's, which some builds run despite
+    // --disable-component-update) resolve to nothing: they would reach
+    // the server and be logged as the page's requests. The page's own
+    // host comes first, as the first rule that matches wins: a crawled
+    // page may live on one of those domains.
+    let host = url
+        .split_once("://")
+        .map_or(url, |(_, rest)| rest)
+        .split(['/', '?', '#', ':'])
+        .next()
+        .unwrap_or_default();
     let rules = format!(
-        "--host-resolver-rules=MAP accounts.google.com ~NOTFOUND, \
-         MAP www.google.com ~NOTFOUND, MAP * {}",
+        "--host-resolver-rules=MAP {host} {0}, MAP *.google.com ~NOTFOUND, \
+         MAP *.googleapis.com ~NOTFOUND, MAP * {0}",
         server.address
     );
     let switches = [

@@ -9,14 +9,29 @@
 #[path = "../common/mod.rs"]
 mod common;
 
-mod cli;
+mod check;
+mod completions;
+mod diff;
+mod diff_parsers;
+mod doc_examples;
 mod docs;
+mod equiv;
+mod extract;
 mod golden;
 mod hostile;
+mod links;
 mod links_browser;
 mod links_inputs;
 mod links_memory;
+mod links_real;
+mod links_real_cases;
 mod links_threads;
+mod man;
+mod normalize;
+mod parse;
+mod resolve;
+mod scheme;
 mod serve;
 mod streams;
+mod whatwg;
 mod wpt;

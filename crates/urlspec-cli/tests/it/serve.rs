@@ -282,7 +282,7 @@ fn links_reads_the_posted_document_as_the_cli() {
     // The built-in sample, a MIME message, detected from its first bytes.
     let sample = std::fs::read(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../examples/sample.eml"
+        "/examples/sample.eml"
     ))
     .expect("the sample");
     let r = request(server.address, "POST", "/api/links", &sample);

@@ -17,6 +17,8 @@ pub mod css;
 pub mod encoding;
 pub mod entities;
 pub mod stream;
+mod tree;
+pub mod tokenizer;
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
@@ -28,9 +30,10 @@ use std::rc::Rc;
 use encoding_rs::{Encoding, UTF_8};
 use lol_html::errors::RewritingError;
 use lol_html::html_content::Element;
+use lol_html::html_content::TextType;
 use lol_html::{
-    element, text, AsciiCompatibleEncoding, HtmlRewriter, MemorySettings,
-    Settings,
+    doc_text, element, text, AsciiCompatibleEncoding, HtmlRewriter,
+    MemorySettings, Settings,
 };
 use urlspec::base::Base;
 use urlspec::resolve::{Options, PairResolver};
@@ -63,6 +66,10 @@ enum Holds {
     /// `meta`'s `content`: the URL after `url=` of `http-equiv=refresh`, or
     /// the whole value of an Open Graph `property`.
     Meta,
+    /// A form's action (`action`, `formaction`): one reference, and under
+    /// the URL Standard the document's URL when it is empty (HTML's form
+    /// submission algorithm, step "If action is the empty string").
+    Action,
 }
 
 /// Every (element, attribute) of the HTML namespace that holds a URL.
@@ -85,9 +92,9 @@ const URL_ATTRIBUTES: &[(&str, &str, Holds)] = &[
     ("input", "src", Holds::Url),
     ("img", "srcset", Holds::Srcset),
     ("source", "srcset", Holds::Srcset),
-    ("form", "action", Holds::Url),
-    ("button", "formaction", Holds::Url),
-    ("input", "formaction", Holds::Url),
+    ("form", "action", Holds::Action),
+    ("button", "formaction", Holds::Action),
+    ("input", "formaction", Holds::Action),
     ("blockquote", "cite", Holds::Url),
     ("q", "cite", Holds::Url),
     ("del", "cite", Holds::Url),
@@ -155,6 +162,24 @@ struct Raw {
     /// whatever the page's encoding (measured in Chromium:
     /// crates/urlspec-cli/tests/it/links_browser.rs).
     utf8_query: bool,
+    /// Under the URL Standard, resolved against the base the document
+    /// has before its `<base>` ([`Against`]).
+    against: Against,
+}
+
+/// What a link is resolved against under [`urlspec::Spec::Whatwg`]
+/// (HTML's processing models; the other specs resolve every link of a
+/// document against its base: docs/readings.md#html-insertion-base).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Against {
+    /// The document's base URL.
+    #[default]
+    Base,
+    /// The base from outside the document, its `<base>` aside: a meta
+    /// refresh before any `<base>` (resolved when the `<meta>` is
+    /// inserted, against the base then) and an empty form action (the
+    /// document's URL).
+    Outer,
 }
 
 /// What one pass of the tokenizer found.
@@ -191,11 +216,14 @@ fn keep(links: &mut Vec<Raw>, too_long: &mut Vec<usize>, raw: Raw) {
 }
 
 /// The handlers a page needs beyond the links': found by a look at its
-/// bytes for `style`, `<noscript` and `<template` (any case).
+/// bytes for `style`, `<noscript`, `<template`, `<frameset` and `<form`
+/// (any case).
 struct Needs {
     style: bool,
     noscript: bool,
     template: bool,
+    frameset: bool,
+    form: bool,
 }
 
 impl Needs {
@@ -219,7 +247,8 @@ impl Needs {
                     || before.is_ascii_whitespace())
                     && after == Some(&b'=')
         });
-        let (mut noscript, mut template) = (false, false);
+        let (mut noscript, mut template, mut frameset, mut form) =
+            (false, false, false, false);
         for i in memchr::memchr_iter(b'<', bytes) {
             let name = |n: &[u8]| {
                 bytes
@@ -228,11 +257,13 @@ impl Needs {
             };
             noscript |= name(b"noscript");
             template |= name(b"template");
-            if noscript && template {
+            frameset |= name(b"frameset");
+            form |= name(b"form");
+            if noscript && template && frameset && form {
                 break;
             }
         }
-        Needs { style, noscript, template }
+        Needs { style, noscript, template, frameset, form }
     }
 
     /// The raw text elements to follow.
@@ -416,8 +447,10 @@ impl<'c> Links<'c> {
         }
         // A `<base href>` is itself resolved against the base it falls back
         // to (HTML's "fallback base URL"), not against itself.
-        let against =
-            if raw.element == "base" { self.outer } else { &doc.base };
+        let outer = raw.element == "base"
+            || raw.against == Against::Outer
+                && self.ctx.spec == urlspec::Spec::Whatwg;
+        let against = if outer { self.outer } else { &doc.base };
         let query_encoding =
             if raw.utf8_query { None } else { doc.query_encoding() };
         let url = crate::resolve_encoded_with(
@@ -493,6 +526,7 @@ fn scan(
         pending: None,
     });
     let templates = Rc::new(Cell::new(0usize));
+    let tree = tree::Tree::default();
     let context = |templates: &Rc<Cell<usize>>| {
         if templates.get() > 0 {
             Some(Within::Template)
@@ -505,6 +539,7 @@ fn scan(
     };
     {
         let t = templates.clone();
+        let in_template = tree.clone();
         let template = element!("template", move |el| {
             if el.namespace_uri() == HTML_NS {
                 if t.get() >= MAX_OPEN_TEMPLATES {
@@ -516,9 +551,15 @@ fn scan(
                 }
                 t.set(t.get() + 1);
                 let t = t.clone();
+                let tree = in_template.clone();
+                let start = shift + el.source_location().bytes().start;
                 let end: lol_html::EndTagHandler<'static> =
-                    Box::new(move |_| {
+                    Box::new(move |end| {
                         t.set(t.get().saturating_sub(1));
+                        tree.template(
+                            start,
+                            shift + end.source_location().bytes().end,
+                        );
                         Ok(())
                     });
                 let _ = el.on_end_tag(end);
@@ -528,16 +569,35 @@ fn scan(
         let needs = match source {
             Source::Bytes(bytes) => Needs::of(bytes),
             // A file is not looked at beforehand.
-            Source::File(_) => {
-                Needs { style: true, noscript: true, template: true }
-            }
+            Source::File(_) => Needs {
+                style: true,
+                noscript: true,
+                template: true,
+                frameset: true,
+                form: true,
+            },
         };
         let selector = if needs.style { SELECTOR_STYLE } else { SELECTOR };
         let links = element!(selector, |el| {
             let within = context(&templates);
             let mut pass = state.borrow_mut();
             flush(&mut pass);
-            collect(el, shift, within, &mut pass.found);
+            let at = shift + el.source_location().bytes().start;
+            if tree.inserts(el, at, within) {
+                collect(el, shift, within, &mut pass.found);
+            }
+            Ok(())
+        });
+        // The frameset-ok flag and the framesets open, on a page that has
+        // one.
+        let frameset_tags = element!(tree::FRAMESET_SELECTOR, |el| {
+            tree.frameset_tag(el);
+            Ok(())
+        });
+        let frameset_text = doc_text!(|chunk| {
+            if chunk.text_type() == TextType::Data {
+                tree.text(chunk.as_str());
+            }
             Ok(())
         });
         // Raw text (<noscript>, <style>): its range, filled in by its text
@@ -577,6 +637,11 @@ fn scan(
         if needs.template {
             settings = settings.append_element_content_handler(template);
         }
+        if needs.frameset {
+            settings = settings
+                .append_element_content_handler(frameset_tags)
+                .append_document_content_handler(frameset_text);
+        }
         settings = settings.append_element_content_handler(links);
         if needs.style || needs.noscript {
             settings = settings
@@ -601,6 +666,9 @@ fn scan(
         let written = match source {
             Source::Bytes(bytes) => {
                 bytes.chunks(stream::CHUNK).try_for_each(|chunk| {
+                    if needs.form {
+                        tree.see(chunk, at);
+                    }
                     rewriter
                         .write(chunk)
                         .map_err(|e| stopped(e, at, chunk.len()))?;
@@ -609,6 +677,7 @@ fn scan(
                 })
             }
             Source::File(file) => stream::chunks(file, shift, |chunk| {
+                tree.see(chunk, at);
                 rewriter
                     .write(chunk)
                     .map_err(|e| stopped(e, at, chunk.len()))?;
@@ -694,6 +763,7 @@ impl Pass {
                     // Measured in Chromium: a <style>'s url() in the page's
                     // encoding, its @import in UTF-8.
                     utf8_query: kind == css::Kind::Import,
+                    against: Against::Base,
                 });
             }
         } else {
@@ -785,14 +855,19 @@ fn collect(
         let start = attr
             .value_source_location()
             .map_or(tag_offset, |l| shift + l.bytes().start);
-        let value = entities::decode_attribute(&raw);
-        // Offsets inside the value are exact when decoding changed nothing.
+        // The input stream's newlines normalised (HTML §13.2.3.5), before
+        // character references are (`&#13;` stays a CR).
+        let normalized = normalize_newlines(&raw);
+        let value = entities::decode_attribute(&normalized);
+        // Offsets inside the value are exact when neither changed it.
         let exact = value.len() == raw.len();
         let at = |i: usize| if exact { start + i } else { start };
+        let bases_before = found.bases.len();
         let mut push = |element: Cow<'static, str>,
                         reference: &str,
                         offset: usize,
-                        utf8_query: bool| {
+                        utf8_query: bool,
+                        against: Against| {
             let raw = Raw {
                 element,
                 attribute,
@@ -800,6 +875,7 @@ fn collect(
                 offset,
                 within,
                 utf8_query,
+                against,
             };
             keep(&mut found.links, &mut found.too_long, raw);
         };
@@ -815,23 +891,49 @@ fn collect(
                     .find(|e| *e == tag)
                     .map_or_else(|| Cow::Owned(tag.clone()), Cow::Borrowed);
                 for (_, i, url) in css::urls(&value) {
-                    push(name.clone(), &url, at(i), true);
+                    push(name.clone(), &url, at(i), true, Against::Base);
                 }
             }
             Some(Holds::Url) => {
                 if element == "base" && within != Some(Within::Template) {
                     found.bases.push((start, value.to_string()));
                 }
-                push(Cow::Borrowed(element), &value, start, false);
+                push(
+                    Cow::Borrowed(element),
+                    &value,
+                    start,
+                    false,
+                    Against::Base,
+                );
+            }
+            Some(Holds::Action) => {
+                let against = if value.is_empty() {
+                    Against::Outer
+                } else {
+                    Against::Base
+                };
+                push(Cow::Borrowed(element), &value, start, false, against);
             }
             Some(Holds::Srcset) => {
                 for (i, url) in srcset(&value) {
-                    push(Cow::Borrowed(element), url, at(i), false);
+                    push(
+                        Cow::Borrowed(element),
+                        url,
+                        at(i),
+                        false,
+                        Against::Base,
+                    );
                 }
             }
             Some(Holds::Urls) => {
                 for (i, url) in split_ascii_whitespace(&value) {
-                    push(Cow::Borrowed(element), url, at(i), false);
+                    push(
+                        Cow::Borrowed(element),
+                        url,
+                        at(i),
+                        false,
+                        Against::Base,
+                    );
                 }
             }
             Some(Holds::Meta) => {
@@ -842,15 +944,44 @@ fn collect(
                     OPEN_GRAPH.iter().any(|g| p.trim().eq_ignore_ascii_case(g))
                 });
                 if refresh {
+                    // Resolved when the <meta> is inserted: against the
+                    // base of a <base> before it, else the one from
+                    // outside.
+                    let against = if bases_before > 0 {
+                        Against::Base
+                    } else {
+                        Against::Outer
+                    };
                     if let Some((i, url)) = refresh_url(&value) {
-                        push(Cow::Borrowed(element), url, at(i), false);
+                        push(
+                            Cow::Borrowed(element),
+                            url,
+                            at(i),
+                            false,
+                            against,
+                        );
                     }
                 } else if graph {
-                    push(Cow::Borrowed(element), &value, start, false);
+                    push(
+                        Cow::Borrowed(element),
+                        &value,
+                        start,
+                        false,
+                        Against::Base,
+                    );
                 }
             }
         }
     }
+}
+
+/// `value` with each CR LF and each CR alone made a LF, as HTML's input
+/// stream preprocessing makes them before tokenising.
+fn normalize_newlines(value: &str) -> Cow<'_, str> {
+    if !value.contains('\r') {
+        return Cow::Borrowed(value);
+    }
+    Cow::Owned(value.replace("\r\n", "\n").replace('\r', "\n"))
 }
 
 /// The space-separated tokens of `value`, with their offsets.
@@ -862,20 +993,25 @@ fn split_ascii_whitespace(value: &str) -> impl Iterator<Item = (usize, &str)> {
 }
 
 /// The URLs of an image candidate list, with their offsets, as the HTML
-/// standard's "parse a srcset attribute" splits it: a URL is a run of
+/// standard's "parse a srcset attribute" reads it: a URL is a run of
 /// non-whitespace; trailing commas end a candidate; descriptors run to the
-/// next comma outside parentheses.
+/// next comma outside parentheses (only `)` leaves them); a candidate
+/// whose descriptors are not valid is dropped ([`srcset_descriptors`];
+/// docs/readings.md#srcset).
 ///
 /// ```
 /// use urlspec_links::html::srcset;
 /// let got: Vec<_> = srcset("a.png 1x, b.png 2x,c.png").collect();
 /// assert_eq!(got, [(0, "a.png"), (10, "b.png"), (19, "c.png")]);
 /// assert_eq!(srcset("data:x,y 1x").next(), Some((0, "data:x,y")));
+/// // Invalid descriptors drop their candidate; `(` does not nest.
+/// assert_eq!(srcset("a.png foo, b.png 1x 1x, c.png 100w").collect::<Vec<_>>(), [(24, "c.png")]);
+/// assert_eq!(srcset("a.png ((( , b.png 1x, ), c.png").collect::<Vec<_>>(), [(25, "c.png")]);
 /// ```
 pub fn srcset(value: &str) -> impl Iterator<Item = (usize, &str)> {
     let b = value.as_bytes();
     let mut i = 0;
-    std::iter::from_fn(move || {
+    std::iter::from_fn(move || loop {
         while i < b.len() && (b[i].is_ascii_whitespace() || b[i] == b',') {
             i += 1;
         }
@@ -887,25 +1023,170 @@ pub fn srcset(value: &str) -> impl Iterator<Item = (usize, &str)> {
             i += 1;
         }
         let mut end = i;
+        let mut descriptors = Vec::new();
         if b[end - 1] == b',' {
             while end > start && b[end - 1] == b',' {
                 end -= 1;
             }
         } else {
-            // Descriptors, up to a comma outside parentheses.
-            let mut depth = 0usize;
-            while i < b.len() {
-                match b[i] {
-                    b'(' => depth += 1,
-                    b')' => depth = depth.saturating_sub(1),
-                    b',' if depth == 0 => break,
-                    _ => {}
-                }
-                i += 1;
-            }
+            i = tokenize_descriptors(b, i, &mut descriptors);
         }
-        Some((start, &value[start..end]))
+        if srcset_descriptors(descriptors.iter().map(|d| &value[d.clone()])) {
+            return Some((start, &value[start..end]));
+        }
     })
+}
+
+/// The descriptor tokenizer of "parse a srcset attribute": the
+/// descriptors from byte `i` of `b` on (their ranges, into `out`), and
+/// where the next candidate starts.
+fn tokenize_descriptors(
+    b: &[u8],
+    mut i: usize,
+    out: &mut Vec<Range<usize>>,
+) -> usize {
+    #[derive(PartialEq)]
+    enum State {
+        InDescriptor,
+        InParens,
+        AfterDescriptor,
+    }
+    while i < b.len() && b[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    let mut state = State::InDescriptor;
+    let mut current = i..i;
+    loop {
+        let c = b.get(i).copied();
+        match state {
+            State::InDescriptor => match c {
+                Some(c) if c.is_ascii_whitespace() => {
+                    if !current.is_empty() {
+                        out.push(current.clone());
+                    }
+                    state = State::AfterDescriptor;
+                }
+                Some(b',') => {
+                    if !current.is_empty() {
+                        out.push(current);
+                    }
+                    return i + 1;
+                }
+                Some(b'(') => {
+                    current.end = i + 1;
+                    state = State::InParens;
+                }
+                None => {
+                    if !current.is_empty() {
+                        out.push(current);
+                    }
+                    return i;
+                }
+                Some(_) => current.end = i + 1,
+            },
+            State::InParens => match c {
+                Some(b')') => {
+                    current.end = i + 1;
+                    state = State::InDescriptor;
+                }
+                None => {
+                    out.push(current);
+                    return i;
+                }
+                Some(_) => current.end = i + 1,
+            },
+            State::AfterDescriptor => match c {
+                Some(c) if c.is_ascii_whitespace() => {}
+                None => return i,
+                Some(_) => {
+                    state = State::InDescriptor;
+                    current = i..i;
+                    continue;
+                }
+            },
+        }
+        i += 1;
+    }
+}
+
+/// Whether a candidate's descriptors are valid, as the descriptor parser
+/// of "parse a srcset attribute" finds them: at most one width (`100w`,
+/// a valid non-negative integer above 0) or density (`1.5x`, a valid
+/// floating-point number, not below 0), and a future-compatible height
+/// (`100h`) only beside a width.
+///
+/// ```
+/// use urlspec_links::html::srcset_descriptors;
+/// assert!(srcset_descriptors(["1.5x"]) && srcset_descriptors(["100w", "50h"]));
+/// assert!(srcset_descriptors(Vec::<&str>::new()) && srcset_descriptors(["0x"]));
+/// for bad in [&["foo"][..], &["1x", "1x"], &["0w"], &["-1x"], &["1h"], &["1X"], &["100w", "1x"]] {
+///     assert!(!srcset_descriptors(bad.iter().copied()), "{bad:?}");
+/// }
+/// ```
+pub fn srcset_descriptors<'d>(
+    descriptors: impl IntoIterator<Item = &'d str>,
+) -> bool {
+    let (mut width, mut density, mut height) = (false, false, false);
+    for d in descriptors {
+        let unit_len = d.chars().next_back().map_or(0, char::len_utf8);
+        let (number, unit) = d.split_at(d.len() - unit_len);
+        let integer = !number.is_empty()
+            && number.bytes().all(|c| c.is_ascii_digit())
+            && number.bytes().any(|c| c != b'0');
+        match unit {
+            "w" if integer && !width && !density => width = true,
+            "h" if integer && !height && !density => height = true,
+            "x" if !width && !density && !height => {
+                match valid_float(number) {
+                    Some(x) if x >= 0.0 => density = true,
+                    _ => return false,
+                }
+            }
+            _ => return false,
+        }
+    }
+    !height || width
+}
+
+/// The value of a valid floating-point number (HTML §2.3.4.3: an optional
+/// `-`, digits and/or `.` and digits, an optional exponent), when it is
+/// one and finite.
+fn valid_float(s: &str) -> Option<f64> {
+    let b = s.as_bytes();
+    let mut i = usize::from(b.first() == Some(&b'-'));
+    let digits = |i: &mut usize| {
+        let from = *i;
+        while *i < b.len() && b[*i].is_ascii_digit() {
+            *i += 1;
+        }
+        *i > from
+    };
+    let whole = digits(&mut i);
+    let fraction = if b.get(i) == Some(&b'.') {
+        i += 1;
+        if !digits(&mut i) {
+            return None;
+        }
+        true
+    } else {
+        false
+    };
+    if !whole && !fraction {
+        return None;
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'-' | b'+')) {
+            i += 1;
+        }
+        if !digits(&mut i) {
+            return None;
+        }
+    }
+    if i != b.len() {
+        return None;
+    }
+    s.parse::<f64>().ok().filter(|x| x.is_finite())
 }
 
 /// The URL of a `meta http-equiv=refresh` content value (`5; url=x`), with

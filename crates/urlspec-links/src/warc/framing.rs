@@ -20,10 +20,11 @@ use flate2::bufread::GzDecoder;
 use crate::error::{Error, Reason};
 
 mod ahead;
+mod record;
 
-/// The longest line of a record header, and the most header bytes.
-const MAX_LINE: u64 = 64 << 10;
-const MAX_HEADER: usize = 1 << 20;
+use record::{read_error, Carry, Step};
+pub use record::{Kind, Record};
+
 /// The buffer of the inflated bytes of one gzip member.
 const MEMBER_BUFFER: usize = 8 << 10;
 /// The gzip magic bytes and the deflate method, which start every member.
@@ -35,28 +36,6 @@ const GZIP_MAGIC: &[u8] = b"\x1f\x8b\x08";
 /// what it finds).
 fn starts_member(head: &[u8]) -> bool {
     head.starts_with(GZIP_MAGIC) || head.len() < GZIP_MAGIC.len()
-}
-
-/// One record: where it starts, its named fields and its block.
-pub struct Record {
-    /// The byte offset of the record in the input (of its gzip member in a
-    /// compressed input).
-    pub offset: u64,
-    /// The fields, names as written.
-    pub fields: Vec<(String, String)>,
-    /// The block, `Content-Length` bytes: in memory, or in a temporary
-    /// file when it is longer than the archive's block limit.
-    pub block: Spill,
-}
-
-impl Record {
-    /// The value of field `name` (any case), trimmed.
-    pub fn field(&self, name: &str) -> Option<&str> {
-        self.fields
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.trim())
-    }
 }
 
 /// Bytes held in memory up to a limit, and past it in a temporary file
@@ -302,18 +281,46 @@ impl<R: BufRead> BufRead for Pushback<R> {
 
 type Member<R> = Pushback<BufReader<GzDecoder<Pushback<R>>>>;
 
+/// Where the records of a gzip member are reported: at the member's
+/// offset, but for a record carried into it from the member before, which
+/// is reported where it starts.
+#[derive(Clone, Copy)]
+struct Origin {
+    start: u64,
+    /// The bytes at the member's front that were carried into it.
+    carried: u64,
+    /// Where the carried record starts.
+    carried_from: u64,
+}
+
+impl Origin {
+    fn new(start: u64) -> Origin {
+        Origin { start, carried: 0, carried_from: start }
+    }
+
+    /// The offset reported for a record whose first line is at `at` of the
+    /// member's bytes.
+    fn offset(self, at: u64) -> u64 {
+        if at < self.carried {
+            self.carried_from
+        } else {
+            self.start
+        }
+    }
+}
+
 enum Input<R> {
     /// Not compressed: the records one after the other.
     Plain(Pushback<R>),
     /// gzip, between two members.
     Between(Pushback<R>),
-    /// gzip, inside the member that starts at `start`.
-    Member { start: u64, member: Box<Member<R>> },
+    /// gzip, inside a member.
+    Member { origin: Origin, member: Box<Member<R>> },
     /// gzip, the members inflated ahead on their own thread ([`ahead`]).
     Ahead(Box<Ahead<R>>),
-    /// gzip, inside a member inflated ahead that starts at `start`.
+    /// gzip, inside a member inflated ahead.
     Inflated {
-        start: u64,
+        origin: Origin,
         member: Pushback<Cursor<ahead::Shared>>,
         ahead: Box<Ahead<R>>,
     },
@@ -325,6 +332,16 @@ enum Input<R> {
 /// `Err` and the next item is the record after it.
 pub struct Records<R> {
     input: Input<R>,
+    /// The kind of records, known from the first record start.
+    kind: Kind,
+    /// The items read and not handed out yet: damage found before the
+    /// first record start is held until there is one (else the input is
+    /// no archive, and only that is said).
+    queue: VecDeque<Result<Record, Error>>,
+    /// The input is read to its end.
+    ended: bool,
+    /// A record cut by the end of its gzip member, to go on in the next.
+    carry: Option<Carry>,
     /// The longest block held in memory, a longer one is spilled; so are
     /// the compressed bytes of a gzip member, kept for a resync after
     /// damage.
@@ -364,17 +381,13 @@ impl<R: BufRead + Send + 'static> Records<R> {
 
 impl<R: BufRead> Records<R> {
     /// The records of `input`, gzip-compressed or not (told by its first
-    /// bytes). `Err` when it is not an archive.
+    /// bytes). An input in which no record starts is no archive: its only
+    /// item is [`Reason::NotWarc`] (none when it is empty). `Err` when it
+    /// cannot be read.
     pub fn new(mut input: R) -> Result<Records<R>, Error> {
         let head = input.fill_buf().map_err(|e| Error::io(0, &e))?;
         let gzip = head.starts_with(&GZIP_MAGIC[..head.len().min(3)])
             && !head.is_empty();
-        if !gzip {
-            let n = head.len().min(5);
-            if head[..n] != b"WARC/"[..n] {
-                return Err(Error::new(0, Reason::NotWarc));
-            }
-        }
         let input = Pushback::new(input);
         Ok(Records {
             input: if gzip {
@@ -382,6 +395,10 @@ impl<R: BufRead> Records<R> {
             } else {
                 Input::Plain(input)
             },
+            kind: Kind::Unknown,
+            queue: VecDeque::new(),
+            ended: false,
+            carry: None,
             block_limit: crate::html::stream::IN_MEMORY,
             spawn: None,
             not_ahead: None,
@@ -396,15 +413,108 @@ impl<R: BufRead> Records<R> {
     /// The next record, `None` at the end of the archive.
     pub fn next_record(&mut self) -> Option<Result<Record, Error>> {
         loop {
+            let known = self.kind != Kind::Unknown;
+            if known || self.ended {
+                if let Some(item) = self.queue.pop_front() {
+                    return Some(item);
+                }
+            }
+            if self.ended {
+                return None;
+            }
+            match self.step() {
+                None => {
+                    self.ended = true;
+                    if let Some(carry) = self.carry.take() {
+                        self.queue.push_back(Err(carry.error()));
+                    }
+                    if self.kind == Kind::Unknown && !self.queue.is_empty() {
+                        // Something was found, and no record.
+                        self.queue.clear();
+                        let e = Error::new(0, Reason::NotWarc);
+                        return Some(Err(e));
+                    }
+                }
+                // An input that cannot be read on ends the reading now.
+                Some(Err(e))
+                    if !known && matches!(e.reason, Reason::Io(_)) =>
+                {
+                    self.queue.clear();
+                    self.ended = true;
+                    return Some(Err(e));
+                }
+                Some(item) => self.queue.push_back(item),
+            }
+        }
+    }
+
+    /// Hands the record carried from the member before to `member`, a
+    /// member about to be read at `origin`, when it goes on with it (its
+    /// bytes do not start a record); else the record is damaged, queued
+    /// as such. `Err` when the member cannot be read.
+    fn join<B: BufRead>(
+        &mut self,
+        member: &mut Pushback<B>,
+        origin: &mut Origin,
+    ) -> io::Result<()> {
+        let Some(carry) = self.carry.take() else { return Ok(()) };
+        let head = match member.fill_buf() {
+            Ok(head) => head,
+            Err(e) => {
+                self.queue.push_back(Err(carry.error()));
+                return Err(e);
+            }
+        };
+        if head.is_empty() || head.starts_with(&b"WARC/"[..head.len().min(5)])
+        {
+            self.queue.push_back(Err(carry.error()));
+            return Ok(());
+        }
+        let error = carry.error();
+        let (len, from) = (carry.len(), carry.offset);
+        if carry.unread_into(member) {
+            *origin = Origin {
+                start: origin.start,
+                carried: len,
+                carried_from: from,
+            };
+        } else {
+            self.queue.push_back(Err(error));
+        }
+        Ok(())
+    }
+
+    /// The damage of a record carried from the member before, now that
+    /// no member follows it.
+    fn drop_carry(&mut self) {
+        if let Some(carry) = self.carry.take() {
+            self.queue.push_back(Err(carry.error()));
+        }
+    }
+
+    /// Reads on to the next item (a record carried over a member boundary
+    /// queues its damage when it is not continued), `None` at the end.
+    fn step(&mut self) -> Option<Result<Record, Error>> {
+        let limit = self.block_limit;
+        loop {
             match std::mem::replace(&mut self.input, Input::Done) {
                 Input::Done => return None,
                 Input::Plain(mut raw) => {
-                    let read =
-                        read_record(&mut raw, |at| at, self.block_limit);
+                    let read = record::read(
+                        &mut raw,
+                        |at| at,
+                        limit,
+                        &mut self.kind,
+                        false,
+                    );
                     self.input = Input::Plain(raw);
                     match read {
-                        Ok(None) => self.input = Input::Done,
-                        Ok(Some(record)) => return Some(Ok(record)),
+                        Ok(Step::End) => self.input = Input::Done,
+                        Ok(Step::Record(record)) => return Some(Ok(record)),
+                        // Not read in a member: never cut.
+                        Ok(Step::Cut(carry)) => {
+                            return Some(Err(carry.error()))
+                        }
                         Err(e) => {
                             // Not compressed: a read error is no damage
                             // to skip, and would come again.
@@ -429,6 +539,7 @@ impl<R: BufRead> Records<R> {
                             // The thread ended without handing the stream
                             // back: it cannot have, short of a panic.
                             Err(_) => {
+                                self.drop_carry();
                                 let e =
                                     io::Error::other("the inflater stopped");
                                 return Some(Err(Error::io(ahead.at, &e)));
@@ -438,31 +549,45 @@ impl<R: BufRead> Records<R> {
                     self.input = match item {
                         ahead::Item::Whole { start, end, bytes } => {
                             ahead.at = end;
-                            Input::Inflated {
-                                start,
-                                member: Pushback::new(Cursor::new(bytes)),
-                                ahead,
-                            }
+                            let mut origin = Origin::new(start);
+                            let mut member = Pushback::new(Cursor::new(bytes));
+                            // In memory: it cannot fail.
+                            let _ = self.join(&mut member, &mut origin);
+                            Input::Inflated { origin, member, ahead }
                         }
-                        ahead::Item::Live { start, member } => {
-                            Input::Member { start, member }
-                        }
+                        ahead::Item::Live { start, member } => Input::Member {
+                            origin: Origin::new(start),
+                            member,
+                        },
                         ahead::Item::Back(raw) => {
                             self.not_ahead = Some(raw.consumed);
                             Input::Between(raw)
                         }
                     };
                 }
-                Input::Inflated { start, mut member, ahead } => {
+                Input::Inflated { origin, mut member, ahead } => {
                     // In memory: no read error, no gzip damage (checked as
                     // it was inflated).
-                    match read_record(&mut member, |_| start, self.block_limit)
-                    {
-                        Ok(None) => self.input = Input::Ahead(ahead),
+                    let offset = |at| origin.offset(at);
+                    match record::read(
+                        &mut member,
+                        offset,
+                        limit,
+                        &mut self.kind,
+                        true,
+                    ) {
+                        Ok(Step::End) => self.input = Input::Ahead(ahead),
+                        Ok(Step::Cut(carry)) => {
+                            self.carry = Some(carry);
+                            self.input = Input::Ahead(ahead);
+                        }
                         read => {
                             self.input =
-                                Input::Inflated { start, member, ahead };
-                            return read.transpose();
+                                Input::Inflated { origin, member, ahead };
+                            return Some(read.map(|step| match step {
+                                Step::Record(record) => record,
+                                Step::Cut(_) | Step::End => unreachable!(),
+                            }));
                         }
                     }
                 }
@@ -470,11 +595,14 @@ impl<R: BufRead> Records<R> {
                     self.input = self.start_ahead(raw);
                 }
                 Input::Between(mut raw) => match raw.fill_buf() {
-                    Err(e) => return Some(Err(Error::io(raw.consumed, &e))),
+                    Err(e) => {
+                        self.drop_carry();
+                        return Some(Err(Error::io(raw.consumed, &e)));
+                    }
                     Ok([]) => return None,
                     Ok(head) if starts_member(head) => {
                         let start = raw.consumed;
-                        raw.tee = Some(Spill::new(self.block_limit));
+                        raw.tee = Some(Spill::new(limit));
                         // A buffer per member, zeroed on its first fill:
                         // kept small, as a record's member is (64 KiB
                         // cost 6% of the instructions on a crawl).
@@ -483,28 +611,40 @@ impl<R: BufRead> Records<R> {
                             GzDecoder::new(raw),
                         );
                         self.input = Input::Member {
-                            start,
+                            origin: Origin::new(start),
                             member: Box::new(Pushback::new(member)),
                         };
                     }
                     Ok(_) => {
                         // Bytes that start no member: skip to the next one.
+                        self.drop_carry();
                         let start = raw.consumed;
-                        raw.tee = Some(Spill::new(self.block_limit));
+                        raw.tee = Some(Spill::new(limit));
                         let resume = resync_gzip(raw, 0);
                         self.input = resume;
                         return Some(Err(Error::new(start, Reason::NotGzip)));
                     }
                 },
-                Input::Member { start, mut member } => {
-                    let read =
-                        read_record(&mut member, |_| start, self.block_limit);
+                Input::Member { mut origin, mut member } => {
+                    let read = match self.join(&mut member, &mut origin) {
+                        Ok(()) => record::read(
+                            &mut member,
+                            |at| origin.offset(at),
+                            limit,
+                            &mut self.kind,
+                            true,
+                        ),
+                        Err(e) => Err(read_error(origin.start, &e)),
+                    };
                     match read {
-                        Ok(Some(record)) => {
-                            self.input = Input::Member { start, member };
+                        Ok(Step::Record(record)) => {
+                            self.input = Input::Member { origin, member };
                             return Some(Ok(record));
                         }
-                        Ok(None) => {
+                        Ok(step @ (Step::End | Step::Cut(_))) => {
+                            if let Step::Cut(carry) = step {
+                                self.carry = Some(carry);
+                            }
                             let mut raw =
                                 member.inner.into_inner().into_inner();
                             raw.tee = None;
@@ -519,7 +659,7 @@ impl<R: BufRead> Records<R> {
                             return Some(Err(e))
                         }
                         Err(e) => {
-                            self.input = Input::Member { start, member };
+                            self.input = Input::Member { origin, member };
                             return Some(Err(e));
                         }
                     }
@@ -637,226 +777,8 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len()).position(|w| w == needle)
 }
 
-/// Reads one record from `input`; `offset` maps the position of its first
-/// line to the offset reported. On damage, the bytes after the record's
-/// first line are given back and skipped up to the next `WARC/` line.
-fn read_record<B: BufRead>(
-    input: &mut Pushback<B>,
-    offset: impl Fn(u64) -> u64,
-    block_limit: usize,
-) -> Result<Option<Record>, Error> {
-    let mut line = Vec::new();
-    // Blank lines between records are tolerated.
-    let start = loop {
-        line.clear();
-        let at = input.consumed;
-        let n = read_line(input, &mut line)
-            .map_err(|e| read_error(offset(at), &e))?;
-        if n == 0 {
-            return Ok(None);
-        }
-        if !line.iter().all(u8::is_ascii_whitespace) {
-            break at;
-        }
-    };
-    let at = offset(start);
-    if !line.starts_with(b"WARC/") {
-        skip_to_next_record(input, Taken::default());
-        return Err(Error::new(
-            at,
-            Reason::BadRecord("no WARC/ version line".into()),
-        ));
-    }
-    let mut taken =
-        Taken { block: Spill::new(block_limit), ..Taken::default() };
-    let outcome = read_fields_and_block(input, &mut taken);
-    match outcome {
-        Ok(fields) => {
-            Ok(Some(Record { offset: at, fields, block: taken.block }))
-        }
-        Err(Damage::Io(e)) => Err(read_error(at, &e)),
-        Err(Damage::Bad(reason)) => {
-            skip_to_next_record(input, taken);
-            Err(Error::new(at, reason))
-        }
-    }
-}
-
-enum Damage {
-    Io(io::Error),
-    Bad(Reason),
-}
-
-impl From<io::Error> for Damage {
-    fn from(e: io::Error) -> Damage {
-        Damage::Io(e)
-    }
-}
-
-/// A read error at `at`: damaged compressed data (the inflater's kinds of
-/// error), or an input that cannot be read on.
-fn read_error(at: u64, e: &io::Error) -> Error {
-    match e.kind() {
-        io::ErrorKind::InvalidData
-        | io::ErrorKind::InvalidInput
-        | io::ErrorKind::UnexpectedEof => {
-            Error::new(at, Reason::Gzip(e.to_string()))
-        }
-        _ => Error::io(at, e),
-    }
-}
-
-type Fields = Vec<(String, String)>;
-
-/// What a record's parse read after its first line, to be searched again
-/// if the record is damaged.
-#[derive(Default)]
-struct Taken {
-    /// The header lines.
-    head: Vec<u8>,
-    /// The block, as far as it was read.
-    block: Spill,
-    /// What came after the block.
-    end: Vec<u8>,
-}
-
 impl Default for Spill {
     fn default() -> Spill {
         Spill::new(0)
-    }
-}
-
-/// The fields up to the blank line, then the block (into `taken.block`)
-/// and its two CRLFs; every byte read is kept in `taken`.
-fn read_fields_and_block<B: BufRead>(
-    input: &mut Pushback<B>,
-    taken: &mut Taken,
-) -> Result<Fields, Damage> {
-    let mut fields: Fields = Vec::new();
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        if read_line(input, &mut line)? == 0 || !line.ends_with(b"\n") {
-            return Err(Damage::Bad(Reason::CutInHeader));
-        }
-        taken.head.extend_from_slice(&line);
-        if taken.head.len() > MAX_HEADER {
-            return Err(Damage::Bad(Reason::BadRecord(
-                "header over 1 MiB".into(),
-            )));
-        }
-        let text = String::from_utf8_lossy(&line);
-        let text = text.trim_end_matches(['\r', '\n']);
-        if text.is_empty() {
-            break;
-        }
-        if text.starts_with([' ', '\t']) {
-            match fields.last_mut() {
-                Some((_, value)) => value.push_str(text),
-                None => {
-                    return Err(Damage::Bad(Reason::BadRecord(
-                        "a continuation line first".into(),
-                    )))
-                }
-            }
-            continue;
-        }
-        let Some((name, value)) = text.split_once(':') else {
-            return Err(Damage::Bad(Reason::BadRecord(format!(
-                "a field without a colon: {:?}",
-                truncate(text)
-            ))));
-        };
-        fields.push((name.trim().to_string(), value.trim().to_string()));
-    }
-    let length = fields
-        .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case("content-length"))
-        .map(|(_, v)| v.as_str())
-        .ok_or(Damage::Bad(Reason::BadRecord("no Content-Length".into())))?;
-    let length: u64 = match length.parse() {
-        Ok(n) if length.bytes().all(|b| b.is_ascii_digit()) => n,
-        _ => {
-            return Err(Damage::Bad(Reason::BadRecord(format!(
-                "Content-Length {:?} is no number",
-                truncate(length)
-            ))))
-        }
-    };
-    // Copied out of the reader's buffer (`read_to_end` would zero the
-    // spare room first: 9% of the instructions on a crawl); room for the
-    // declared length up front when it is held in memory, so that a
-    // lying length costs nothing.
-    let block = &mut taken.block;
-    if length <= block.limit as u64 {
-        block.memory.reserve_exact(length as usize);
-    }
-    let mut left = length;
-    while left > 0 {
-        let buf = input.fill_buf()?;
-        if buf.is_empty() {
-            break;
-        }
-        let n = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
-        block.extend(&buf[..n])?;
-        input.consume(n);
-        left -= n as u64;
-    }
-    let got = block.len();
-    if got < length {
-        return Err(Damage::Bad(Reason::Truncated { declared: length, got }));
-    }
-    let mut end = [0u8; 4];
-    let mut n = 0;
-    while n < 4 {
-        match input.read(&mut end[n..])? {
-            0 => break,
-            k => n += k,
-        }
-    }
-    taken.end.extend_from_slice(&end[..n]);
-    if &end[..n] != b"\r\n\r\n" {
-        return Err(Damage::Bad(Reason::BadRecord(
-            "the block does not end with two CRLFs (Content-Length wrong?)"
-                .into(),
-        )));
-    }
-    Ok(fields)
-}
-
-fn truncate(s: &str) -> &str {
-    match s.char_indices().nth(40) {
-        Some((i, _)) => &s[..i],
-        None => s,
-    }
-}
-
-/// One line, at most [`MAX_LINE`] bytes.
-fn read_line<B: BufRead>(
-    input: &mut B,
-    line: &mut Vec<u8>,
-) -> io::Result<usize> {
-    input.take(MAX_LINE).read_until(b'\n', line)
-}
-
-/// Gives back `taken` (what a damaged record's parse read after its first
-/// line) and skips to the next line that starts with `WARC/`, leaving it
-/// unread.
-fn skip_to_next_record<B: BufRead>(input: &mut Pushback<B>, taken: Taken) {
-    input.unread(&taken.end);
-    // A block whose file cannot be read again is passed over.
-    input.unread_spill(taken.block, 0);
-    input.unread(&taken.head);
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        match read_line(input, &mut line) {
-            Ok(0) | Err(_) => return,
-            Ok(_) if line.starts_with(b"WARC/") => {
-                input.unread(&line);
-                return;
-            }
-            Ok(_) => {}
-        }
     }
 }

@@ -14,8 +14,8 @@ each as written, chosen by name::
     ('/b/c/d', 'p', 'q', None)
 
 Spec names: ``rfc1630``, ``draft04``, ``rfc1808`` (the default), ``draft96``,
-``draft96dec``, ``rfc2396``, ``rfc3986`` and ``whatwg`` (the WHATWG URL
-Standard through the Rust ``url`` crate). ``urlspec.compat`` is
+``draft96dec``, ``rfc2396``, ``rfc3986`` and ``whatwg`` (urlspec's own
+implementation of the WHATWG URL Standard). ``urlspec.compat`` is
 ``urllib.parse``, answer for answer (the running interpreter's), faster;
 ``urlspec.rfc3986`` has urllib's signatures with RFC 3986's answers.
 """

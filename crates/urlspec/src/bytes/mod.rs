@@ -1,16 +1,15 @@
-//! The byte level under every grammar: scanning and classifying bytes
-//! many at a time, and the offsets of slices of an input. One place for
-//! the word arithmetic and its constants, so that the splitter
-//! (`reference`), the resolver's scans (`resolve::scan`, `resolve::path`)
-//! and the escaping code share one tested version of each trick.
+//! The byte level under every grammar that is the library's own: AVX2
+//! and the offsets of slices of an input. The word arithmetic, the SSE2
+//! blocks and the delimiter scans that the CLI and the Python package use
+//! too are the `urlspec_bytes` crate's, so that the splitter
+//! (`reference`), the resolver's scans (`resolve::scan`, `resolve::path`),
+//! the escaping code and the other crates share one tested version of
+//! each trick.
 //!
-//! `words`: eight bytes in a `u64`, on every target. `x86`: the one way
-//! to vector instructions (`core::arch`: SSE2 as safe calls, AVX2 behind a
-//! token detected at run time), with every `unsafe` of the byte level;
-//! the vector scans themselves stay beside the grammars they serve
-//! (`reference/simd.rs`, `resolve/scan.rs`).
+//! `x86`: AVX2 behind a token detected at run time, with every `unsafe`
+//! of the library's byte level; the vector scans themselves stay beside
+//! the grammars they serve (`reference/simd.rs`, `resolve/scan.rs`).
 
-pub mod words;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86;
 

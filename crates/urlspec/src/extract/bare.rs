@@ -35,9 +35,16 @@
 //!   their opening partner, as GitHub's autolink extension does with `)`:
 //!   `http://en.wikipedia.org/wiki/URL_(disambiguation)` and
 //!   `http://example.com/ab)c` are whole, `(see http://a/b)` gives
-//!   `http://a/b`. A `'` at the end is trimmed when the URL holds an odd
-//!   number of them (`'http://a/b'` gives `http://a/b`, `http://a/'x'` is
-//!   whole).
+//!   `http://a/b`. When an opening bracket stands just before the URL, the
+//!   first closing partner the URL did not open ends it there, as it
+//!   closes the bracket around the URL: `(http://one.org/)(http://two.org/)`
+//!   gives both URLs, as Markdown's `[text](http://a/b)` gives `http://a/b`.
+//! * **Quotes** `'`: as many at the end as stand just before the URL are
+//!   trimmed, since they close the quotation, or the wiki markup (two for
+//!   italics, three for bold), that those opened: `''https://example.org''`
+//!   gives `https://example.org`. Past those, a `'` at the end is trimmed
+//!   when the URL holds an odd number of them (`http://a/b'` gives
+//!   `http://a/b`, `http://a/'x'` is whole). docs/readings.md#bare-url-end.
 //! * **Something must remain** after the scheme: `http:` and `http://`
 //!   alone are not URLs.
 
@@ -145,15 +152,24 @@ fn wide_char_at(h: &[u8], i: usize) -> Option<(char, usize)> {
     Some((c, n))
 }
 
-/// The end of the bare URL whose scheme-specific part starts at `from`:
-/// the first character that ends a bare URL, then back over trailing
-/// punctuation and closing brackets the URL did not open. Linear: the
-/// brackets are counted on the way forward, once.
-fn end_of(h: &[u8], from: usize) -> usize {
+/// The end of the bare URL that starts at `start` and whose
+/// scheme-specific part starts at `from`: the first character that ends a
+/// bare URL (or closes the bracket just before `start`), then back over
+/// trailing punctuation, closing brackets the URL did not open and the
+/// quotes that close those before `start` (back to `floor`, the end of
+/// the URL before). Linear: the brackets are counted on the way forward,
+/// once.
+fn end_of(h: &[u8], floor: usize, start: usize, from: usize) -> usize {
     let (mut opened, mut closed) =
         ([0usize; PAIRS.len()], [0usize; PAIRS.len()]);
     let mut quotes = 0usize;
-    let mut count = |c: char| {
+    // What stands just before the URL: an opening bracket, whose partner
+    // ends the URL, and the quotes that open a quotation around it.
+    let around = char_before(h, start)
+        .and_then(|c| PAIRS.iter().position(|p| p.0 == c));
+    let mut quoted =
+        h[floor..start].iter().rev().take_while(|&&b| b == b'\'').count();
+    let mut count = |c: char, opened: &mut [usize], closed: &mut [usize]| {
         if c == '\'' {
             quotes += 1;
         } else if let Some(k) = PAIRS.iter().position(|p| p.0 == c) {
@@ -161,6 +177,11 @@ fn end_of(h: &[u8], from: usize) -> usize {
         } else if let Some(k) = PAIRS.iter().position(|p| p.1 == c) {
             closed[k] += 1;
         }
+    };
+    // The partner of the bracket around the URL, met where the URL holds
+    // as many of the pair's openers as of its closers.
+    let closes = |c: char, opened: &[usize], closed: &[usize]| {
+        around.is_some_and(|k| PAIRS[k].1 == c && opened[k] == closed[k])
     };
     let mut i = from;
     while i < h.len() {
@@ -170,13 +191,19 @@ fn end_of(h: &[u8], from: usize) -> usize {
                 break;
             }
             if matches!(b, b'(' | b')' | b'[' | b']' | b'{' | b'}' | b'\'') {
-                count(char::from(b));
+                let c = char::from(b);
+                if closes(c, &opened, &closed) {
+                    break;
+                }
+                count(c, &mut opened, &mut closed);
             }
             i += 1;
         } else {
             match wide_char_at(h, i) {
-                Some((c, n)) if !ends_at_wide(c) => {
-                    count(c);
+                Some((c, n))
+                    if !ends_at_wide(c) && !closes(c, &opened, &closed) =>
+                {
+                    count(c, &mut opened, &mut closed);
                     i += n;
                 }
                 _ => break,
@@ -188,6 +215,10 @@ fn end_of(h: &[u8], from: usize) -> usize {
     while i > from {
         let (c, n) = last_char(&h[from..i]);
         let trim = if c.is_ascii() && TRAILING.contains(c as u8) {
+            true
+        } else if c == '\'' && quoted > 0 {
+            quoted -= 1;
+            quotes -= 1;
             true
         } else if c == '\'' {
             let odd = quotes % 2 == 1;
@@ -206,6 +237,13 @@ fn end_of(h: &[u8], from: usize) -> usize {
         i -= n;
     }
     i
+}
+
+/// The character just before byte `at` of `h`, when there is a whole
+/// one.
+fn char_before(h: &[u8], at: usize) -> Option<char> {
+    let from = (0..at).rev().take(4).find(|&i| h[i] & 0xC0 != 0x80)?;
+    core::str::from_utf8(&h[from..at]).ok()?.chars().next()
 }
 
 /// The last character of `url` (valid UTF-8, as [`end_of`] scanned it)
@@ -258,7 +296,7 @@ pub(super) fn at_colon<'h>(
     {
         return None;
     }
-    let end = end_of(h, colon + 1);
+    let end = end_of(h, floor, start, colon + 1);
     if !rest_ok(scheme, &h[colon + 1..end]) {
         return None;
     }

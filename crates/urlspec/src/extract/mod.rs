@@ -79,9 +79,14 @@
 //!   `:` `!` `?` `` ` `` (and their full-width forms, `…` and closing
 //!   quotes) are trimmed, and so is a closing `)`, `]` or `}` at the end
 //!   that the URL did not open, as GitHub's autolink extension does with
-//!   `)` (`http://example.com/ab)c` is whole), and a `'` at the end of a
-//!   URL holding an odd number of them. Bare URLs never span lines, so the
-//!   hyphen rule does not apply to them.
+//!   `)` (`http://example.com/ab)c` is whole); an opening bracket just
+//!   before the URL is closed by the first partner the URL did not open,
+//!   which ends it (`(http://one.org/)(http://two.org/)` gives both). As
+//!   many `'` at the end as stand just before the URL are trimmed (they
+//!   close a quotation, or wiki markup: `''https://example.org''`), and
+//!   past those a `'` at the end of a URL holding an odd number of them.
+//!   Bare URLs never span lines, so the hyphen rule does not apply to
+//!   them.
 //! * *Quoted relative references* (only with [`Finder::relative`]): quoted
 //!   text without a scheme that starts with `/`, `./`, `../`, `#` or `?`,
 //!   holds a letter or digit, and is valid under the spec (`"../x"`). Text
@@ -380,6 +385,8 @@ impl fmt::Display for Found<'_> {
 ///
 /// let delimited_only = Finder::new().bare(false).spec(Spec::Rfc3986);
 /// assert_eq!(delimited_only.find_iter(text).count(), 1);
+/// assert!(!delimited_only.finds_bare() && !delimited_only.finds_relative());
+/// assert_eq!(delimited_only.scheme_spec(), Spec::Rfc3986);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[must_use = "a finder does nothing until it searches"]
@@ -452,19 +459,19 @@ impl Finder {
 
     /// The spec that decides what a scheme is.
     #[must_use]
-    pub const fn get_spec(&self) -> Spec {
+    pub const fn scheme_spec(&self) -> Spec {
         self.spec
     }
 
     /// Whether relative references are reported.
     #[must_use]
-    pub const fn get_relative(&self) -> bool {
+    pub const fn finds_relative(&self) -> bool {
         self.relative
     }
 
     /// Whether bare URLs are reported.
     #[must_use]
-    pub const fn get_bare(&self) -> bool {
+    pub const fn finds_bare(&self) -> bool {
         self.bare
     }
 

@@ -436,14 +436,6 @@ impl<'a> Reference<'a> {
         }
     }
 
-    /// The former name of [`Reference::to_buf`], which shadowed
-    /// `ToOwned::to_owned` (a copy of the `Reference` itself).
-    #[deprecated(since = "0.2.0", note = "renamed `to_buf`")]
-    #[must_use]
-    pub fn to_owned(&self) -> ReferenceBuf {
-        self.to_buf()
-    }
-
     /// The components recombined, with their delimiters: equal to the input
     /// for every input (the parse is lossless).
     #[must_use]
@@ -541,14 +533,6 @@ impl ReferenceBuf {
     #[must_use]
     pub fn as_reference(&self) -> Reference<'_> {
         Reference { input: &self.input, spec: self.spec, meta: self.meta }
-    }
-
-    /// The former name of [`ReferenceBuf::as_reference`], which looked
-    /// like `AsRef::as_ref` and is not it.
-    #[deprecated(since = "0.2.0", note = "renamed `as_reference`")]
-    #[must_use]
-    pub fn as_ref(&self) -> Reference<'_> {
-        self.as_reference()
     }
 
     /// The input string.

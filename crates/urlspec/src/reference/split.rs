@@ -15,10 +15,10 @@ use super::table::{
     QUERY_GO, SCHEME,
 };
 use super::{Meta, NONE};
-use crate::bytes::words::{eq_low, splat, HIGH};
 use crate::chars::{rfc1630, CharClass, ALPHA};
 use crate::escape::is_escape_at;
 use crate::spec::{SchemeRule, Spec};
+use urlspec_bytes::words::{eq_low, splat, HIGH};
 
 /// Splits `b` into components under `spec`.
 ///

@@ -26,9 +26,9 @@
 //! `spec.rs` and `chars.rs`. What each step of this design saved is
 //! measured in BENCHMARKS.md ("The scalar splitter").
 
-use crate::bytes::words::{eq_low, splat};
 use crate::chars::{self, CharClass};
 use crate::spec::{Rules, ServerGrammar, Spec};
+use urlspec_bytes::words::{eq_low, splat};
 
 /// Does not end the path (`?`, `#`, and `;` where params are a component).
 pub(crate) const PATH_GO: u16 = 1 << 0;

@@ -41,6 +41,9 @@ option_names!(RootlessDots, "value" { Literal => "literal", KeepRootless => "kee
 /// let opts = Options::default().same_scheme_is_relative(true);
 /// let r = Resolver::with_options("http://a/b/c/d;p?q", Spec::Rfc3986, opts);
 /// assert_eq!(r.resolve("http:g").unwrap().href, "http://a/b/c/g");
+/// // Read back: as set, `None` where the spec decides.
+/// assert_eq!(opts.same_scheme_loophole(), Some(true));
+/// assert!(!opts.is_strict() && !opts.has_path_guard());
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Options {
@@ -114,43 +117,49 @@ impl Options {
 
     /// Whether problems are errors ([`strict`](Self::strict)).
     #[must_use]
-    pub fn get_strict(&self) -> bool {
+    pub fn is_strict(&self) -> bool {
         self.strict
     }
 
-    /// The same-scheme loophole as set; `None`: the spec's default ([`same_scheme_is_relative`](Self::same_scheme_is_relative)).
+    /// The same-scheme loophole as set; `None`: the spec's default
+    /// ([`same_scheme_is_relative`](Self::same_scheme_is_relative)).
     #[must_use]
-    pub fn get_same_scheme_is_relative(&self) -> Option<bool> {
+    pub fn same_scheme_loophole(&self) -> Option<bool> {
         self.same_scheme_is_relative
     }
 
-    /// RFC 2396 step 6g, as set ([`dotdot_above_root`](Self::dotdot_above_root)).
+    /// What `..` above the root does (RFC 2396 step 6g), as set
+    /// ([`dotdot_above_root`](Self::dotdot_above_root)).
     #[must_use]
-    pub fn get_dotdot_above_root(&self) -> DotDotAboveRoot {
+    pub fn above_root(&self) -> DotDotAboveRoot {
         self.dotdot_above_root
     }
 
-    /// Whether a pathless base is read with the path `/` ([`fix_pathless_base`](Self::fix_pathless_base)).
+    /// Whether a pathless base is read with the path `/`
+    /// ([`fix_pathless_base`](Self::fix_pathless_base)).
     #[must_use]
-    pub fn get_fix_pathless_base(&self) -> bool {
+    pub fn fixes_pathless_base(&self) -> bool {
         self.fix_pathless_base
     }
 
-    /// RFC 1630 rule .4, as set ([`rfc1630_dots`](Self::rfc1630_dots)).
+    /// How RFC 1630 rule .4 removes dot segments, as set
+    /// ([`rfc1630_dots`](Self::rfc1630_dots)).
     #[must_use]
-    pub fn get_rfc1630_dots(&self) -> Rfc1630Dots {
+    pub fn rfc1630_dot_removal(&self) -> Rfc1630Dots {
         self.rfc1630_dots
     }
 
-    /// `remove_dot_segments` on rootless paths, as set ([`rootless_dots`](Self::rootless_dots)).
+    /// How `remove_dot_segments` treats rootless paths, as set
+    /// ([`rootless_dots`](Self::rootless_dots)).
     #[must_use]
-    pub fn get_rootless_dots(&self) -> RootlessDots {
+    pub fn rootless_dot_removal(&self) -> RootlessDots {
         self.rootless_dots
     }
 
-    /// Whether `/.` guards a path that starts with `//` ([`path_guard`](Self::path_guard)).
+    /// Whether `/.` guards a path that starts with `//`
+    /// ([`path_guard`](Self::path_guard)).
     #[must_use]
-    pub fn get_path_guard(&self) -> bool {
+    pub fn has_path_guard(&self) -> bool {
         self.path_guard
     }
 

@@ -5,8 +5,8 @@
 //! buffer at its last `/`, so the work is linear in the input however many
 //! segments are pushed and popped (a million `../` cost one pass).
 
-use crate::bytes::words::{splat, zero_bytes_exact};
 use alloc::string::String;
+use urlspec_bytes::words::{splat, zero_bytes_exact};
 
 /// The directory part of a base path: everything up to and including its
 /// rightmost `/`, or `""` when it has none (RFC 1808 S6, RFC 2396 6a, RFC
@@ -65,7 +65,7 @@ pub(crate) fn pop_segments(dir: &[u8], up: usize) -> Option<usize> {
 /// operations per word.
 pub(crate) fn has_dot_segment(path: &[u8]) -> bool {
     // Nearly every path has no `.` after a `/`: one vector pass says so.
-    if !super::scan::dot_start(path) {
+    if !urlspec_bytes::scan::dot_start(path) {
         return false;
     }
     let dot_segment_at = |i: usize| {

@@ -6,8 +6,9 @@
 //! (`crate::reference::split`) finds for the specs the fast path serves;
 //! the tests below check them against it.
 
-use crate::bytes::words::{eq_low, load};
 use crate::chars::{ALPHA, SCHEME};
+use urlspec_bytes::scan::first_of;
+use urlspec_bytes::words::{eq_low, load};
 
 use crate::reference::split::lowercase_scheme;
 use crate::reference::NONE;
@@ -68,47 +69,6 @@ pub(crate) fn find<const PARAMS: bool, const QUERY: bool>(
     }
 }
 
-/// The first index at or after `from` of a byte of `set`, or `b.len()`:
-/// sixteen bytes at a time where SSE2 is there (`wide::first`), else
-/// eight (`first_words`). For the short texts of URLs its cost is a few
-/// instructions per sixteen bytes, with none to set up.
-///
-/// ```
-/// use urlspec::scan::first_of;
-/// let url = b"http://a/b?q#f";
-/// assert_eq!(first_of(url, 7, [b'/', b'?', b'#']), 8);
-/// assert_eq!(first_of(url, 9, [b'?', b'#']), 10);
-/// assert_eq!(first_of(url, 0, [b';']), url.len());
-/// ```
-#[inline(always)]
-#[must_use]
-pub fn first_of<const N: usize>(b: &[u8], from: usize, set: [u8; N]) -> usize {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    return wide::first(b, from, set);
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-    first_words(b, from, set)
-}
-
-/// [`first_of`], eight bytes at a time (tested everywhere, taken where
-/// SSE2 is not there).
-#[cfg_attr(
-    all(target_arch = "x86_64", target_feature = "sse2"),
-    allow(dead_code)
-)]
-#[inline(always)]
-fn first_words<const N: usize>(b: &[u8], from: usize, set: [u8; N]) -> usize {
-    let mut i = from;
-    while i < b.len() {
-        let x = load(b, i);
-        let stop = set.iter().fold(0, |m, &c| m | eq_low(x, c));
-        if stop != 0 {
-            return i + lowest(stop);
-        }
-        i += 8;
-    }
-    b.len()
-}
-
 /// The length of the longest common prefix of `a` and `b`, eight bytes
 /// at a time.
 #[inline]
@@ -160,56 +120,14 @@ pub(crate) fn path<const PARAMS: bool, const COLON: bool>(
 }
 
 /// Scans sixteen bytes at a time with SSE2 (part of every x86_64 CPU,
-/// through `crate::bytes::x86`): one byte compare per delimiter and a
+/// through `urlspec_bytes::sse2`): one byte compare per delimiter and a
 /// mask of one bit per byte, about half the instructions of the word scan
 /// on the short paths of references (callgrind, BENCHMARKS.md).
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod wide {
     use super::Path;
-    use crate::bytes::x86::sse2::{bits, block, eq, or};
     use crate::reference::NONE;
-
-    /// The first index at or after `from` of a byte of `set`, or
-    /// `b.len()`.
-    #[inline(always)]
-    pub(super) fn first<const N: usize>(
-        b: &[u8],
-        from: usize,
-        set: [u8; N],
-    ) -> usize {
-        let mut i = from;
-        while i < b.len() {
-            let x = block(b, i);
-            let mut m = eq(x, set[0]);
-            for &c in &set[1..] {
-                m = or(m, eq(x, c));
-            }
-            let m = bits(m);
-            if m != 0 {
-                return i + m.trailing_zeros() as usize;
-            }
-            i += 16;
-        }
-        b.len()
-    }
-
-    /// [`super::dot_start`], sixteen bytes at a time.
-    #[inline]
-    pub(super) fn dot_start(b: &[u8]) -> bool {
-        // Bit 0: the byte before the block is `/` (or the start).
-        let mut carry = 1;
-        let mut i = 0;
-        while i < b.len() {
-            let x = block(b, i);
-            let slash = bits(eq(x, b'/'));
-            if bits(eq(x, b'.')) & (slash << 1 | carry) != 0 {
-                return true;
-            }
-            carry = slash >> 15;
-            i += 16;
-        }
-        false
-    }
+    use urlspec_bytes::sse2::{bits, block, eq, or};
 
     /// [`super::path`], sixteen bytes at a time; every answer exact.
     #[inline(always)]
@@ -261,28 +179,6 @@ mod wide {
             slash_at + (31 - slashes.leading_zeros() as usize)
         };
         Path { end, last_slash, dot: dots != 0, colon: colons != 0 }
-    }
-}
-
-/// Whether a `.` starts a segment of `b` (is first, or follows a `/`): a
-/// filter before looking for a dot segment, exact where SSE2 is there and
-/// `true` elsewhere.
-///
-/// ```
-/// use urlspec::scan::dot_start;
-/// assert!(dot_start(b"a/../b") && dot_start(b"./b") && dot_start(b"/.x"));
-/// # #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-/// assert!(!dot_start(b"/a/b.html"));
-/// ```
-#[inline]
-#[must_use]
-pub fn dot_start(b: &[u8]) -> bool {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    return wide::dot_start(b);
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-    {
-        let _ = b;
-        true
     }
 }
 
@@ -488,22 +384,7 @@ pub(crate) mod tests {
                 assert_eq!(find::<true, true>(b, from), first(b";?#"));
                 assert_eq!(find::<false, true>(b, from), first(b"?#"));
                 assert_eq!(find::<false, false>(b, from), first(b"#"));
-                let rest = &b[from..];
-                let want = (0..rest.len()).any(|i| {
-                    rest[i] == b'.' && (i == 0 || rest[i - 1] == b'/')
-                });
-                assert!(dot_start(rest) >= want, "{s:?} {from}");
-                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-                assert_eq!(dot_start(rest), want, "{s:?} {from}");
-                // The word scans, which the calls above take only where
-                // SSE2 is not there.
-                assert_eq!(first_words(b, from, *b"/?#"), first(b"/?#"));
-                assert_eq!(first_words(b, from, *b"/#"), first(b"/#"));
-                assert_eq!(first_words(b, from, *b";?#"), first(b";?#"));
-                assert_eq!(first_words(b, from, *b"?#"), first(b"?#"));
-                assert_eq!(first_words(b, from, *b"#"), first(b"#"));
                 assert_eq!(find::<true, false>(b, from), first(b";#"));
-                assert_eq!(first_words(b, from, *b";#"), first(b";#"));
                 let other = &b[from..];
                 let want =
                     b.iter().zip(other).take_while(|(x, y)| x == y).count();

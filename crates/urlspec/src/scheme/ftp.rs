@@ -24,8 +24,8 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use super::{
-    decode, push_login, push_opt, strip_slash, Login, Parts, SchemeViolation,
-    Src, Strict,
+    decode, push_login, push_opt, strip_slash, Parts, SchemeViolation, Src,
+    Strict,
 };
 use crate::chars::strip_prefix_ignore_case;
 use crate::escape::{decode_for_wire_text, WireError};
@@ -272,16 +272,13 @@ impl<'a> Ftp<'a> {
         Ftp { r: Src(*r), parts, path, type_code }
     }
 
-    /// The reference.
-    #[must_use]
-    pub fn reference(&self) -> &Reference<'a> {
-        &self.r.0
-    }
-
-    /// User, password, host and port, as written.
-    #[must_use]
-    pub fn login(&self) -> Option<Login<'a>> {
-        Login::of(&self.r)
+    super::view_accessors! {
+        /// User, password, host and port, as written.
+        login;
+        /// The host.
+        host;
+        /// The port: the one written, else 21 (RFC 1738 §3.2, not a seed).
+        port = DEFAULT_PORT;
     }
 
     /// The login the client uses: the URL's, else `anonymous` with the
@@ -315,18 +312,6 @@ impl<'a> Ftp<'a> {
                 anonymous: true,
             },
         }
-    }
-
-    /// The host.
-    #[must_use]
-    pub fn host(&self) -> Option<&'a str> {
-        self.login().map(|l| l.host())
-    }
-
-    /// The port: the one written, else 21 (RFC 1738 §3.2, not a seed).
-    #[must_use]
-    pub fn port(&self) -> u16 {
-        self.login().and_then(|l| l.port_number()).unwrap_or(DEFAULT_PORT)
     }
 
     /// The url-path as written, without its leading `/` and `;type=`.

@@ -21,8 +21,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::{
-    decode, push_login, push_opt, Login, Parts, SchemeViolation, Src, Strict,
-    XALPHA,
+    decode, push_login, push_opt, Parts, SchemeViolation, Src, Strict, XALPHA,
 };
 use crate::escape::is_escape_at;
 use crate::escape::{decode_for_wire_in, WireError};
@@ -79,28 +78,13 @@ impl<'a> Gopher<'a> {
         Gopher { r: Src(*r), parts, gtype, command }
     }
 
-    /// The reference.
-    #[must_use]
-    pub fn reference(&self) -> &Reference<'a> {
-        &self.r.0
-    }
-
-    /// Host and port.
-    #[must_use]
-    pub fn login(&self) -> Option<Login<'a>> {
-        Login::of(&self.r)
-    }
-
-    /// The host.
-    #[must_use]
-    pub fn host(&self) -> Option<&'a str> {
-        self.login().map(|l| l.host())
-    }
-
-    /// The port: the one written, else 70 (RFC 1738, not a seed).
-    #[must_use]
-    pub fn port(&self) -> u16 {
-        self.login().and_then(|l| l.port_number()).unwrap_or(DEFAULT_PORT)
+    super::view_accessors! {
+        /// Host and port.
+        login;
+        /// The host.
+        host;
+        /// The port: the one written, else 70 (RFC 1738, not a seed).
+        port = DEFAULT_PORT;
     }
 
     /// The type character; `1` (a directory) when omitted.

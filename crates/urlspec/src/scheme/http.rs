@@ -15,9 +15,7 @@ use alloc::borrow::Cow;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::{
-    push_login, push_opt, Login, Parts, SchemeViolation, Src, Strict,
-};
+use super::{push_login, push_opt, Parts, SchemeViolation, Src, Strict};
 use crate::escape::{wire_text, WireError};
 use crate::reference::redact_slice;
 use crate::reference::{Part, Reference};
@@ -55,28 +53,17 @@ impl<'a> Http<'a> {
         Http { r: Src(*r), parts: Parts::of(r) }
     }
 
-    /// The reference.
-    #[must_use]
-    pub fn reference(&self) -> &Reference<'a> {
-        &self.r.0
+    super::view_accessors! {
+        /// User, password, host and port.
+        login;
+        /// The host.
+        host;
     }
 
     /// Whether the scheme is `https` (RFC 2818, not a seed).
     #[must_use]
     pub fn is_https(&self) -> bool {
         self.r.scheme().is_some_and(|s| s.eq_ignore_ascii_case("https"))
-    }
-
-    /// User, password, host and port.
-    #[must_use]
-    pub fn login(&self) -> Option<Login<'a>> {
-        Login::of(&self.r)
-    }
-
-    /// The host.
-    #[must_use]
-    pub fn host(&self) -> Option<&'a str> {
-        self.login().map(|l| l.host())
     }
 
     /// The port a client connects to: the one written, else 80 (443 for

@@ -189,6 +189,48 @@ impl<'a> Login<'a> {
     }
 }
 
+/// The accessors of a view whose URL has a `//` part, written once for
+/// every such view: `reference`, `login` ([`Login::of`] the reference),
+/// `host`, and where the scheme has one default port, `port` (the one
+/// written, else that default). Each view gives the doc comments of
+/// `login`, `host` and `port`, which say what they are for its scheme.
+/// Expands inside `impl<'a> View<'a>` of a view that keeps its reference
+/// in `r`.
+macro_rules! view_accessors {
+    (
+        $(#[$login:meta])* login;
+        $(#[$host:meta])* host;
+        $($(#[$port:meta])* port = $default:expr;)?
+    ) => {
+        /// The reference.
+        #[must_use]
+        pub fn reference(&self) -> &$crate::reference::Reference<'a> {
+            &self.r.0
+        }
+
+        $(#[$login])*
+        #[must_use]
+        pub fn login(&self) -> Option<$crate::scheme::Login<'a>> {
+            $crate::scheme::Login::of(&self.r)
+        }
+
+        $(#[$host])*
+        #[must_use]
+        pub fn host(&self) -> Option<&'a str> {
+            self.login().map(|l| l.host())
+        }
+
+        $(
+            $(#[$port])*
+            #[must_use]
+            pub fn port(&self) -> u16 {
+                self.login().and_then(|l| l.port_number()).unwrap_or($default)
+            }
+        )?
+    };
+}
+pub(crate) use view_accessors;
+
 /// The view of one URL, by its scheme. See the [module docs](self).
 ///
 /// ```

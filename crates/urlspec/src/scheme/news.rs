@@ -20,8 +20,8 @@ use alloc::vec::Vec;
 
 use super::mail::no_net_loc;
 use super::{
-    push_login, push_opt, strip_slash, Login, Parts, SchemeViolation, Src,
-    Strict, XALPHA,
+    push_login, push_opt, strip_slash, Parts, SchemeViolation, Src, Strict,
+    XALPHA,
 };
 use crate::chars::{ALPHA, DIGIT};
 use crate::reference::Reference;
@@ -210,12 +210,6 @@ impl<'a> Nntp<'a> {
         Nntp { r: Src(*r), parts, group, article }
     }
 
-    /// The reference.
-    #[must_use]
-    pub fn reference(&self) -> &Reference<'a> {
-        &self.r.0
-    }
-
     /// The form used.
     #[must_use]
     pub fn form(&self) -> NntpForm {
@@ -226,22 +220,13 @@ impl<'a> Nntp<'a> {
         }
     }
 
-    /// Host and port (prose form only).
-    #[must_use]
-    pub fn login(&self) -> Option<Login<'a>> {
-        Login::of(&self.r)
-    }
-
-    /// The news server (prose form only).
-    #[must_use]
-    pub fn host(&self) -> Option<&'a str> {
-        self.login().map(|l| l.host())
-    }
-
-    /// The port: the one written, else 119 (RFC 1738, not a seed).
-    #[must_use]
-    pub fn port(&self) -> u16 {
-        self.login().and_then(|l| l.port_number()).unwrap_or(DEFAULT_PORT)
+    super::view_accessors! {
+        /// Host and port (prose form only).
+        login;
+        /// The news server (prose form only).
+        host;
+        /// The port: the one written, else 119 (RFC 1738, not a seed).
+        port = DEFAULT_PORT;
     }
 
     /// The newsgroup, as written.

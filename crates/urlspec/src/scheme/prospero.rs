@@ -19,8 +19,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{
-    decode, push_login, push_opt, strip_slash, Login, Parts, SchemeViolation,
-    Src, Strict,
+    decode, push_login, push_opt, strip_slash, Parts, SchemeViolation, Src,
+    Strict,
 };
 use crate::chars::{ALPHANUM, DIGIT};
 use crate::reference::Reference;
@@ -68,28 +68,13 @@ impl<'a> Prospero<'a> {
         Prospero { r: Src(*r), parts, hsoname, version, attributes }
     }
 
-    /// The reference.
-    #[must_use]
-    pub fn reference(&self) -> &Reference<'a> {
-        &self.r.0
-    }
-
-    /// Host and port.
-    #[must_use]
-    pub fn login(&self) -> Option<Login<'a>> {
-        Login::of(&self.r)
-    }
-
-    /// The host.
-    #[must_use]
-    pub fn host(&self) -> Option<&'a str> {
-        self.login().map(|l| l.host())
-    }
-
-    /// The port: the one written, else 1525 (RFC 1738, not a seed).
-    #[must_use]
-    pub fn port(&self) -> u16 {
-        self.login().and_then(|l| l.port_number()).unwrap_or(DEFAULT_PORT)
+    super::view_accessors! {
+        /// Host and port.
+        login;
+        /// The host.
+        host;
+        /// The port: the one written, else 1525 (RFC 1738, not a seed).
+        port = DEFAULT_PORT;
     }
 
     /// The host-specific object name, as written.

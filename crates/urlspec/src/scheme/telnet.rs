@@ -13,7 +13,7 @@
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::{push_login, Login, Parts, SchemeViolation, Src, Strict};
+use super::{push_login, Parts, SchemeViolation, Src, Strict};
 use crate::reference::Reference;
 
 /// The default ports, from the one registry.
@@ -72,10 +72,11 @@ impl<'a> Telnet<'a> {
         Telnet { r: Src(*r), parts: Parts::of(r), kind }
     }
 
-    /// The reference.
-    #[must_use]
-    pub fn reference(&self) -> &Reference<'a> {
-        &self.r.0
+    super::view_accessors! {
+        /// User, password, host and port.
+        login;
+        /// The host.
+        host;
     }
 
     /// Which scheme.
@@ -84,22 +85,10 @@ impl<'a> Telnet<'a> {
         self.kind
     }
 
-    /// User, password, host and port.
-    #[must_use]
-    pub fn login(&self) -> Option<Login<'a>> {
-        Login::of(&self.r)
-    }
-
     /// The user to log in as, as written.
     #[must_use]
     pub fn user(&self) -> Option<&'a str> {
         self.login().and_then(|l| l.user())
-    }
-
-    /// The host.
-    #[must_use]
-    pub fn host(&self) -> Option<&'a str> {
-        self.login().map(|l| l.host())
     }
 
     /// The port: the one written, else the scheme's default (not a seed).

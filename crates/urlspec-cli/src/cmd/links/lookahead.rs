@@ -127,7 +127,8 @@ impl<'a, I: Listed> Lookahead<'a, I> {
         }
         let (format, ctx, verbose) = (self.format, self.ctx, self.verbose);
         let begun = output::isolate(|| {
-            let head = match Head::read(&mut input.reader, format) {
+            let head = match Head::read(&mut input.reader, &input.name, format)
+            {
                 Ok(head) => head,
                 Err(e) => return Begun::Head(Err(e)),
             };

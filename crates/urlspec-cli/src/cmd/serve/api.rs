@@ -278,7 +278,8 @@ pub async fn resolve(uri: Uri) -> Response {
 pub async fn diff(uri: Uri) -> Response {
     respond(&DIFF, &uri, |args: &DiffArgs, buf| {
         let input = args.input.as_deref().unwrap_or_default();
-        let c = diff::comparison(args.base.as_deref(), input, &args.specs.0);
+        let c =
+            diff::comparison(args.base.as_deref(), input, &args.specs.0, &[]);
         diff::write_json(buf, &c);
         buf.push(b'\n');
     })

@@ -14,9 +14,10 @@ use axum::http::{header, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use maud::{html, Markup, DOCTYPE};
 use urlspec::check::{self, Finding};
-use urlspec::diff::{Column, Comparison};
+use urlspec::diff::Column;
 use urlspec::whatwg;
 use urlspec::{Reference, Spec};
+use urlspec_parsers::diff::Comparison;
 
 use super::api::{self, ApiError};
 use crate::args::SPECS;
@@ -172,7 +173,7 @@ fn view_of(query: &Query) -> Markup {
             p .hint { "Type a URL (and a base, to resolve it as a reference)." }
         };
     };
-    let c = diff::comparison(query.base.as_deref(), input, &query.specs);
+    let c = diff::comparison(query.base.as_deref(), input, &query.specs, &[]);
     html! {
         p #permalink {
             a href=(permalink(query)) { "Link to this view" }
@@ -250,15 +251,15 @@ fn matrix(c: &Comparison) -> Markup {
                     } }
                     tbody {
                         @for row in &c.rows {
-                            tr data-spec=(row.spec.name()) {
-                                th { (row.spec.name()) }
+                            tr data-spec=(row.reader.name()) {
+                                th { (row.reader.name()) }
                                 @if let Some(error) = &row.error {
-                                    td .error colspan=(c.columns.len()) { "error: " (output::visible(&error.to_string())) }
+                                    td .error colspan=(c.columns.len()) { "error: " (output::visible(error)) }
                                 } @else {
                                     @for (&col, cell) in c.columns.iter().zip(&row.cells) {
                                         @let d = difference(col);
-                                        @let marked = d.is_some_and(|d| diff::is_marked(d, row.spec));
-                                        @if diff::in_model(row.spec, col) {
+                                        @let marked = d.is_some_and(|d| diff::is_marked(d, row.reader));
+                                        @if diff::in_model(row.reader, col) {
                                             td data-column=(col.name()) .differs[marked]
                                                 .security[marked && d.is_some_and(|d| d.security)]
                                                 .absent[cell.is_none()] {
@@ -269,7 +270,7 @@ fn matrix(c: &Comparison) -> Markup {
                                         }
                                     }
                                 }
-                                @if parse { td .valid { @if row.valid { "yes" } @else { "no" } } }
+                                @if parse { td .valid { @if row.valid == Some(true) { "yes" } @else { "no" } } }
                             }
                         }
                     }
@@ -293,8 +294,8 @@ fn differences(c: &Comparison) -> Markup {
                         @if d.security { " " span .security-marker { "security" } }
                     }
                     ul .groups {
-                        @for (value, specs) in &d.groups {
-                            @let names: Vec<&str> = specs.iter().map(|s| s.name()).collect();
+                        @for (value, readers) in &d.groups {
+                            @let names: Vec<&str> = readers.iter().map(|r| r.name()).collect();
                             li { code { (diff::shown_cell(value)) } " ← " (names.join(", ")) }
                         }
                     }

@@ -1,0 +1,525 @@
+//! One record's bytes: a WARC record (ISO 28500 §4: a version line, named
+//! fields up to a blank line, a block of `Content-Length` bytes, two
+//! CRLFs) or an ARC record (the Internet Archive's format before WARC: a
+//! header line of space-separated fields, the last the block's length,
+//! then the block and a line feed).
+//!
+//! What follows a block is read leniently, as writers differ: any run of
+//! line ends (CRLF CRLF, one CRLF, LF alone, CR CR LF, none at the end of
+//! a gzip member) is a record's end, and what follows them the next
+//! record. Other bytes right after the block mean its length is wrong: a
+//! record whose block holds no start of another is kept as its length
+//! says, and the bytes up to the next record are reported
+//! ([`Reason::Trailing`]); one whose block runs into the next record is
+//! damaged, and reading resumes at that record (docs/readings.md#warc-record-end,
+//! docs/readings.md#arc).
+
+use std::io::{self, BufRead, Read};
+
+use super::{Pushback, Spill};
+use crate::error::{Error, Reason};
+
+/// The longest line of a record header, and the most header bytes.
+const MAX_LINE: u64 = 64 << 10;
+const MAX_HEADER: usize = 1 << 20;
+/// The fields of an ARC header line: version 1 (URL, IP address, date,
+/// content type, length) and version 2 (result code, checksum, location,
+/// offset and file name before the length).
+const ARC_FIELDS: [usize; 2] = [10, 5];
+
+/// What kind of archive the records are of, once a record start is seen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// No record start seen yet.
+    Unknown,
+    /// WARC records.
+    Warc,
+    /// ARC records of this many header fields ([`ARC_FIELDS`]).
+    Arc(usize),
+}
+
+/// One record: where it starts, its named fields and its block.
+pub struct Record {
+    /// The byte offset of the record in the input (of its gzip member in a
+    /// compressed input).
+    pub offset: u64,
+    /// The fields, names as written: an ARC record's header line is given
+    /// as the WARC fields that say the same (`WARC-Type`,
+    /// `WARC-Target-URI`, `Content-Type`, `Content-Length`).
+    pub fields: Vec<(String, String)>,
+    /// The block, `Content-Length` bytes: in memory, or in a temporary
+    /// file when it is longer than the archive's block limit.
+    pub block: Spill,
+    /// The bytes after the block that are neither its end nor another
+    /// record (its length is short of the data), skipped up to the next
+    /// record: how many.
+    pub trailing: Option<u64>,
+}
+
+impl Record {
+    /// The value of field `name` (any case), trimmed.
+    pub fn field(&self, name: &str) -> Option<&str> {
+        self.fields
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.trim())
+    }
+}
+
+/// What reading one record gave.
+pub enum Step {
+    /// A record.
+    Record(Record),
+    /// The input (a gzip member) ended inside a record: what was read of
+    /// it, to go on in the next member, and why it is damaged if it does
+    /// not.
+    Cut(Carry),
+    /// The end of the input.
+    End,
+}
+
+/// A record cut by the end of a gzip member: its bytes so far and where
+/// it starts.
+pub struct Carry {
+    /// The offset reported for the record.
+    pub offset: u64,
+    /// Why the record is damaged if the next member does not go on with
+    /// it.
+    pub reason: Reason,
+    taken: Taken,
+}
+
+impl Carry {
+    /// The number of bytes carried.
+    pub fn len(&self) -> u64 {
+        self.taken.len()
+    }
+
+    /// The error of the record when no member goes on with it.
+    pub fn error(&self) -> Error {
+        Error::new(self.offset, self.reason.clone())
+    }
+
+    /// Puts the bytes back in front of `input`, whose place is then the
+    /// record's start; `false` when a temporary file failed (the bytes are
+    /// lost).
+    pub fn unread_into<B: BufRead>(self, input: &mut Pushback<B>) -> bool {
+        input.consumed += self.taken.len();
+        self.taken.unread_into(input)
+    }
+}
+
+/// What a record's parse read, to be searched again if the record is
+/// damaged, or carried into the next member if it is cut.
+#[derive(Default)]
+struct Taken {
+    /// The first line.
+    line: Vec<u8>,
+    /// The header lines.
+    head: Vec<u8>,
+    /// The block, as far as it was read.
+    block: Spill,
+    /// What came after the block.
+    end: Vec<u8>,
+}
+
+impl Taken {
+    fn len(&self) -> u64 {
+        (self.line.len() + self.head.len() + self.end.len()) as u64
+            + self.block.len()
+    }
+
+    /// Gives every byte back to `input`, to be read first; `false` when
+    /// the block's temporary file cannot be read again.
+    fn unread_into<B: BufRead>(self, input: &mut Pushback<B>) -> bool {
+        input.unread(&self.end);
+        let kept = input.unread_spill(self.block, 0);
+        input.unread(&self.head);
+        input.unread(&self.line);
+        kept
+    }
+}
+
+enum Damage {
+    Io(io::Error),
+    /// The input ended inside the record.
+    Cut(Reason),
+    Bad(Reason),
+}
+
+impl From<io::Error> for Damage {
+    fn from(e: io::Error) -> Damage {
+        Damage::Io(e)
+    }
+}
+
+/// Reads one record from `input`, of `kind` (set by the first record
+/// start seen); `offset` maps the position of its first line to the
+/// offset reported. In a gzip `member`, a record the input ends inside is
+/// [`Step::Cut`]; elsewhere it is damaged. On damage, reading is left at
+/// the next record start after the record's first line.
+pub fn read<B: BufRead>(
+    input: &mut Pushback<B>,
+    offset: impl Fn(u64) -> u64,
+    block_limit: usize,
+    kind: &mut Kind,
+    member: bool,
+) -> Result<Step, Error> {
+    let mut taken =
+        Taken { block: Spill::new(block_limit), ..Taken::default() };
+    // Blank lines between records are tolerated.
+    let start = loop {
+        taken.line.clear();
+        let at = input.consumed;
+        let n = read_line(input, &mut taken.line)
+            .map_err(|e| read_error(offset(at), &e))?;
+        if n == 0 {
+            return Ok(Step::End);
+        }
+        if !taken.line.iter().all(u8::is_ascii_whitespace) {
+            break at;
+        }
+    };
+    let at = offset(start);
+    let cut =
+        |taken, reason| Ok(Step::Cut(Carry { offset: at, reason, taken }));
+    if member && !taken.line.ends_with(b"\n") {
+        return cut(taken, Reason::CutInHeader);
+    }
+    let read = match starts(&taken.line, *kind) {
+        Some(Start::Warc) => {
+            *kind = Kind::Warc;
+            warc_fields(input, &mut taken).and_then(|fields| {
+                let length = content_length(&fields)?;
+                read_block(input, length, &mut taken.block)?;
+                Ok(fields)
+            })
+        }
+        Some(Start::Arc(header)) => {
+            *kind = Kind::Arc(header.fields);
+            read_block(input, header.length, &mut taken.block)
+                .map(|()| header.warc_fields(&taken.block))
+        }
+        None => {
+            let why = match kind {
+                Kind::Arc(_) => "no ARC record header",
+                _ => "no WARC/ version line",
+            };
+            skip_to_next_record(input, Taken::default(), *kind);
+            return Err(Error::new(at, Reason::BadRecord(why.into())));
+        }
+    };
+    let read = read.and_then(|fields| {
+        let trailing = end_of_block(input, &mut taken, *kind)?;
+        Ok((fields, trailing))
+    });
+    match read {
+        Ok((fields, trailing)) => Ok(Step::Record(Record {
+            offset: at,
+            fields,
+            block: taken.block,
+            trailing,
+        })),
+        Err(Damage::Io(e)) => Err(read_error(at, &e)),
+        Err(Damage::Cut(reason)) if member => cut(taken, reason),
+        Err(Damage::Cut(reason) | Damage::Bad(reason)) => {
+            taken.line.clear();
+            skip_to_next_record(input, taken, *kind);
+            Err(Error::new(at, reason))
+        }
+    }
+}
+
+/// A read error at `at`: damaged compressed data (the inflater's kinds of
+/// error), or an input that cannot be read on.
+pub fn read_error(at: u64, e: &io::Error) -> Error {
+    match e.kind() {
+        io::ErrorKind::InvalidData
+        | io::ErrorKind::InvalidInput
+        | io::ErrorKind::UnexpectedEof => {
+            Error::new(at, Reason::Gzip(e.to_string()))
+        }
+        _ => Error::io(at, e),
+    }
+}
+
+/// The start of a record, from its first line.
+enum Start {
+    Warc,
+    Arc(ArcHeader),
+}
+
+/// Whether `line` starts a record of `kind`: a `WARC/` version line, or an
+/// ARC header line (before any record, an ARC file's `filedesc://` line,
+/// or a header line of either version).
+fn starts(line: &[u8], kind: Kind) -> Option<Start> {
+    match kind {
+        Kind::Warc => line.starts_with(b"WARC/").then_some(Start::Warc),
+        Kind::Arc(fields) => ArcHeader::parse(line, fields).map(Start::Arc),
+        Kind::Unknown if line.starts_with(b"WARC/") => Some(Start::Warc),
+        Kind::Unknown => ARC_FIELDS
+            .iter()
+            .find_map(|&n| ArcHeader::parse(line, n))
+            .map(Start::Arc),
+    }
+}
+
+/// An ARC record's header line.
+struct ArcHeader {
+    url: String,
+    content_type: String,
+    length: u64,
+    /// How many fields it has.
+    fields: usize,
+}
+
+impl ArcHeader {
+    /// The header line `line` of `fields` fields: a URL with a scheme, a
+    /// 12 or 14 digit date third, the length last. The URL may hold
+    /// spaces, as some writers leave them: the other fields are counted
+    /// from the end.
+    fn parse(line: &[u8], fields: usize) -> Option<ArcHeader> {
+        let line = std::str::from_utf8(line).ok()?;
+        let line = line.trim_end_matches(['\r', '\n']);
+        let parts: Vec<&str> = line.rsplitn(fields, ' ').collect();
+        if parts.len() != fields || parts.iter().any(|p| p.is_empty()) {
+            return None;
+        }
+        // From the end: the length, ..., the date, the IP address, the
+        // URL.
+        let (length, url) = (parts[0], parts[fields - 1]);
+        let date = parts[fields - 3];
+        let content_type = parts[fields - 4];
+        let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+        let scheme = url.split_once(':').is_some_and(|(s, _)| {
+            s.starts_with(|c: char| c.is_ascii_alphabetic())
+                && s.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b))
+        });
+        let ok = scheme
+            && digits(date)
+            && matches!(date.len(), 12 | 14)
+            && digits(length);
+        if !ok {
+            return None;
+        }
+        Some(ArcHeader {
+            url: url.to_owned(),
+            content_type: content_type.to_owned(),
+            length: length.parse().ok()?,
+            fields,
+        })
+    }
+
+    /// The WARC fields that say what the header line says: the file's
+    /// description is its `warcinfo`, a `block` that is an HTTP response
+    /// a `response`, any other a `resource` of the line's content type.
+    fn warc_fields(&self, block: &Spill) -> Vec<(String, String)> {
+        let kind = if self.url.starts_with("filedesc:") {
+            "warcinfo"
+        } else if block.head(5).is_ok_and(|h| h == b"HTTP/") {
+            "response"
+        } else {
+            "resource"
+        };
+        vec![
+            ("WARC-Type".into(), kind.into()),
+            ("WARC-Target-URI".into(), self.url.clone()),
+            ("Content-Type".into(), self.content_type.clone()),
+            ("Content-Length".into(), self.length.to_string()),
+        ]
+    }
+}
+
+type Fields = Vec<(String, String)>;
+
+/// The fields of a WARC header up to the blank line; every byte read is
+/// kept in `taken`.
+fn warc_fields<B: BufRead>(
+    input: &mut Pushback<B>,
+    taken: &mut Taken,
+) -> Result<Fields, Damage> {
+    let mut fields: Fields = Vec::new();
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        if read_line(input, &mut line)? == 0 || !line.ends_with(b"\n") {
+            taken.head.extend_from_slice(&line);
+            return Err(Damage::Cut(Reason::CutInHeader));
+        }
+        taken.head.extend_from_slice(&line);
+        if taken.head.len() > MAX_HEADER {
+            return Err(Damage::Bad(Reason::BadRecord(
+                "header over 1 MiB".into(),
+            )));
+        }
+        let text = String::from_utf8_lossy(&line);
+        let text = text.trim_end_matches(['\r', '\n']);
+        if text.is_empty() {
+            return Ok(fields);
+        }
+        if text.starts_with([' ', '\t']) {
+            match fields.last_mut() {
+                Some((_, value)) => value.push_str(text),
+                None => {
+                    return Err(Damage::Bad(Reason::BadRecord(
+                        "a continuation line first".into(),
+                    )))
+                }
+            }
+            continue;
+        }
+        let Some((name, value)) = text.split_once(':') else {
+            return Err(Damage::Bad(Reason::BadRecord(format!(
+                "a field without a colon: {:?}",
+                truncate(text)
+            ))));
+        };
+        fields.push((name.trim().to_string(), value.trim().to_string()));
+    }
+}
+
+/// The `Content-Length` of a WARC header.
+fn content_length(fields: &Fields) -> Result<u64, Damage> {
+    let length = fields
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case("content-length"))
+        .map(|(_, v)| v.as_str())
+        .ok_or(Damage::Bad(Reason::BadRecord("no Content-Length".into())))?;
+    match length.parse() {
+        Ok(n) if length.bytes().all(|b| b.is_ascii_digit()) => Ok(n),
+        _ => Err(Damage::Bad(Reason::BadRecord(format!(
+            "Content-Length {:?} is no number",
+            truncate(length)
+        )))),
+    }
+}
+
+/// Reads a block of `length` bytes into `block`.
+fn read_block<B: BufRead>(
+    input: &mut Pushback<B>,
+    length: u64,
+    block: &mut Spill,
+) -> Result<(), Damage> {
+    // Copied out of the reader's buffer (`read_to_end` would zero the
+    // spare room first: 9% of the instructions on a crawl); room for the
+    // declared length up front when it is held in memory, so that a
+    // lying length costs nothing.
+    if length <= block.limit as u64 {
+        block.memory.reserve_exact(length as usize);
+    }
+    let mut left = length;
+    while left > 0 {
+        let buf = input.fill_buf()?;
+        if buf.is_empty() {
+            break;
+        }
+        let n = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
+        block.extend(&buf[..n])?;
+        input.consume(n);
+        left -= n as u64;
+    }
+    let got = block.len();
+    if got < length {
+        return Err(Damage::Cut(Reason::Truncated { declared: length, got }));
+    }
+    Ok(())
+}
+
+/// Reads the end of a block: the line ends after it (kept in `taken`),
+/// up to the next record or the end of the input. `Some(n)`: `n` other
+/// bytes came first, now skipped up to the next record.
+fn end_of_block<B: BufRead>(
+    input: &mut Pushback<B>,
+    taken: &mut Taken,
+    kind: Kind,
+) -> Result<Option<u64>, Damage> {
+    loop {
+        let buf = input.fill_buf()?;
+        let n = buf.iter().take_while(|b| b.is_ascii_whitespace()).count();
+        if n == 0 {
+            break;
+        }
+        taken.end.extend_from_slice(&buf[..n]);
+        input.consume(n);
+    }
+    let mut next = Vec::new();
+    read_line(input, &mut next)?;
+    input.unread(&next);
+    // After line ends, other bytes are a record of their own (whose start
+    // is damaged), read as the next one.
+    if next.is_empty()
+        || starts(&next, kind).is_some()
+        || !taken.end.is_empty()
+    {
+        return Ok(None);
+    }
+    // A length short of the data, or one past it: then the block holds
+    // the start of the next record, which is read from there.
+    let runs_on = match kind {
+        Kind::Arc(_) => runs_into_arc(&taken.block, kind)?,
+        _ => taken.block.find(b"\nWARC/", 0)?.is_some(),
+    };
+    if runs_on {
+        return Err(Damage::Bad(Reason::BadRecord(
+            "the block runs into the next record (Content-Length too long?)"
+                .into(),
+        )));
+    }
+    let from = input.consumed;
+    skip_to_next_record(input, Taken::default(), kind);
+    Ok(Some(input.consumed - from))
+}
+
+/// Whether an ARC block holds a line that is an ARC header of `kind`.
+fn runs_into_arc(block: &Spill, kind: Kind) -> io::Result<bool> {
+    let mut reader = block.reader(0)?;
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        if read_line(&mut reader, &mut line)? == 0 {
+            return Ok(false);
+        }
+        if starts(&line, kind).is_some() {
+            return Ok(true);
+        }
+    }
+}
+
+fn truncate(s: &str) -> &str {
+    match s.char_indices().nth(40) {
+        Some((i, _)) => &s[..i],
+        None => s,
+    }
+}
+
+/// One line, at most [`MAX_LINE`] bytes.
+fn read_line<B: BufRead>(
+    input: &mut B,
+    line: &mut Vec<u8>,
+) -> io::Result<usize> {
+    input.take(MAX_LINE).read_until(b'\n', line)
+}
+
+/// Gives back `taken` (what a damaged record's parse read) and skips to
+/// the next line that starts a record of `kind`, leaving it unread.
+fn skip_to_next_record<B: BufRead>(
+    input: &mut Pushback<B>,
+    taken: Taken,
+    kind: Kind,
+) {
+    // A block whose file cannot be read again is passed over.
+    taken.unread_into(input);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match read_line(input, &mut line) {
+            Ok(0) | Err(_) => return,
+            Ok(_) if starts(&line, kind).is_some() => {
+                input.unread(&line);
+                return;
+            }
+            Ok(_) => {}
+        }
+    }
+}
