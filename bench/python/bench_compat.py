@@ -27,7 +27,6 @@ Prints Markdown.
 from __future__ import annotations
 
 import argparse
-import itertools
 import math
 import pathlib
 import sys
@@ -124,6 +123,25 @@ def forms(kasztp):
     return rows
 
 
+def summary(forms_ratios, replay_ratios, suites):
+    """Markdown: per function, the lowest and highest ratio over its forms,
+    its ratio on each suite's recorded calls (``-``: the suite made none)
+    and the lowest of all. ``forms_ratios``: {function: [ratio, ...]};
+    ``replay_ratios``: {(suite, function): ratio}."""
+    lines = ["| function | common forms | " + " | ".join(suites) + " | lowest |",
+             "|---|---:|" + "---:|" * len(suites) + "---:|"]
+    for name in compat.NATIVE:
+        forms_of = forms_ratios.get(name, [])
+        replays = [replay_ratios.get((s, name)) for s in suites]
+        every = forms_of + [r for r in replays if r is not None]
+        if not every:
+            continue
+        cells = [f"{min(forms_of):.2f}–{max(forms_of):.2f}×" if forms_of else "-"]
+        cells += [f"{r:.2f}×" if r is not None else "-" for r in replays]
+        lines.append(f"| {name} | " + " | ".join(cells) + f" | **{min(every):.2f}×** |")
+    return "\n".join(lines)
+
+
 def replay_loop(f, calls):
     for args, kwargs in calls:
         try:
@@ -144,7 +162,7 @@ def main():
     except OSError:
         kasztp = None
         print(f"no corpora at {args.corpora}: the kasztp rows are left out\n")
-    worst = {}
+    forms_ratios, replay_ratios = {}, {}
 
     print(f"Forms: best of {args.rounds} rounds of {N:,} calls (kasztp: {len(kasztp or ()):,})\n")
     print("| function | form | urllib ns/call | compat ns/call | compat / urllib |")
@@ -154,7 +172,7 @@ def main():
             continue
         tu, tc = race(loop(call), URLLIB[name], getattr(compat, name), items, args.rounds)
         n = len(items)
-        worst[name] = min(worst.get(name, math.inf), tu / tc)
+        forms_ratios.setdefault(name, []).append(tu / tc)
         print(f"| {name} | {form} | {tu / n * 1e9:,.0f} | {tc / n * 1e9:,.0f} | {tu / tc:.2f}× |", flush=True)
 
     print("\nReplay: each suite's recorded calls, best round of each row\n")
@@ -171,18 +189,13 @@ def main():
             rows = by_name[name]
             rounds = max(args.rounds, min(2000, math.ceil(100_000 / len(rows))))
             tu, tc = race(replay_loop, URLLIB[name], getattr(compat, name), rows, rounds)
-            worst[name] = min(worst.get(name, math.inf), tu / tc)
+            replay_ratios[suite, name] = tu / tc
             n = len(rows)
             print(f"| {suite} | {name} | {n:,} | {tu / n * 1e9:,.0f} | {tc / n * 1e9:,.0f} | {tu / tc:.2f}× |",
                   flush=True)
 
-    print("\nLowest compat / urllib of each function over both tables\n")
-    print("| function | lowest |")
-    print("|---|---|")
-    for name in itertools.chain(compat.NATIVE):
-        if name in worst:
-            print(f"| {name} | {worst[name]:.2f}× |")
-
+    print("\nEach function, compat / urllib: its forms, each suite's calls, the lowest\n")
+    print(summary(forms_ratios, replay_ratios, list(urllib_calls.suites())))
 
 if __name__ == "__main__":
     main()
