@@ -227,10 +227,13 @@ python_all() {
     local py="$venv/bin/python"
     "$py" bench/python/bench_urllib.py --repeat "$(rounds 5)"
     "$py" bench/python/bench_peers.py --repeat "$(rounds 3)"
+    "$py" bench/python/bench_compat.py --rounds "$(rounds 7)"
     if quick; then
         "$py" bench/python/callgrind_urljoin.py --pairs 200 urllib compat
         "$py" bench/python/callgrind_split.py --urls 200 urllib-urlsplit compat-urlsplit
+        "$py" bench/python/callgrind_compat.py --calls 200 --only urlsplit quote
     else
+        "$py" bench/python/callgrind_compat.py
         "$py" bench/python/callgrind_urljoin.py --pairs 10000 urllib compat
         "$py" bench/python/callgrind_split.py urllib-urlsplit urllib-urlparse compat-urlsplit compat-urlparse
         "$py" bench/python/callgrind_batch.py rl ra pl pa

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""CLI batch benchmark (issue 8): `urlspec resolve --pairs` over
+"""CLI batch benchmark: `urlspec resolve --pairs` over
 relative-pairs.tsv against a Python `urljoin` loop over the same file
 (urljoin_pairs.py beside this script), both reading the file on standard
 input and writing to /dev/null.

@@ -344,6 +344,7 @@ fn column_difference(
 ) -> Option<Difference> {
     let mut groups: Vec<(Cell, Vec<Reader>)> = Vec::new();
     let mut merged: Vec<Reader> = Vec::new();
+    let mut defaults: Vec<(Reader, Option<String>)> = Vec::new();
     let mut effective: Vec<Option<String>> = Vec::new();
     for row in
         rows.iter().filter(|r| r.error.is_none() && r.reader.has(column))
@@ -365,6 +366,8 @@ fn column_difference(
         };
         if empty_is_absent && value.as_deref() == Some("") {
             merged.push(row.reader);
+        } else if fills_default_port(row, column, value.as_deref()) {
+            defaults.push((row.reader, value));
         } else {
             push(&mut groups, Cell::Value(value), row.reader);
         }
@@ -380,6 +383,19 @@ fn column_difference(
         };
         push(&mut groups, cell, reader);
     }
+    // A port filled in with the scheme's default joins those who read
+    // that port, else those who read none.
+    for (reader, value) in defaults {
+        let cell =
+            if groups.iter().any(|(c, _)| *c == Cell::Value(value.clone()))
+                || !groups.iter().any(|(c, _)| *c == Cell::Value(None))
+            {
+                Cell::Value(value)
+            } else {
+                Cell::Value(None)
+            };
+        push(&mut groups, cell, reader);
+    }
     if groups.len() < 2 {
         return None;
     }
@@ -393,6 +409,18 @@ fn column_difference(
         explanations,
         confusions: found.to_vec(),
     })
+}
+
+/// Whether `value`, the port column of a parser's `row`, is the default
+/// port the parser reports for its scheme when the URL names none.
+fn fills_default_port(row: &Row, column: Column, value: Option<&str>) -> bool {
+    let Reader::Parser(p) = row.reader else { return false };
+    if column != Column::Port || !p.fills_default_port {
+        return false;
+    }
+    let scheme = row.cells[0].as_deref().unwrap_or_default();
+    let default = urlspec::scheme::default_port(scheme).map(|(port, _)| port);
+    default.is_some() && value.and_then(|v| v.parse::<u16>().ok()) == default
 }
 
 fn push(groups: &mut Vec<(Cell, Vec<Reader>)>, cell: Cell, reader: Reader) {
@@ -550,5 +578,24 @@ mod tests {
             assert!(!d.security, "{d:?}");
         }
         assert!(c.differences.iter().any(|d| d.column == Column::Port));
+    }
+
+    #[test]
+    fn a_port_filled_in_with_the_default_joins_the_readers_of_that_port() {
+        let ruby = profile("ruby").unwrap();
+        // Ruby's `URI#port` is 80 for `http://a/`: no port named, as the
+        // spec reads it.
+        let c = compare("http://a/", &[Spec::Rfc3986], &[ruby]);
+        assert!(c.agrees(), "{c:?}");
+        // For `http://a:80/` the spec reads 80 too.
+        let c = compare("http://a:80/", &[Spec::Rfc3986], &[ruby]);
+        assert!(c.agrees(), "{c:?}");
+        // A port that is not the scheme's default stays apart.
+        let c = compare("http://a:8080/", &[Spec::Rfc3986], &[ruby]);
+        assert!(c.agrees(), "{c:?}");
+        // ftp's default is 21 (Ruby drops ftp's leading `/`: the path
+        // differs, the port does not).
+        let c = compare("ftp://a/", &[Spec::Rfc3986], &[ruby]);
+        assert!(c.differences.iter().all(|d| d.column != Column::Port));
     }
 }

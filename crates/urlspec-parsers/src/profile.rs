@@ -31,6 +31,10 @@ pub struct Profile {
     /// `query` of `http://a/` and of `http://a/?`): in comparisons, its
     /// empty text stands for either.
     pub empty_is_absent: &'static [Part],
+    /// Whether the implementation reports the scheme's default port when
+    /// the URL names none (Ruby's `URI#port`): in comparisons, a port
+    /// equal to the default stands for an absent one too.
+    pub fills_default_port: bool,
     /// What the implementation does to each component beyond taking it
     /// out of the URL, where it does something: the explanation of a
     /// difference in that component.

@@ -6,8 +6,7 @@
 //! next allocations, and a batch writes each `Url` into its object
 //! directly: faster than PyO3's generic paths and than its
 //! `#[pyclass(freelist)]`, whose `Mutex` costs two atomic
-//! read-modify-writes per allocation and per release (the measurements
-//! are in BENCHMARKS.md, issue 10). Reused objects spare the page faults
+//! read-modify-writes per allocation and per release. Reused objects spare the page faults
 //! of fresh memory (a batch's objects fill whole pages, which CPython
 //! hands back once they are all freed), and the direct paths PyO3's
 //! type-slot look-ups, `tp_new` call and thread-local bookkeeping around

@@ -59,8 +59,8 @@ impl Chromium {
     /// `--host-resolver-rules` sending every host to a test server).
     ///
     /// A run that ends with no DOM at all (Chromium died, as it now and
-    /// then does on a loaded machine) is tried once more, in a fresh
-    /// profile.
+    /// then does on a loaded machine) is tried again, up to three runs in
+    /// all, each in a fresh profile.
     pub fn dump_dom_with(
         &self,
         url: &str,
@@ -68,7 +68,10 @@ impl Chromium {
         switches: &[String],
     ) -> String {
         let mut attempt = self.run(url, virtual_ms, switches);
-        if matches!(&attempt, (Some(_), dom) if dom.is_empty()) {
+        for _ in 0..2 {
+            if !matches!(&attempt, (Some(_), dom) if dom.is_empty()) {
+                break;
+            }
             attempt = self.run(url, virtual_ms, switches);
         }
         let (status, dom) = attempt;

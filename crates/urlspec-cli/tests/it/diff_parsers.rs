@@ -7,8 +7,18 @@ use serde_json::{json, Value};
 use crate::common::{code, json_lines, run, stderr, stdout, SPECS};
 
 /// The profiles `--parsers all` gives, in order.
-const PARSERS: [&str; 4] =
-    ["python-urllib", "python-urllib3", "rust-url", "rust-http"];
+const PARSERS: [&str; 10] = [
+    "python-urllib",
+    "python-urllib3",
+    "rust-url",
+    "rust-http",
+    "go",
+    "java",
+    "curl",
+    "php",
+    "node-legacy",
+    "ruby",
+];
 
 /// The one JSON object of `urlspec diff --json ARGS`, which must exit
 /// with `status`.

@@ -205,7 +205,7 @@ fn dash_stands_for_standard_input_among_the_arguments() {
 
 #[test]
 fn a_middle_input_the_library_fails_on_does_not_end_the_stream() {
-    // Inputs on which library functions panicked (issue 15): whether they
+    // Inputs on which library functions once panicked: whether they
     // still do or not, the line after them is answered.
     for (args, middle) in [
         (&["scheme", "--json"][..], "ftp://h/x;a日本"),

@@ -17,8 +17,8 @@ pub mod css;
 pub mod encoding;
 pub mod entities;
 pub mod stream;
-mod tree;
 pub mod tokenizer;
+mod tree;
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};

@@ -56,6 +56,7 @@ pub static PROFILE: Profile = Profile {
               curl_url_get of CURLUPART_SCHEME, USER, PASSWORD, HOST, PORT, \
               PATH, QUERY, FRAGMENT",
     empty_is_absent: &[],
+    fills_default_port: false,
     notes: &[
         (
             Part::Scheme,

@@ -53,6 +53,7 @@ pub static PROFILE: Profile = Profile {
         Part::Path,
         Part::Fragment,
     ],
+    fills_default_port: false,
     notes: &[
         (Part::Scheme, "Go lower-cases the scheme"),
         (Part::Userinfo, "Go decodes the user name and the password"),

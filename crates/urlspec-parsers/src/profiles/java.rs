@@ -52,6 +52,7 @@ pub static PROFILE: Profile = Profile {
               .getRawSchemeSpecificPart() of an opaque URI, .getRawQuery(), \
               .getRawFragment())",
     empty_is_absent: &[],
+    fills_default_port: false,
     notes: &[
         (
             Part::Host,

@@ -33,6 +33,7 @@ pub static PROFILE: Profile = Profile {
               .pathname, .query, .hash without its `#`), its toASCII ada \
               2.9.2's",
     empty_is_absent: &[],
+    fills_default_port: false,
     notes: &[
         (Part::Scheme, "url.parse lower-cases the protocol"),
         (

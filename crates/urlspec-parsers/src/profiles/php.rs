@@ -27,6 +27,7 @@ pub static PROFILE: Profile = Profile {
               scheme, user and pass, host, port, path, query, fragment, or \
               false), in the C or C.UTF-8 locale",
     empty_is_absent: &[],
+    fills_default_port: false,
     notes: &[
         (Part::Scheme, "parse_url replaces control characters with `_`"),
         (

@@ -25,6 +25,7 @@ pub static PROFILE: Profile = Profile {
               .scheme, .username, .password, .hostname, .port, .path, \
               .query, .fragment)",
     empty_is_absent: &[Part::Scheme, Part::Path, Part::Query, Part::Fragment],
+    fills_default_port: false,
     notes: &[
         (Part::Scheme, "urllib lower-cases the scheme"),
         (

@@ -24,6 +24,7 @@ pub static PROFILE: Profile = Profile {
               .host, .port, .path, .query, .fragment), without the optional \
               idna package",
     empty_is_absent: &[],
+    fills_default_port: false,
     notes: &[
         (Part::Scheme, "urllib3 lower-cases the scheme"),
         (

@@ -26,6 +26,7 @@ pub static PROFILE: Profile = Profile {
               the scheme's class: #scheme, #userinfo, #host, #port, #path, \
               #query, #fragment)",
     empty_is_absent: &[],
+    fills_default_port: true,
     notes: &[
         (Part::Scheme, "URI lower-cases the scheme"),
         (

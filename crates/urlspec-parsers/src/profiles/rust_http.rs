@@ -13,6 +13,7 @@ pub static PROFILE: Profile = Profile {
               authority before its last `@`, .host(), .port(), .path(), \
               .query())",
     empty_is_absent: &[],
+    fills_default_port: false,
     notes: &[
         (
             Part::Path,

@@ -13,6 +13,7 @@ pub static PROFILE: Profile = Profile {
               .password(), .host_str(), .port(), .path(), .query(), \
               .fragment())",
     empty_is_absent: &[],
+    fills_default_port: false,
     notes: &[
         (Part::Userinfo, "url reports no user information when the user name and password are empty"),
         (Part::Host, "url gives the host serialized: lower-cased, IDNA-encoded, an IPv4 address in dotted decimal"),

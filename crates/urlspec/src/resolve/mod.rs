@@ -399,8 +399,8 @@ impl<'b> Resolver<'b> {
     /// with the base's offsets and directory read from what
     /// [`Resolver::new`] found: only the reference is scanned. Always
     /// inlined: as a call of its own (LLVM's choice once `resolve_general`
-    /// grew) it returns its `Option<Plan>` through memory (BENCHMARKS.md,
-    /// issue 8's 550-instruction target).
+    /// grew) it returns its `Option<Plan>` through memory, a cost the
+    /// callgrind counts of the resolve benchmark show.
     #[inline(always)]
     fn fast<'p>(&'p self, reference: &'p str) -> Option<Plan<'p>> {
         let (Some(dir), Some(base)) = (self.fast, self.base.as_ref()) else {
