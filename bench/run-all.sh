@@ -16,7 +16,8 @@
 # 3,000-page crawl against the Python stack), files (the same pages split
 # into 30, 100 and 300 archives), memory (the 1 GB tests; MEMORY=1 only,
 # they take minutes and 4 GB of disk), python (the package against urllib
-# and its peers), spark (the Spark job; needs Java 17+), serve.
+# and its peers), spark (the Spark job; needs Java 17+), serve, parsers
+# (each parser profile against its real runtime: bench/parsers/throughput.sh).
 #
 # Environment: URLSPEC_DATA (the corpora; default ../shared/data/urls
 # beside the repository), OUT, ONLY, SKIP, QUICK, MEMORY. Python packages
@@ -226,10 +227,13 @@ python_all() {
     local py="$venv/bin/python"
     "$py" bench/python/bench_urllib.py --repeat "$(rounds 5)"
     "$py" bench/python/bench_peers.py --repeat "$(rounds 3)"
+    "$py" bench/python/bench_compat.py --rounds "$(rounds 7)"
     if quick; then
         "$py" bench/python/callgrind_urljoin.py --pairs 200 urllib compat
         "$py" bench/python/callgrind_split.py --urls 200 urllib-urlsplit compat-urlsplit
+        "$py" bench/python/callgrind_compat.py --calls 200 --only urlsplit quote
     else
+        "$py" bench/python/callgrind_compat.py
         "$py" bench/python/callgrind_urljoin.py --pairs 10000 urllib compat
         "$py" bench/python/callgrind_split.py urllib-urlsplit urllib-urlparse compat-urlsplit compat-urlparse
         "$py" bench/python/callgrind_batch.py rl ra pl pa
@@ -250,6 +254,11 @@ spark() {
 step spark spark
 
 step serve cargo bench --quiet -p urlspec-cli --bench serve_load
+
+parsers() {
+    bash bench/parsers/throughput.sh "$data/kasztp.txt" "$(rounds 5)"
+}
+step parsers parsers
 
 echo "== results in $OUT"
 if [ "${#failed[@]}" -gt 0 ]; then

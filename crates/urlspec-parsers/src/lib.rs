@@ -38,6 +38,7 @@ mod bytes;
 mod components;
 pub mod confusion;
 pub mod diff;
+pub mod pairs;
 mod profile;
 pub mod profiles;
 pub mod urllib;

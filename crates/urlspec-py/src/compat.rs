@@ -29,6 +29,9 @@ use urlspec::{Reference, Spec};
 
 use crate::{fastpy, urllib};
 
+mod fast;
+mod quote;
+
 /// `urllib.parse.SplitResult` and the Python `urlsplit` for arguments
 /// other than `str`, handed over once by `compat.py` (this crate imports
 /// nothing from urllib itself).
@@ -441,6 +444,7 @@ struct Urllib {
     lists: [Py<PyString>; 3],
     split_result: Py<PyType>,
     parse_result: Py<PyType>,
+    defrag_result: Py<PyType>,
     /// compat.py's netloc checks, as the interpreter makes them.
     check_netloc: Py<PyAny>,
     /// compat.py's functions for arguments other than `str`.
@@ -462,8 +466,8 @@ fn urllib_state() -> PyResult<&'static Urllib> {
 #[pyfunction]
 #[pyo3(signature = (*, strip_url, strip_scheme, remove_tab_cr_lf,
     scheme_starts_with_letter, unsplit_keeps_slashes, hashes_arguments,
-    globals, split_result, parse_result, check_netloc, split_other,
-    parse_other, join_other))]
+    globals, split_result, parse_result, defrag_result, check_netloc,
+    split_other, parse_other, join_other))]
 #[allow(clippy::too_many_arguments)]
 fn set_urllib(
     strip_url: bool,
@@ -475,6 +479,7 @@ fn set_urllib(
     globals: &Bound<'_, PyDict>,
     split_result: &Bound<'_, PyType>,
     parse_result: &Bound<'_, PyType>,
+    defrag_result: &Bound<'_, PyType>,
     check_netloc: Py<PyAny>,
     split_other: Py<PyAny>,
     parse_other: Py<PyAny>,
@@ -482,6 +487,7 @@ fn set_urllib(
 ) -> PyResult<()> {
     check_tuple_type(split_result)?;
     check_tuple_type(parse_result)?;
+    check_tuple_type(defrag_result)?;
     let py = globals.py();
     let _ = URLLIB.set(Urllib {
         behaviour: urllib::Behaviour {
@@ -497,6 +503,7 @@ fn set_urllib(
             .map(|n| PyString::intern(py, n).unbind()),
         split_result: split_result.clone().unbind(),
         parse_result: parse_result.clone().unbind(),
+        defrag_result: defrag_result.clone().unbind(),
         check_netloc,
         split_other,
         parse_other,
@@ -922,16 +929,6 @@ fn split_entry<'py>(
     split_text(py, u, url, default, allow, params)
 }
 
-/// `urlsplit(url)` (`params`: `urlparse(url)`) for a `str`, with the
-/// default scheme and fragments allowed: the common call, which
-/// [`fastpy::FastFunction`] makes without reading arguments.
-pub(crate) fn split_default<'py, const PARAMS: bool>(
-    py: Python<'py>,
-    url: &Bound<'py, PyString>,
-) -> PyResult<Bound<'py, PyAny>> {
-    split_text(py, urllib_state()?, url, None, true, PARAMS)
-}
-
 /// urllib's split of `url` with the default scheme `default`, if any
 /// (the argument and its text), as `SplitResult` or (`params`)
 /// `ParseResult`.
@@ -1010,40 +1007,8 @@ fn split_text<'py>(
     )
 }
 
-/// `name` (``"urlsplit"``, ``"urlparse"`` or ``"urljoin"``) as a function
-/// object that answers the common call itself (one `str`; for urljoin two)
-/// and hands every other call to `fallback` (the `urllib_` function of the
-/// same name), with `doc` as its `__doc__` and a `cache_clear()` that does
-/// nothing.
-#[pyfunction]
-fn urllib_fast<'py>(
-    py: Python<'py>,
-    name: &str,
-    fallback: Bound<'py, PyAny>,
-    doc: Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let fast = match name {
-        "urlsplit" => fastpy::Fast::One(split_default::<false>),
-        "urlparse" => fastpy::Fast::One(split_default::<true>),
-        "urljoin" => fastpy::Fast::Two(join_default),
-        _ => return Err(PyNameError::new_err(format!("no fast {name}"))),
-    };
-    fastpy::FastFunction::make(py, fast, name, fallback, doc)
-}
-
-/// `urljoin(base, url)` of two `str`, fragments allowed: the common call,
-/// which [`fastpy::FastFunction`] makes without reading arguments.
-fn join_default<'py>(
-    py: Python<'py>,
-    base: &Bound<'py, PyString>,
-    url: &Bound<'py, PyString>,
-) -> PyResult<Bound<'py, PyAny>> {
-    join_strs(py, urllib_state()?, base, url, &Arg::Default)
-}
-
 /// ``urllib.parse.urljoin(base, url, allow_fragments=True)``, answer for
-/// answer, exceptions included: every call [`join_default`] does not
-/// answer itself.
+/// answer, exceptions included.
 #[pyfunction]
 #[pyo3(signature = (base, url, allow_fragments = Arg::Default))]
 fn urllib_urljoin<'py>(
@@ -1119,28 +1084,55 @@ fn urllib_unparse<'py>(
     query: &Bound<'py, PyString>,
     fragment: &Bound<'py, PyString>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let u = urllib_state()?;
-    let texts =
-        [scheme, netloc, path, params, query, fragment].map(|s| Text::of(s));
-    let [s, n, p, a, q, f] = texts;
-    let (s, n, p, a, q, f) = (s?, n?, p?, a?, q?, f?);
-    let kind = [&s, &n, &p, &a, &q, &f]
-        .iter()
-        .map(|t| t.kind)
-        .max()
-        .unwrap_or(Kind::Ascii);
-    let parts = urllib::Parts {
-        scheme: &s.bytes,
-        netloc: &n.bytes,
-        path: &p.bytes,
-        params: &a.bytes,
-        query: &q.bytes,
-        fragment: &f.bytes,
-    };
-    let mut out = Vec::new();
-    let interp = Interp { py, u, kind, lists: None };
-    urllib::unsplit(&parts, &u.behaviour, &interp, &mut out)?;
-    str_from(py, &out, kind)
+    let parts = [scheme, netloc, path, params, query, fragment];
+    unparse_strs(py, urllib_state()?, parts.map(Some))
+}
+
+/// urlunparse of the six components (`None`: empty), as the
+/// interpreter's urllib writes it.
+fn unparse_strs<'py>(
+    py: Python<'py>,
+    u: &Urllib,
+    parts: [Option<&Bound<'py, PyString>>; 6],
+) -> PyResult<Bound<'py, PyAny>> {
+    // Nearly always ASCII: each component's characters where they are.
+    let mut ascii: [&[u8]; 6] = [b""; 6];
+    let all_ascii = parts.iter().zip(&mut ascii).all(|(p, a)| match p {
+        None => true,
+        Some(p) => fastpy::compact_ascii(p).map(|b| *a = b).is_some(),
+    });
+    if all_ascii {
+        return unparse_bytes(py, u, ascii, Kind::Ascii);
+    }
+    let mut texts = Vec::with_capacity(6);
+    for p in parts {
+        texts.push(p.map(Text::of).transpose()?);
+    }
+    let kind = texts.iter().flatten().map(|t| t.kind).max();
+    let mut bytes: [&[u8]; 6] = [b""; 6];
+    for (b, t) in bytes.iter_mut().zip(&texts) {
+        if let Some(t) = t {
+            *b = &t.bytes;
+        }
+    }
+    unparse_bytes(py, u, bytes, kind.unwrap_or(Kind::Ascii))
+}
+
+/// [`unparse_strs`] of the components' texts, all of `kind` at most.
+fn unparse_bytes<'py>(
+    py: Python<'py>,
+    u: &Urllib,
+    [scheme, netloc, path, params, query, fragment]: [&[u8]; 6],
+    kind: Kind,
+) -> PyResult<Bound<'py, PyAny>> {
+    let parts =
+        urllib::Parts { scheme, netloc, path, params, query, fragment };
+    with_state(py, |state| {
+        let State { lists, out, .. } = state;
+        let interp = Interp { py, u, kind, lists: Some(RefCell::new(lists)) };
+        urllib::unsplit(&parts, &u.behaviour, &interp, out)?;
+        str_from(py, out, kind)
+    })
 }
 
 /// ``urllib.parse.unquote`` of a ``str`` holding a ``%``: each run of
@@ -1220,7 +1212,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(urljoin, m)?)?;
     m.add_function(wrap_pyfunction!(set_urllib, m)?)?;
     m.add_function(wrap_pyfunction!(urllib_urlsplit, m)?)?;
-    m.add_function(wrap_pyfunction!(urllib_fast, m)?)?;
+    m.add_function(wrap_pyfunction!(fast::urllib_function, m)?)?;
     m.add_function(wrap_pyfunction!(urllib_urlparse, m)?)?;
     m.add_function(wrap_pyfunction!(urllib_urljoin, m)?)?;
     m.add_function(wrap_pyfunction!(urllib_unparse, m)?)?;

@@ -24,6 +24,7 @@ mod batch;
 mod bytes;
 mod compat;
 mod fastpy;
+mod function;
 mod links;
 mod urlobj;
 

@@ -8,7 +8,8 @@ For each interpreter pyenv provides (``pyenv root``/versions/3.10* to
 (``pip install ./crates/urlspec-py``: a build per Python version, three
 minutes or more each on two cores), then ``tests/test_cpython_suites.py``
 (CPython's own tests of urllib.parse, imported from that interpreter) and
-``tests/test_compat.py`` (compat against that interpreter's urllib). An
+``tests/test_compat.py``, ``test_compat_functions.py`` and
+``test_compat_replay.py`` (compat against that interpreter's urllib). An
 interpreter without the ``test`` package (Debian's ``/usr/bin/python3``
 splits it out) is said to lack it: its CPython suites are not run, its
 differential tests are. Prints one line per interpreter and exits non-zero
@@ -118,7 +119,7 @@ def main():
         if install.returncode:
             results.append((name, version, "failed: build"))
             continue
-        tests = ["tests/test_compat.py"]
+        tests = ["tests/test_compat.py", "tests/test_compat_functions.py", "tests/test_compat_replay.py"]
         if has(py, "test.test_urlparse"):
             tests.insert(0, "tests/test_cpython_suites.py")
             env["URLSPEC_CPYTHON_TESTS_REQUIRED"] = "1"

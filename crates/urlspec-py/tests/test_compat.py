@@ -546,7 +546,7 @@ def test_every_way_of_calling_answers_as_urllib():
         assert ours.__name__ == ours.__qualname__ == name
         assert ours.__module__ == "urlspec.compat"
         assert pickle.loads(pickle.dumps(ours)) is ours
-        assert ours.cache_clear() is None
+        assert hasattr(ours, "cache_clear") == hasattr(theirs, "cache_clear")
         with pytest.raises(TypeError):
             type(ours)()
 

@@ -286,6 +286,84 @@ def test_set_compat_types_takes_urllibs_split_result():
     assert out.strip() == "True"
 
 
+# 4b. compat's function objects (function.rs): made only from a Python
+# function; their type cannot be changed or instantiated; a cycle through
+# their __dict__ is collected; a replaced __code__ or __defaults__ sends
+# every call to the Python code; the memo stands threads, eviction and
+# clearing while its answers are held elsewhere.
+def test_compat_function_objects_hold_up():
+    out = run(
+        """
+        import gc, random, threading, urllib.parse as up, weakref
+        from urlspec import _native, compat
+        T = type(compat.urljoin)
+        for attempt in (lambda: T(), lambda: T.__new__(T), lambda: setattr(T, "__call__", len),
+                        lambda: setattr(compat.urljoin, "__class__", int),
+                        lambda: _native.urllib_function("quote", len, memo=False),
+                        lambda: _native.urllib_function("nope", lambda: 0, memo=False),
+                        lambda: delattr(compat.urljoin, "__dict__")):
+            try:
+                attempt()
+                print("allowed")
+            except (TypeError, NameError, AttributeError):
+                pass
+        def quote(string, safe="/", encoding=None, errors=None):
+            return "python"
+        f = _native.urllib_function("quote", quote, memo=True)
+        print(f("a b"), f(b"a b"), f("a b", encoding="latin-1"))
+        f.me = f
+        gone = []
+        ref = weakref.ref(f, lambda r: gone.append(1))
+        del f
+        gc.collect()
+        print("collected", ref() is None, gone)
+        code, defaults = compat.quote.__code__, compat.quote.__defaults__
+        compat.quote.__code__ = (lambda string, *rest: "replaced").__code__
+        print(compat.quote("a b"), compat.quote("a b", "/", None, None, 5))
+        compat.quote.__code__ = code
+        compat.quote.__defaults__ = None
+        try:
+            compat.quote("a b")
+        except TypeError:
+            print("defaults gone")
+        compat.quote.__defaults__ = defaults
+        print(compat.quote("a b"))
+        urls = ["http://h%d/%s?q#f" % (i % 300, "x" * (i % 70)) for i in range(3000)]
+        held = []
+        bad = []
+        def work(seed):
+            rnd = random.Random(seed)
+            for _ in range(20000):
+                u = rnd.choice(urls)
+                r = compat.urlsplit(u)
+                if rnd.random() < 0.01:
+                    held.append(r)
+                if rnd.random() < 0.001:
+                    compat.urlsplit.cache_clear()
+                if r != up.urlsplit(u):
+                    bad.append(u)
+        threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        gc.collect()
+        print("threads", len(bad), all(type(r) is up.SplitResult for r in held))
+        info = compat.urlsplit.cache_info()
+        print("info", info.maxsize, 0 < info.currsize <= info.maxsize)
+        """
+    )
+    assert out.split("\n")[:-1] == [
+        "a%20b a%20b python",
+        "collected True [1]",
+        "replaced replaced",
+        "defaults gone",
+        "a%20b",
+        "threads 0 True",
+        "info 256 True",
+    ], out
+
+
 # 5. Arrow buffers are read through the buffer protocol: what an object's
 # attributes say is not trusted, and objects of Python classes (which their
 # C base may never have set up) are not read at all.

@@ -18,6 +18,7 @@
 //! | `URL009` | high | the host differs between the specs (browsers' WHATWG reading included, when built in), compared after the URL Standard's domain to ASCII (UTS #46), so that `bücher.de` and `xn--bcher-kva.de` are one host; a host the mapping refuses differs from any it accepts; the span is the host alone | docs/readings.md#a16; URL-parser differential studies (2022) |
 //! | `URL010` | high | the scheme, port, user name or password differs between the specs | docs/readings.md#a14; URL-parser differential studies (2022) |
 //! | `URL011` | high for a URL, medium for a reference or an RFC 2396 base, low for an RFC 1808 base | resolving it gives a result that reads back with another authority ([`Note`](crate::resolve::Note)): `f:/.//g` under RFC 3986, `.//g` against a base without an authority, a base with a net_loc and no path | RFC 3986 §3.3, §5.2.2, §5.2.4; RFC 2396 §5.2 step 6; RFC 1808 §2.4.3, §4 step 5 |
+//! | `URL012` | high; medium for the user information alone | the parser a program checks a URL with (its validator) reads another host, port, scheme or user information than the parser that makes the request (its fetcher): reported by the `urlspec-parsers` crate, which holds the real parsers' profiles, never by [`check`] | Orange Tsai, "A New Era of SSRF" (2017); URL-parser differential studies (2022) |
 //!
 //! "URL-parser differential studies (2022)" are the January 2022 reports
 //! by Claroty and Snyk ("Exploiting URL Parsing Confusion") that compared
@@ -98,7 +99,7 @@ const STUDIES: &str = "URL-parser differential studies (Claroty and Snyk, \
 /// assert_eq!(RULES[0].code, "URL001");
 /// assert!(RULES.windows(2).all(|w| w[0].code < w[1].code));
 /// ```
-pub const RULES: [Rule; 11] = [
+pub const RULES: [Rule; 12] = [
     Rule {
         code: "URL001",
         name: "non-default-port",
@@ -167,6 +168,13 @@ pub const RULES: [Rule; 11] = [
         source: "RFC 3986 §3.3, §5.2.2, §5.2.4; RFC 2396 §5.2 step 6; RFC \
                  1808 §2.4.3, §4 step 5",
     },
+    Rule {
+        code: "URL012",
+        name: "validator-and-fetcher-differ",
+        severity: Severity::High,
+        source: "Orange Tsai, \"A New Era of SSRF\" (2017); URL-parser \
+                 differential studies (2022)",
+    },
 ];
 
 /// One hazard found in a URL.
@@ -185,7 +193,16 @@ pub struct Finding {
 }
 
 impl Finding {
-    fn new(
+    /// A finding of rule `code`, with that rule's source (none for a code
+    /// outside [`RULES`]). For the rules other crates report (`URL012`).
+    ///
+    /// ```
+    /// use urlspec::check::{Finding, Severity};
+    /// let f = Finding::new("URL012", Severity::High, 7..8, "why".into());
+    /// assert_eq!(f.rule().name, "validator-and-fetcher-differ");
+    /// ```
+    #[must_use]
+    pub fn new(
         code: &'static str,
         severity: Severity,
         span: Range<usize>,

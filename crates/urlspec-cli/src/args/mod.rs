@@ -4,6 +4,7 @@
 //! URLs of the commands that answer one at a time ([`UrlArgs`]), the
 //! resolution options of `resolve` and `links` ([`ResolveOptions`]), the
 //! comparison options of `equiv` and `normalize` ([`EquivOptions`]), the
+//! real parsers' profiles ([`ParserListParser`], [`ProfileParser`]), the
 //! check of a URL option that must be absolute ([`check_absolute`]), the
 //! specs of this build ([`SPECS`]) that every list of specs shows, and
 //! the `--help` paragraph on inputs read one per line ([`url_inputs!`]).
@@ -19,6 +20,7 @@ use clap::builder::{PossibleValue, StyledStr, TypedValueParser};
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Arg, Args};
 use urlspec::{Reference, Spec};
+use urlspec_parsers::{Profile, PROFILES};
 
 use crate::output::{self, Error};
 
@@ -237,6 +239,86 @@ pub fn check_absolute(
          no scheme under {spec})",
         output::visible(value)
     )))
+}
+
+/// The parsers of `--parsers` (`urlspec diff`), in the order given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParserList(pub Vec<&'static Profile>);
+
+/// The value parser of `--parsers`: a comma-separated list of profile
+/// names (ASCII case ignored), `all` for every profile, or `none`. A name
+/// given twice counts once, where it first appears.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ParserListParser;
+
+impl TypedValueParser for ParserListParser {
+    type Value = ParserList;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&Arg>,
+        value: &OsStr,
+    ) -> Result<ParserList, clap::Error> {
+        let text = value.to_string_lossy();
+        let mut parsers: Vec<&'static Profile> = Vec::new();
+        for name in text.split(',').map(str::trim) {
+            let found: Vec<&'static Profile> =
+                if name.eq_ignore_ascii_case("all") {
+                    PROFILES.to_vec()
+                } else if name.eq_ignore_ascii_case("none") {
+                    Vec::new()
+                } else {
+                    vec![profile_of(cmd, arg, name, &["all", "none"])?]
+                };
+            for p in found {
+                if !parsers.contains(&p) {
+                    parsers.push(p);
+                }
+            }
+        }
+        Ok(ParserList(parsers))
+    }
+}
+
+/// The value parser of one profile's name (ASCII case ignored):
+/// `urlspec check --validator` and `--fetcher`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ProfileParser;
+
+impl TypedValueParser for ProfileParser {
+    type Value = &'static Profile;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&Arg>,
+        value: &OsStr,
+    ) -> Result<&'static Profile, clap::Error> {
+        let text = value.to_string_lossy();
+        profile_of(cmd, arg, text.trim(), &[])
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(PROFILES.iter().map(|p| PossibleValue::new(p.name))))
+    }
+}
+
+/// The profile named `name`, or clap's error listing the names (and
+/// `extra`, the other words the argument takes).
+pub fn profile_of(
+    cmd: &clap::Command,
+    arg: Option<&Arg>,
+    name: &str,
+    extra: &[&'static str],
+) -> Result<&'static Profile, clap::Error> {
+    urlspec_parsers::profile(name).ok_or_else(|| {
+        let arg = arg.map_or_else(|| "--parsers".to_owned(), Arg::to_string);
+        let names = PROFILES.iter().map(|p| p.name);
+        invalid_value(cmd, arg, name, names.chain(extra.iter().copied()))
+    })
 }
 
 #[cfg(test)]

@@ -1,14 +1,21 @@
 //! `urlspec check`: the security findings of [`check::check`] for each
 //! URL, and an exit status that can gate a pipeline.
 
+use std::ffi::OsStr;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use clap::{Args, ValueEnum};
+use clap::builder::TypedValueParser;
+use clap::error::ErrorKind;
+use clap::{Arg, Args, ValueEnum};
 use urlspec::check::{self, Finding, Severity, RULES};
 use urlspec::Spec;
+use urlspec_parsers::pairs::{self, Pair, Split, COMMON};
+use urlspec_parsers::{Part, Profile};
 
-use crate::args::{help_of, url_inputs, urls_help, UrlArgs};
+use crate::args::{
+    help_of, profile_of, url_inputs, urls_help, ProfileParser, UrlArgs,
+};
 use crate::output::{self, BadLine, Error, JsonObject};
 use crate::status::Status;
 
@@ -41,6 +48,35 @@ Rules (the severity is the highest the rule reports):
             rule.code, rule.name, rule.severity, rule.source
         );
     }
+    text.push_str(
+        "
+--validator P --fetcher Q adds URL012: the parser a program checks a URL with
+(an allowlist on its host, a refusal of private addresses) against the parser
+that makes the request. A finding for each of the scheme, user information,
+host and port the two read differently, naming both readings, with the span of
+the bytes that make the difference (those between the two readings, or where
+the input shows a kind of confusion). Hosts are compared as resolvers look them
+up (ASCII case, UTS #46, an IPv6 address as an address), a port as a number
+(the scheme's default as none), the user information decoded; a host's escapes
+are not decoded. A URL either parser refuses has no URL012: the validator lets
+nothing through, or the fetcher sends nothing. --parser-pairs takes
+VALIDATOR:FETCHER pairs, comma-separated, or common:
+",
+    );
+    for (validator, fetcher, why) in COMMON {
+        let _ = writeln!(text, "  {validator}:{fetcher}\n          {why}");
+    }
+    text.push_str(
+        "\
+A parser against itself reads alike: Go's net/http and Java's HttpClient fetch
+with the parser they are checked with, so Go and Java stand beside curl, to
+which their URL is handed. The parsers (urlspec diff --help lists the releases
+they follow): ",
+    );
+    let names: Vec<&str> =
+        urlspec_parsers::PROFILES.iter().map(|p| p.name).collect();
+    text.push_str(&names.join(", "));
+    text.push_str(".\n");
     text.push_str(concat!(
         "
 --fail-on sets the threshold: the exit status is 1 when some finding is at or
@@ -58,8 +94,10 @@ nothing, as text or JSON.
 With --json, each line is one object with the keys input, spec, max_severity
 (null when there is no finding), fails (some finding reaches --fail-on),
 findings (each with code, name, severity, span {start, end} in bytes of input,
-end excluded, message and source) and error (null, or {kind, message} for an
-input without an answer).
+end excluded, message and source; a URL012 finding adds part, validator and
+fetcher, each {parser, value}, value null for no such part, a password shown as
+****) and error (null, or {kind, message} for an input without an answer).
+With parser pairs, pairs (VALIDATOR:FETCHER names) follows spec.
 
 Exit status: 0 when no finding reaches --fail-on, 1 when some finding does or
 some input has no answer, 2 for a usage or I/O error.",
@@ -83,7 +121,13 @@ Examples:
   urlspec check --json < urls.txt | jq -r '.findings[].code' | sort | uniq -c
 
   # Only the URLs that have findings
-  urlspec check --only-findings --fail-on high < urls.txt";
+  urlspec check --only-findings --fail-on high < urls.txt
+
+  # An allowlist checked with Python's urllib.parse, the request made by curl
+  urlspec check --validator python-urllib --fetcher curl 'http://allowed.example\\@evil.example/'
+
+  # The common stacks (Python, PHP, Go, Java beside curl or urllib3)
+  urlspec check --parser-pairs common --only-findings < urls.txt";
 
 /// The arguments of `urlspec check`.
 #[derive(Debug, Args)]
@@ -109,6 +153,148 @@ pub struct CheckArgs {
     /// Print only the URLs that have findings (nothing for a clean URL)
     #[arg(long)]
     pub only_findings: bool,
+
+    /// The real parser a program checks the URLs with (an allowlist, a
+    /// refusal of private hosts): URL012 when the --fetcher reads another
+    /// host, port, scheme or user information
+    #[arg(
+        long,
+        value_name = "PARSER",
+        value_parser = ProfileParser,
+        requires = "fetcher"
+    )]
+    pub validator: Option<&'static Profile>,
+
+    /// The real parser that makes the request, beside --validator
+    #[arg(
+        long,
+        value_name = "PARSER",
+        value_parser = ProfileParser,
+        requires = "validator"
+    )]
+    pub fetcher: Option<&'static Profile>,
+
+    /// Validator and fetcher pairs: comma-separated VALIDATOR:FETCHER, or
+    /// common (Python urllib beside urllib3 and curl; PHP, Go and Java
+    /// beside curl)
+    #[arg(long, value_name = "PAIRS", value_parser = PairListParser)]
+    pub parser_pairs: Option<PairList>,
+}
+
+/// The pairs of `--parser-pairs`, in the order given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PairList(pub Vec<Pair>);
+
+/// The value parser of `--parser-pairs`: comma-separated
+/// `VALIDATOR:FETCHER` profile names, `common` for [`COMMON`]. A pair
+/// given twice counts once; a parser beside itself is refused.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PairListParser;
+
+impl TypedValueParser for PairListParser {
+    type Value = PairList;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&Arg>,
+        value: &OsStr,
+    ) -> Result<PairList, clap::Error> {
+        let text = value.to_string_lossy();
+        let mut list = Vec::new();
+        for item in text.split(',').map(str::trim) {
+            let found = if item.eq_ignore_ascii_case("common") {
+                pairs::common()
+            } else {
+                let Some((v, f)) = item.split_once(':') else {
+                    let arg = arg.map_or_else(
+                        || "--parser-pairs".to_owned(),
+                        Arg::to_string,
+                    );
+                    let message = format!(
+                        "invalid value '{item}' for '{arg}': a pair is \
+                         VALIDATOR:FETCHER (python-urllib:curl), or common\n"
+                    );
+                    return Err(clap::Error::raw(
+                        ErrorKind::InvalidValue,
+                        message,
+                    )
+                    .with_cmd(cmd));
+                };
+                let validator = profile_of(cmd, arg, v.trim(), &[])?;
+                let fetcher = profile_of(cmd, arg, f.trim(), &[])?;
+                vec![Pair { validator, fetcher }]
+            };
+            for pair in found {
+                if pair.validator == pair.fetcher {
+                    return Err(clap::Error::raw(
+                        ErrorKind::InvalidValue,
+                        same_parser(pair.validator),
+                    )
+                    .with_cmd(cmd));
+                }
+                if !list.contains(&pair) {
+                    list.push(pair);
+                }
+            }
+        }
+        Ok(PairList(list))
+    }
+}
+
+/// Why a parser beside itself is refused.
+fn same_parser(p: &Profile) -> String {
+    format!(
+        "{p} beside itself: a parser reads a URL alike when it checks it and \
+         when it fetches it; pair it with the parser of the request\n"
+    )
+}
+
+impl CheckArgs {
+    /// The pairs of `--validator`/`--fetcher` and `--parser-pairs`, each
+    /// once.
+    pub fn pairs(&self) -> Vec<Pair> {
+        let mut list: Vec<Pair> = Vec::new();
+        if let (Some(validator), Some(fetcher)) =
+            (self.validator, self.fetcher)
+        {
+            list.push(Pair { validator, fetcher });
+        }
+        for &pair in self.parser_pairs.iter().flat_map(|l| &l.0) {
+            if !list.contains(&pair) {
+                list.push(pair);
+            }
+        }
+        list
+    }
+}
+
+/// A finding, with the parts the two parsers read for URL012.
+#[derive(Debug)]
+pub struct Found {
+    /// The finding.
+    pub finding: Finding,
+    /// For URL012: the pair's readings.
+    pub split: Option<Split>,
+}
+
+/// The findings of `input` under `spec` and `pairs`, in input order (then
+/// by code).
+pub fn findings(input: &str, spec: Spec, pairs: &[Pair]) -> Vec<Found> {
+    let mut all: Vec<Found> = check::check(input, spec)
+        .into_iter()
+        .map(|finding| Found { finding, split: None })
+        .collect();
+    for &pair in pairs {
+        for split in pairs::compare(input, pair) {
+            all.push(Found { finding: split.finding(), split: Some(split) });
+        }
+    }
+    all.sort_by(|a, b| {
+        (a.finding.span.start, a.finding.code)
+            .cmp(&(b.finding.span.start, b.finding.code))
+    });
+    all
 }
 
 /// The values of `--fail-on`: the severities of [`Severity`], lowest
@@ -142,11 +328,15 @@ impl From<FailOn> for Severity {
 /// `--only-findings`, an input without findings prints nothing.
 pub fn run(args: &CheckArgs) -> Result<Status, Error> {
     let spec = args.common.spec.value;
+    if let Some(p) = args.validator.filter(|&v| Some(v) == args.fetcher) {
+        return Err(Error::Usage(same_parser(p).trim_end().to_owned()));
+    }
+    let pairs = args.pairs();
     let passes = output::answer_each(
         &args.common.urls,
         args.common.json.on,
-        |buf, input| answer(args, buf, input),
-        |buf, input, bad| write_bad_json(buf, input, spec, bad),
+        |buf, input| answer(args, &pairs, buf, input),
+        |buf, input, bad| write_bad_json(buf, input, spec, &pairs, bad),
     )?;
     Ok(Status::from_valid(passes))
 }
@@ -154,20 +344,35 @@ pub fn run(args: &CheckArgs) -> Result<Status, Error> {
 /// Appends the record of `input` to `buf` (text, or a JSON line with
 /// `--json`; nothing with `--only-findings` and no finding) and says
 /// whether it passes: no finding reaches `--fail-on`.
-pub fn answer(args: &CheckArgs, buf: &mut Vec<u8>, input: &str) -> bool {
-    let findings = check::check(input, args.common.spec.value);
-    let fails = fails(&findings, Severity::from(args.fail_on));
-    if args.only_findings && findings.is_empty() {
+pub fn answer(
+    args: &CheckArgs,
+    pairs: &[Pair],
+    buf: &mut Vec<u8>,
+    input: &str,
+) -> bool {
+    let spec = args.common.spec.value;
+    let found = findings(input, spec, pairs);
+    let fails = fails(&found, Severity::from(args.fail_on));
+    if args.only_findings && found.is_empty() {
         return true;
     }
     if args.common.json.on {
-        write_json(buf, input, args.common.spec.value, &findings, fails);
+        write_json(buf, input, spec, pairs, &found, fails);
         buf.push(b'\n');
     } else {
         // A Vec takes every write.
-        let _ = write_human(buf, input, args.common.spec.value, &findings);
+        let _ = write_human(buf, input, &under(spec, pairs), &found);
     }
     !fails
+}
+
+/// What the findings are under: the spec, and the pairs.
+fn under(spec: Spec, pairs: &[Pair]) -> String {
+    match pairs {
+        [] => spec.to_string(),
+        [pair] => format!("{spec} and {pair}"),
+        _ => format!("{spec} and {} parser pairs", pairs.len()),
+    }
 }
 
 /// The JSON line (with its line ending) of an input without an answer:
@@ -176,12 +381,13 @@ fn write_bad_json(
     buf: &mut Vec<u8>,
     input: Option<&str>,
     spec: Spec,
+    pairs: &[Pair],
     bad: &BadLine,
 ) {
     let mut o = JsonObject::new(buf);
-    o.optional("input", input)
-        .string("spec", spec.name())
-        .null("max_severity")
+    o.optional("input", input).string("spec", spec.name());
+    pairs_member(&mut o, pairs);
+    o.null("max_severity")
         .boolean("fails", false)
         .strings("findings", std::iter::empty::<&str>());
     output::error_member(&mut o, Some(bad));
@@ -190,13 +396,20 @@ fn write_bad_json(
 }
 
 /// Whether some finding is at or above `threshold`.
-pub fn fails(findings: &[Finding], threshold: Severity) -> bool {
-    findings.iter().any(|f| f.severity >= threshold)
+pub fn fails(found: &[Found], threshold: Severity) -> bool {
+    found.iter().any(|f| f.finding.severity >= threshold)
 }
 
-/// The highest severity among `findings`.
-fn max_severity(findings: &[Finding]) -> Option<Severity> {
-    findings.iter().map(|f| f.severity).max()
+/// The highest severity among `found`.
+fn max_severity(found: &[Found]) -> Option<Severity> {
+    found.iter().map(|f| f.finding.severity).max()
+}
+
+/// `pairs`, the names of the pairs, when there are some.
+fn pairs_member(o: &mut JsonObject<'_>, pairs: &[Pair]) {
+    if !pairs.is_empty() {
+        o.strings("pairs", pairs.iter().map(Pair::to_string));
+    }
 }
 
 /// The input, then each finding: its code, severity and rule name, the
@@ -204,12 +417,12 @@ fn max_severity(findings: &[Finding]) -> Option<Severity> {
 pub fn write_human(
     out: &mut impl Write,
     input: &str,
-    spec: Spec,
-    findings: &[Finding],
+    spec: &str,
+    found: &[Found],
 ) -> io::Result<()> {
     let shown = output::visible(input);
     writeln!(out, "{shown}")?;
-    match (findings.len(), max_severity(findings)) {
+    match (found.len(), max_severity(found)) {
         (0, _) | (_, None) => {
             return writeln!(out, "  no findings under {spec}");
         }
@@ -218,7 +431,7 @@ pub fn write_human(
             writeln!(out, "  {n} findings under {spec} (highest: {max})")?;
         }
     }
-    for f in findings.iter().take(output::MAX_SHOWN) {
+    for f in found.iter().take(output::MAX_SHOWN).map(|f| &f.finding) {
         let name = f.rule().name;
         let (start, end) = (f.span.start, f.span.end);
         writeln!(out, "  {} {} {name} at {start}..{end}", f.code, f.severity)?;
@@ -227,27 +440,29 @@ pub fn write_human(
         writeln!(out, "    {}", output::visible(&f.message))?;
         writeln!(out, "    source: {}", f.source)?;
     }
-    if let Some(more) = output::more_line(findings.len(), "finding") {
+    if let Some(more) = output::more_line(found.len(), "finding") {
         writeln!(out, "{more}")?;
     }
     Ok(())
 }
 
-/// One JSON object (no line ending): `input`, `spec`, `max_severity`,
-/// `fails` and `findings`.
+/// One JSON object (no line ending): `input`, `spec`, `pairs` (with
+/// pairs), `max_severity`, `fails` and `findings`.
 pub fn write_json(
     buf: &mut Vec<u8>,
     input: &str,
     spec: Spec,
-    findings: &[Finding],
+    pairs: &[Pair],
+    found: &[Found],
     fails: bool,
 ) {
     let mut o = JsonObject::new(buf);
-    o.string("input", input)
-        .string("spec", spec.name())
-        .optional("max_severity", max_severity(findings).map(Severity::name))
+    o.string("input", input).string("spec", spec.name());
+    pairs_member(&mut o, pairs);
+    o.optional("max_severity", max_severity(found).map(Severity::name))
         .boolean("fails", fails)
-        .objects("findings", findings, |o, f| {
+        .objects("findings", found, |o, found| {
+            let f = &found.finding;
             o.string("code", f.code)
                 .string("name", f.rule().name)
                 .string("severity", f.severity.name())
@@ -256,6 +471,21 @@ pub fn write_json(
                 })
                 .string("message", &f.message)
                 .string("source", f.source);
+            if let Some(split) = &found.split {
+                let part = match split.part {
+                    Part::Userinfo => "userinfo",
+                    part => part.name(),
+                };
+                o.string("part", part)
+                    .object("validator", |r| {
+                        r.string("parser", split.pair.validator.name)
+                            .optional("value", split.seen.as_deref());
+                    })
+                    .object("fetcher", |r| {
+                        r.string("parser", split.pair.fetcher.name)
+                            .optional("value", split.reached.as_deref());
+                    });
+            }
         });
     output::error_member(&mut o, None);
     o.finish();
@@ -271,9 +501,9 @@ mod tests {
 
     #[test]
     fn findings_with_carets() {
-        let findings = check::check(GOPHER, Spec::Rfc1808);
+        let found = findings(GOPHER, Spec::Rfc1808, &[]);
         let mut buf = Vec::new();
-        write_human(&mut buf, GOPHER, Spec::Rfc1808, &findings).unwrap();
+        write_human(&mut buf, GOPHER, "rfc1808", &found).unwrap();
         let text = String::from_utf8(buf).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], GOPHER);
@@ -289,14 +519,14 @@ mod tests {
     #[test]
     fn no_findings() {
         let mut buf = Vec::new();
-        write_human(&mut buf, "http://a/", Spec::Rfc3986, &[]).unwrap();
+        write_human(&mut buf, "http://a/", "rfc3986", &[]).unwrap();
         assert_eq!(buf, b"http://a/\n  no findings under rfc3986\n");
     }
 
     #[test]
     fn thresholds() {
-        let low = check::check("http://a:8080/", Spec::Rfc1808);
-        assert_eq!(low[0].severity, Severity::Low);
+        let low = findings("http://a:8080/", Spec::Rfc1808, &[]);
+        assert_eq!(low[0].finding.severity, Severity::Low);
         assert!(fails(&low, Severity::Info));
         assert!(fails(&low, Severity::Low));
         assert!(!fails(&low, Severity::Medium));
@@ -305,9 +535,16 @@ mod tests {
 
     #[test]
     fn json_object() {
-        let findings = check::check("http://u:p@a/", Spec::Rfc1808);
+        let found = findings("http://u:p@a/", Spec::Rfc1808, &[]);
         let mut buf = Vec::new();
-        write_json(&mut buf, "http://u:p@a/", Spec::Rfc1808, &findings, true);
+        write_json(
+            &mut buf,
+            "http://u:p@a/",
+            Spec::Rfc1808,
+            &[],
+            &found,
+            true,
+        );
         let v: serde_json::Value = serde_json::from_slice(&buf).unwrap();
         assert_eq!(v["max_severity"], "medium");
         assert_eq!(v["fails"], true);

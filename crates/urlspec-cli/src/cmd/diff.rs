@@ -24,10 +24,11 @@ use urlspec::Spec;
 use urlspec_parsers::diff::{
     self as readers, Cell, Comparison, Difference, Reader, Row,
 };
-use urlspec_parsers::{Profile, PROFILES};
+use urlspec_parsers::Profile;
 
 use crate::args::{
-    help_of, invalid_value, spec_error, spec_of_build, JsonArg, SPECS,
+    help_of, spec_error, spec_of_build, JsonArg, ParserList, ParserListParser,
+    SPECS,
 };
 use crate::output::{
     self, BadLine, Error, JsonObject, LineReader, NotUtf8, Origin, Output,
@@ -91,10 +92,12 @@ comparison, {kind, message, line}, with input null when it is not text, no
 rows and agree null).
 
 --parsers adds a row per real parser beside the specs: a comma-separated list
-of profile names, or all (python-urllib, python-urllib3, rust-url, rust-http:
-each written after the implementation's source, or calling the Rust crate
-itself, and checked against the real one; each names the release it follows,
-listed under the matrix). A parser's row shows the components as that
+of profile names, or all (python-urllib, python-urllib3, rust-url, rust-http,
+go, java, curl, php, node-legacy, ruby: each written after the
+implementation's source, or calling the Rust crate itself, and checked against
+the real one; each names the release it follows, listed under the matrix).
+urlspec check --validator P --fetcher Q reports where two of them read another
+host, port, scheme or user information (URL012). A parser's row shows the components as that
 implementation reports them (its user and password are its user information
 split at the first `:`), or the error it raises; where urllib gives an empty
 text for an absent component, its empty text stands for either. A difference
@@ -251,55 +254,6 @@ impl TypedValueParser for SpecListParser {
                 .with_cmd(cmd));
         }
         Ok(SpecList(specs))
-    }
-}
-
-/// The parsers of `urlspec diff --parsers`, in the order given.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParserList(pub Vec<&'static Profile>);
-
-/// The value parser of `--parsers`: a comma-separated list of profile
-/// names (ASCII case ignored), `all` for every profile, or `none`. A name
-/// given twice counts once, where it first appears.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ParserListParser;
-
-impl TypedValueParser for ParserListParser {
-    type Value = ParserList;
-
-    fn parse_ref(
-        &self,
-        cmd: &clap::Command,
-        arg: Option<&Arg>,
-        value: &OsStr,
-    ) -> Result<ParserList, clap::Error> {
-        let text = value.to_string_lossy();
-        let mut parsers: Vec<&'static Profile> = Vec::new();
-        for name in text.split(',').map(str::trim) {
-            let found: Vec<&'static Profile> = if name
-                .eq_ignore_ascii_case("all")
-            {
-                PROFILES.to_vec()
-            } else if name.eq_ignore_ascii_case("none") {
-                Vec::new()
-            } else {
-                let p = urlspec_parsers::profile(name).ok_or_else(|| {
-                    let arg = arg.map_or_else(
-                        || "--parsers".to_owned(),
-                        Arg::to_string,
-                    );
-                    let names = PROFILES.iter().map(|p| p.name);
-                    invalid_value(cmd, arg, name, names.chain(["all", "none"]))
-                })?;
-                vec![p]
-            };
-            for p in found {
-                if !parsers.contains(&p) {
-                    parsers.push(p);
-                }
-            }
-        }
-        Ok(ParserList(parsers))
     }
 }
 

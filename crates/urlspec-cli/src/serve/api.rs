@@ -16,6 +16,7 @@ use crate::cmd::parse::ParseArgs;
 use crate::cmd::resolve::{Mode, ResolveArgs, Single};
 use crate::cmd::{check, diff, links, parse};
 use crate::output::{self, JsonObject, Origin};
+use urlspec_parsers::{pairs, Profile};
 
 /// How an endpoint's query becomes the arguments of its subcommand.
 pub struct Endpoint {
@@ -49,21 +50,23 @@ pub const RESOLVE: Endpoint = Endpoint {
     heading: Some("Resolution options"),
 };
 
-/// `GET /api/diff?input=&base=&specs=`.
+/// `GET /api/diff?input=&base=&specs=&parsers=` (the parsers' rows
+/// when there is no base).
 pub const DIFF: Endpoint = Endpoint {
     command: "diff",
     fixed: &["--json"],
     input: Some("input"),
-    options: &["base", "specs"],
+    options: &["base", "specs", "parsers"],
     heading: None,
 };
 
-/// `GET /api/check?input=&spec=&fail-on=`.
+/// `GET /api/check?input=&spec=&fail-on=` (and `validator`, `fetcher`,
+/// `parser-pairs`).
 pub const CHECK: Endpoint = Endpoint {
     command: "check",
     fixed: &["--json"],
     input: Some("input"),
-    options: &["spec", "fail-on"],
+    options: &["spec", "fail-on", "validator", "fetcher", "parser-pairs"],
     heading: None,
 };
 
@@ -278,8 +281,12 @@ pub async fn resolve(uri: Uri) -> Response {
 pub async fn diff(uri: Uri) -> Response {
     respond(&DIFF, &uri, |args: &DiffArgs, buf| {
         let input = args.input.as_deref().unwrap_or_default();
-        let c =
-            diff::comparison(args.base.as_deref(), input, &args.specs.0, &[]);
+        let c = diff::comparison(
+            args.base.as_deref(),
+            input,
+            &args.specs.0,
+            &args.parsers.0,
+        );
         diff::write_json(buf, &c);
         buf.push(b'\n');
     })
@@ -288,10 +295,99 @@ pub async fn diff(uri: Uri) -> Response {
 /// `GET /api/check`: the record of `urlspec check --json`.
 pub async fn check(uri: Uri) -> Response {
     respond(&CHECK, &uri, |args: &CheckArgs, buf| {
+        let pairs = args.pairs();
         for url in &args.common.urls {
-            check::answer(args, buf, url);
+            check::answer(args, &pairs, buf, url);
         }
     })
+}
+
+/// `GET /api/allowlist?input=&allowed=&parsers=`: which parsers an
+/// allowlist of the host `allowed` would be fooled with on `input` (each
+/// that reads the allowed host while another reads another), and each
+/// parser's host. `parsers` as `urlspec diff --parsers` takes it; all by
+/// default.
+pub async fn allowlist(uri: Uri) -> Response {
+    let params = params(&uri);
+    let mut input = None;
+    let mut allowed = None;
+    let mut asked = vec![("parsers".to_owned(), "all".to_owned())];
+    for (name, value) in &params {
+        match name.as_str() {
+            "input" => input = Some(value.clone()),
+            "allowed" => allowed = Some(value.clone()),
+            "parsers" => asked[0].1.clone_from(value),
+            _ => {
+                let message = format!(
+                    "unknown parameter `{}`; /api/allowlist takes input, \
+                     allowed, parsers",
+                    output::visible(name)
+                );
+                return ApiError::bad(message).into_response();
+            }
+        }
+    }
+    let (Some(input), Some(allowed)) = (input, allowed) else {
+        let message = "`input` and `allowed` are both needed".to_owned();
+        return ApiError::bad(message).into_response();
+    };
+    let parsers = match arguments::<DiffArgs>(
+        &DIFF,
+        &[asked, vec![("input".to_owned(), input.clone())]].concat(),
+    ) {
+        Ok(args) if !args.parsers.0.is_empty() => args.parsers.0,
+        Ok(_) => {
+            let message = "`parsers` names none".to_owned();
+            return ApiError::bad(message).into_response();
+        }
+        Err(err) => return err.into_response(),
+    };
+    let mut buf = Vec::with_capacity(1024);
+    let written = output::isolate(|| {
+        allowlist_json(&mut buf, &input, &allowed, &parsers);
+    });
+    match written {
+        Ok(()) => json(StatusCode::OK, buf, "application/json"),
+        Err(bad) => ApiError::internal(bad.to_string()).into_response(),
+    }
+}
+
+/// The object of `/api/allowlist`: `input`, `allowed`, `hosts` (each
+/// parser's host, or its error) and `fooled` (each parser that reads the
+/// allowed host, with the parsers that read another and their hosts).
+pub fn allowlist_json(
+    buf: &mut Vec<u8>,
+    input: &str,
+    allowed: &str,
+    parsers: &[&'static Profile],
+) {
+    let fooled = pairs::fooled(input, allowed, parsers);
+    let mut o = JsonObject::new(buf);
+    o.string("input", input)
+        .string("allowed", allowed)
+        .objects("hosts", parsers, |o, p| {
+            o.string("parser", p.name);
+            match p.parse(input) {
+                Ok(c) => {
+                    o.optional("host", c.host.as_deref()).null("error");
+                }
+                Err(e) => {
+                    o.null("host").string("error", &e.to_string());
+                }
+            }
+        })
+        .objects("fooled", &fooled, |o, f| {
+            o.string("parser", f.parser.name).objects(
+                "elsewhere",
+                &f.elsewhere,
+                |o, (p, host)| {
+                    o.string("parser", p.name)
+                        .optional("host", host.as_deref());
+                },
+            );
+        });
+    o.finish();
+    buf.push(b'\n');
 }
 
 /// `POST /api/links`: the lines of `urlspec links --output json` for the

@@ -84,13 +84,16 @@ on loopback (127.0.0.1:8080 unless --listen says otherwise). The address is
 printed on standard error once the server listens; it runs until stopped.
 
 Page:
-  GET /?input=URL&base=BASE&specs=LIST
-        The matrix of `urlspec diff` (one row per spec, one column per
-        component, or the resolved URL with a base), the cells that differ
+  GET /?input=URL&base=BASE&specs=LIST&parsers=LIST&allowed=HOST
+        The matrix of `urlspec diff` (one row per spec, and per real parser
+        asked for, one column per component, or the resolved URL with a
+        base), the cells that differ
         marked and the security-relevant columns flagged; the explanations
         with their citations; the `check` findings with carets; the validity
         of the input under each spec, each violation with its position and
-        rule. The link of a view reproduces it on any `urlspec serve`. The
+        rule. With an allowed host, which parsers an allowlist of it would
+        be fooled with (each that reads that host while another reads
+        another, as /api/allowlist). The link of a view reproduces it on any `urlspec serve`. The
         page is rendered by the server and works without script; its script
         only updates the view as one types, through the API below.
 
@@ -102,7 +105,13 @@ the option of the same name, checked as on the command line):
        same-scheme, no-same-scheme, dotdot-above-root, fix-pathless-base,
        rfc1630-dots, rootless-dots, path-guard (a flag takes true or false)
   GET  /api/diff?input=URL&base=BASE&specs=LIST           as `diff --json`
+       (also parsers, without a base)
   GET  /api/check?input=URL&spec=SPEC&fail-on=SEVERITY    as `check --json`
+       (also validator, fetcher, parser-pairs)
+  GET  /api/allowlist?input=URL&allowed=HOST&parsers=LIST
+       {input, allowed, hosts: [{parser, host, error}], fooled: [{parser,
+       elsewhere: [{parser, host}]}]}: each parser (all by default) that
+       reads the allowed host while another reads another host
   POST /api/links?url=URL&spec=SPEC&format=FORMAT         as `links --output json`
        (also redirect, base-headers, strict-base) with the document
        (HTML, MIME or WARC) as the body: JSON Lines, one per link, and the
@@ -175,6 +184,7 @@ pub fn router() -> Router {
         .route("/api/resolve", get(api::resolve))
         .route("/api/diff", get(api::diff))
         .route("/api/check", get(api::check))
+        .route("/api/allowlist", get(api::allowlist))
         .route("/api/links", post(api::links))
         .fallback(api::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))

@@ -18,6 +18,7 @@ use urlspec::diff::Column;
 use urlspec::whatwg;
 use urlspec::{Reference, Spec};
 use urlspec_parsers::diff::Comparison;
+use urlspec_parsers::{pairs, Profile, PROFILES};
 
 use super::api::{self, ApiError};
 use crate::args::SPECS;
@@ -34,6 +35,10 @@ pub struct Query {
     pub base: Option<String>,
     /// The specs to compare, in order.
     pub specs: Vec<Spec>,
+    /// The real parsers beside them, in order.
+    pub parsers: Vec<&'static Profile>,
+    /// The host an allowlist allows, when one was given.
+    pub allowed: Option<String>,
     /// Why the query was refused, if it was (the view then shows all
     /// specs and no answer).
     pub problem: Option<String>,
@@ -49,29 +54,35 @@ impl Query {
         };
         let input = last("input");
         let base = last("base").filter(|b| !b.is_empty());
-        let specs: Vec<&str> = params
-            .iter()
-            .filter(|(k, _)| k == "specs")
-            .map(|(_, v)| v.as_str())
-            .collect();
-        let mut asked = vec![
-            ("input".to_owned(), input.clone().unwrap_or_default()),
-            ("specs".to_owned(), specs.join(",")),
-        ];
-        if specs.is_empty() {
-            asked.pop();
+        let allowed = last("allowed").filter(|a| !a.trim().is_empty());
+        let all = |key: &str| -> Vec<&str> {
+            params
+                .iter()
+                .filter(|(k, _)| k == key)
+                .map(|(_, v)| v.as_str())
+                .collect()
+        };
+        let specs = all("specs");
+        let parsers = all("parsers");
+        let mut asked =
+            vec![("input".to_owned(), input.clone().unwrap_or_default())];
+        if !specs.is_empty() {
+            asked.push(("specs".to_owned(), specs.join(",")));
+        }
+        if !parsers.is_empty() {
+            asked.push(("parsers".to_owned(), parsers.join(",")));
         }
         if let Some(base) = &base {
             asked.push(("base".to_owned(), base.clone()));
         }
-        let (specs, problem) =
+        let (specs, parsers, problem) =
             match api::arguments::<DiffArgs>(&api::DIFF, &asked) {
-                Ok(args) => (args.specs.0, None),
+                Ok(args) => (args.specs.0, args.parsers.0, None),
                 Err(ApiError { message, .. }) => {
-                    (SPECS.to_vec(), Some(message))
+                    (SPECS.to_vec(), Vec::new(), Some(message))
                 }
             };
-        Query { input, base, specs, problem }
+        Query { input, base, specs, parsers, allowed, problem }
     }
 }
 
@@ -158,6 +169,21 @@ fn form(query: &Query) -> Markup {
                     }
                 }
             }
+            fieldset #parsers {
+                legend { "Real parsers (beside the specs, without a base)" }
+                @for p in PROFILES {
+                    label title=(p.follows) {
+                        input type="checkbox" name="parsers" value=(p.name)
+                            checked[query.parsers.contains(p)];
+                        " " (p.name)
+                    }
+                }
+            }
+            label {
+                span { "Allowed host (which parsers would an allowlist of it be fooled with?)" }
+                input #allowed name="allowed" type="text" autocomplete="off"
+                    spellcheck="false" value=[query.allowed.as_deref()];
+            }
             button type="submit" { "Compare" }
         }
     }
@@ -173,10 +199,18 @@ fn view_of(query: &Query) -> Markup {
             p .hint { "Type a URL (and a base, to resolve it as a reference)." }
         };
     };
-    let c = diff::comparison(query.base.as_deref(), input, &query.specs, &[]);
+    let c = diff::comparison(
+        query.base.as_deref(),
+        input,
+        &query.specs,
+        &query.parsers,
+    );
     html! {
         p #permalink {
             a href=(permalink(query)) { "Link to this view" }
+        }
+        @if let Some(allowed) = &query.allowed {
+            (allowlist(input, allowed, &query.parsers))
         }
         (matrix(&c))
         (differences(&c))
@@ -194,7 +228,50 @@ fn permalink(query: &Query) -> String {
     }
     let names: Vec<&str> = query.specs.iter().map(|s| s.name()).collect();
     q.append_pair("specs", &names.join(","));
+    if !query.parsers.is_empty() {
+        let names: Vec<&str> = query.parsers.iter().map(|p| p.name).collect();
+        q.append_pair("parsers", &names.join(","));
+    }
+    if let Some(allowed) = &query.allowed {
+        q.append_pair("allowed", allowed);
+    }
     q.finish()
+}
+
+/// Which parsers an allowlist of `allowed` would be fooled with: each
+/// that reads the allowed host, with those that connect elsewhere. The
+/// parsers asked for, or every one.
+fn allowlist(
+    input: &str,
+    allowed: &str,
+    asked: &[&'static Profile],
+) -> Markup {
+    let parsers = if asked.is_empty() { PROFILES } else { asked };
+    let fooled = pairs::fooled(input, allowed, parsers);
+    html! {
+        section #allowlist {
+            h2 { "Allowlist" }
+            @if fooled.is_empty() {
+                p .agree { "No parser reads " code { (allowed) } " while another reads another host." }
+            }
+            @for f in &fooled {
+                article data-parser=(f.parser.name) {
+                    h3 { (f.parser.name) " reads " code { (allowed) } }
+                    ul {
+                        @for (p, host) in &f.elsewhere {
+                            li data-parser=(p.name) {
+                                (p.name) " connects to "
+                                @match host {
+                                    Some(h) => code { (output::visible(h)) },
+                                    None => "no host",
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// The verdict: whether the specs agree, or the columns they differ on.

@@ -289,6 +289,29 @@ fn cases(data: &Path) -> Vec<Case> {
             b"",
         ));
     }
+    // A validator and a fetcher that read another host, port, scheme or
+    // user information (URL012).
+    for (i, url) in [
+        "http://allowed.example\\@evil.example/",
+        "http://u:secret@allowed.example\\@evil.example:8080/",
+        "http:/evil.example/",
+        "http://0x7f.1/",
+        "http://a@b@evil.example/",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        plain.push(Case::small(
+            format!("check pairs#{i}"),
+            &["check", "--parser-pairs", "common", "--", url],
+            b"",
+        ));
+    }
+    plain.push(Case::new(
+        "check --validator python-urllib --fetcher curl userbait",
+        &["check", "--validator", "python-urllib", "--fetcher", "curl"],
+        few_userbait,
+    ));
     for (i, (a, b, flags)) in equiv_pairs().into_iter().enumerate() {
         for spec in ["rfc1808", "rfc2396", "rfc3986", "whatwg"] {
             let mut args = vec!["equiv", "--spec", spec];

@@ -10,6 +10,7 @@
 mod common;
 
 mod check;
+mod check_pairs;
 mod completions;
 mod diff;
 mod diff_parsers;
@@ -33,6 +34,7 @@ mod parse;
 mod resolve;
 mod scheme;
 mod serve;
+mod serve_parsers;
 mod streams;
 mod whatwg;
 mod wpt;

@@ -553,7 +553,8 @@ fn a_stalled_request_is_ended() {
 fn help_lists_the_endpoints() {
     let help = String::from_utf8(cli(&["serve", "--help"], b"")).unwrap();
     for endpoint in [
-        "GET /?input=URL&base=BASE&specs=LIST",
+        "GET /?input=URL&base=BASE&specs=LIST&parsers=LIST&allowed=HOST",
+        "GET  /api/allowlist?input=URL&allowed=HOST&parsers=LIST",
         "GET  /api/parse?input=URL&spec=SPEC",
         "GET  /api/resolve?base=BASE&reference=REF&spec=SPEC",
         "GET  /api/diff?input=URL&base=BASE&specs=LIST",

@@ -24,11 +24,17 @@ Where urllib's answer departs from an RFC, this module still gives
 urllib's; ``urlspec.rfc3986`` has urllib's signatures with RFC 3986's
 answers, and ``urlspec.resolve``/``urlspec.parse`` each spec's.
 
-``urlsplit``, ``urlparse`` and ``urljoin`` are Rust functions (no Python
-frame); ``urlunsplit``, ``urlunparse``, ``urldefrag``, ``quote``,
-``quote_plus``, ``quote_from_bytes``, ``unquote``, ``unquote_plus`` and
-``unquote_to_bytes`` are implemented here over Rust helpers. Every other
-name of ``urllib.parse.__all__`` (``urlencode``, ``parse_qs``,
+The functions of ``NATIVE`` are each a ``def`` of this module made into
+a function object that CPython calls straight into Rust: Rust answers the
+common calls (``str`` arguments, the defaults or ``str`` ones for the
+others) with no Python frame, and hands any other call to the ``def``.
+They answer introspection as that ``def`` (``inspect.signature``,
+``__defaults__``, ``__code__``, ``__dict__``, weak references, binding as
+methods on a class; ``isinstance(f, types.FunctionType)``), and
+``urlsplit`` also as urllib's ``lru_cache`` wrapper: it remembers its
+last answers (256, each in the slot of its arguments' hash) and has
+``cache_info()``, ``cache_clear()``, ``cache_parameters()`` and
+``__wrapped__``. Every other name of ``urllib.parse.__all__`` (``urlencode``, ``parse_qs``,
 ``parse_qsl``, the result classes) is urllib's own, re-exported, and so is
 any other attribute (``uses_netloc``, ``clear_cache``, ...): adding a
 scheme to ``urllib.parse.uses_netloc`` changes both modules' answers, as
@@ -200,27 +206,29 @@ _native.set_urllib(
     globals=_up.__dict__,
     split_result=_up.SplitResult,
     parse_result=_up.ParseResult,
+    defrag_result=_up.DefragResult,
     check_netloc=_check_netloc,
     split_other=_split_other,
     parse_other=functools.partial(_split_other, parse=True),
     join_other=_join_other,
 )
 
-#: ``urllib.parse.urlsplit(url, scheme='', allow_fragments=True)``: a
-#: function object of the Rust code that splits a lone ``str`` itself and
-#: hands any other call to ``_native.urllib_urlsplit``, with urllib's
-#: ``__doc__`` and a ``cache_clear``, which ``urllib.parse.clear_cache()``
-#: calls. There is no cache: splitting costs less than urllib's cache
-#: lookup would.
-urlsplit = _native.urllib_fast("urlsplit", _native.urllib_urlsplit, _up.urlsplit.__doc__)
+def urlsplit(url, scheme="", allow_fragments=True):
+    return _native.urllib_urlsplit(url, scheme, allow_fragments)
 
-#: ``urllib.parse.urlparse(url, scheme='', allow_fragments=True)``, made
-#: the same way.
-urlparse = _native.urllib_fast("urlparse", _native.urllib_urlparse, _up.urlparse.__doc__)
 
-#: ``urllib.parse.urljoin(base, url, allow_fragments=True)``, made the same
-#: way: two ``str`` are joined by the Rust code itself.
-urljoin = _native.urllib_fast("urljoin", _native.urllib_urljoin, _up.urljoin.__doc__)
+def urlparse(url, scheme="", allow_fragments=True):
+    return _native.urllib_urlparse(url, scheme, allow_fragments)
+
+
+def urljoin(base, url, allow_fragments=True):
+    return _native.urllib_urljoin(base, url, allow_fragments)
+
+
+# urllib's own words for what these do.
+urlsplit.__doc__ = _up.urlsplit.__doc__
+urlparse.__doc__ = _up.urlparse.__doc__
+urljoin.__doc__ = _up.urljoin.__doc__
 
 
 # Inputs on which an interpreter's urllib may answer otherwise than the
@@ -289,10 +297,21 @@ def _texts(parts):
     return None
 
 
+def _unpacked(components, name):
+    """``components`` as a tuple; for one that is not iterable, urllib's
+    own ``TypeError``."""
+    try:
+        items = iter(components)
+    except TypeError:
+        _URLLIB[name](components)
+        raise
+    return tuple(items)
+
+
 def urlunsplit(components):
     """``urllib.parse.urlunsplit``: a URL from ``(scheme, netloc, path,
     query, fragment)``."""
-    parts = tuple(components)
+    parts = _unpacked(components, "urlunsplit")
     read = _texts(parts) if len(parts) == 5 else None
     if read is None:
         return _URLLIB["urlunsplit"](parts)
@@ -304,7 +323,7 @@ def urlunsplit(components):
 def urlunparse(components):
     """``urllib.parse.urlunparse``: a URL from ``(scheme, netloc, path,
     params, query, fragment)``."""
-    parts = tuple(components)
+    parts = _unpacked(components, "urlunparse")
     read = _texts(parts) if len(parts) == 6 else None
     if read is None:
         return _URLLIB["urlunparse"](parts)
@@ -405,6 +424,9 @@ def unquote(string, encoding="utf-8", errors="replace"):
         encoding = "utf-8"
     if errors is None:
         errors = "replace"
+    if type(encoding) is not str or type(errors) is not str:
+        # ``bytes.decode`` refuses them (urllib decodes each ASCII run).
+        return _URLLIB["unquote"](string, encoding, errors)
     return _native.urllib_unquote(string, encoding, errors, _is_utf8(encoding))
 
 
@@ -414,12 +436,21 @@ def unquote_plus(string, encoding="utf-8", errors="replace"):
     return unquote(string.replace("+", " "), encoding, errors)
 
 
+# Each ``def`` of NATIVE with its Rust entry (module docstring);
+# ``urlsplit`` remembers its answers where urllib's does.
+for _name in NATIVE:
+    globals()[_name] = _native.urllib_function(
+        _name, globals()[_name], memo=_name == "urlsplit" and PROBED["hashes_arguments"]
+    )
+
 #: The functions of ``NATIVE`` that are urllib's own here, each with the
 #: call on which compat's rules answered otherwise than this interpreter
 #: (empty on CPython 3.10 to 3.13).
 FALLBACK = _self_check()
 for _name in FALLBACK:
     globals()[_name] = _URLLIB[_name]
+if hasattr(urlsplit, "cache_clear"):
+    urlsplit.cache_clear()  # the self-check's answers
 
 for _name in _up.__all__:
     if _name not in globals():

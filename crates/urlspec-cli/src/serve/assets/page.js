@@ -66,22 +66,30 @@
   const securityMarker = () =>
     el("span", { class: "security-marker" }, "security");
 
-  // The index of the group with the most specs (the first of the largest).
+  // The readers of a group: its specs, then its real parsers.
+  const readers = (g) => g.specs.concat(g.parsers || []);
+
+  // A row's reader: a spec, or a real parser.
+  const reader = (row) => row.spec || row.parser;
+
+  // The index of the group with the most readers (the first of the largest).
   const majority = (d) => {
     let best = 0;
     d.groups.forEach((g, i) => {
-      if (g.specs.length > d.groups[best].specs.length) best = i;
+      if (readers(g).length > readers(d.groups[best]).length) best = i;
     });
     return best;
   };
 
-  const isMarked = (d, spec) => {
-    const group = d.groups.findIndex((g) => g.specs.includes(spec));
+  const isMarked = (d, name) => {
+    const group = d.groups.findIndex((g) => readers(g).includes(name));
     return group >= 0 && group !== majority(d);
   };
 
-  const inModel = (spec, col) =>
-    spec !== "whatwg" || (col !== "net_loc" && col !== "params");
+  // The WHATWG standard and the real parsers have no net_loc and no params.
+  const inModel = (row, col) =>
+    (row.parser === undefined && row.spec !== "whatwg") ||
+    (col !== "net_loc" && col !== "params");
 
   const verdict = (diff, columns) => {
     if (diff.agree) return `The ${diff.rows.length} specs agree.`;
@@ -114,11 +122,11 @@
           "error: " + visible(row.error))];
       } else {
         cells = columns.map((col) => {
-          if (!inModel(row.spec, col)) {
+          if (!inModel(row, col)) {
             return el("td", { "data-column": col, class: "none" }, "-");
           }
           const d = difference(col);
-          const marked = d !== undefined && isMarked(d, row.spec);
+          const marked = d !== undefined && isMarked(d, reader(row));
           const value = row.cells[col];
           return el("td", {
             "data-column": col,
@@ -128,7 +136,7 @@
           }, shown(value));
         });
       }
-      return el("tr", { "data-spec": row.spec }, el("th", {}, row.spec), cells,
+      return el("tr", { "data-spec": reader(row) }, el("th", {}, reader(row)), cells,
         parse ? el("td", { class: "valid" }, row.valid ? "yes" : "no") : null);
     });
     return el("section", { id: "matrix" },
@@ -146,7 +154,7 @@
         el("article", { "data-column": d.column },
           el("h3", {}, d.column, d.security ? [" ", securityMarker()] : null),
           el("ul", { class: "groups" }, d.groups.map((g) =>
-            el("li", {}, el("code", {}, shown(g.value)), " \u2190 " + g.specs.join(", ")))),
+            el("li", {}, el("code", {}, shown(g.value)), " \u2190 " + readers(g).join(", ")))),
           d.explanations.map((why) => el("p", { class: "why" }, visible(why))))));
 
   const findings = (input, checks) => {
@@ -197,6 +205,21 @@
               "(--json lists them all)")
             : null)));
 
+  // Which parsers an allowlist of one host would be fooled with.
+  const allowlist = (a) =>
+    el("section", { id: "allowlist" },
+      el("h2", {}, "Allowlist"),
+      a.fooled.length === 0
+        ? el("p", { class: "agree" }, "No parser reads ", el("code", {}, a.allowed),
+          " while another reads another host.")
+        : null,
+      a.fooled.map((f) =>
+        el("article", { "data-parser": f.parser },
+          el("h3", {}, f.parser + " reads ", el("code", {}, a.allowed)),
+          el("ul", {}, f.elsewhere.map((e) =>
+            el("li", { "data-parser": e.parser }, e.parser + " connects to ",
+              e.host === null ? "no host" : el("code", {}, visible(e.host))))))));
+
   const get = async (path, params) => {
     const response = await fetch(`${path}?${new URLSearchParams(params)}`);
     return { ok: response.ok, body: await response.json() };
@@ -209,19 +232,27 @@
     const base = form.elements.base.value;
     const specs = Array.from(form.querySelectorAll("input[name=specs]:checked"),
       (box) => box.value);
+    const parsers = Array.from(form.querySelectorAll("input[name=parsers]:checked"),
+      (box) => box.value);
+    const allowed = form.elements.allowed.value.trim();
     const query = new URLSearchParams({ input });
     if (base) query.set("base", base);
     query.set("specs", specs.join(","));
-    const link = `/?${query}`;
+    if (parsers.length > 0) query.set("parsers", parsers.join(","));
+    const link = `/?${query}${allowed ? `&${new URLSearchParams({ allowed })}` : ""}`;
     history.replaceState(null, "", link);
     const ticket = ++latest;
-    const [diff, checks, parses] = await Promise.all([
+    const [diff, checks, parses, fooled] = await Promise.all([
       get("/api/diff", query),
       Promise.all(specs.map((spec) => get("/api/check", { input, spec }))),
       Promise.all(specs.map((spec) => get("/api/parse", { input, spec }))),
+      allowed ? get("/api/allowlist", {
+        input, allowed, parsers: parsers.length > 0 ? parsers.join(",") : "all",
+      }) : null,
     ]);
     const parts = diff.ok ? [
       el("p", { id: "permalink" }, el("a", { href: link }, "Link to this view")),
+      fooled && fooled.ok ? allowlist(fooled.body) : null,
       matrix(diff.body), differences(diff.body),
       findings(input, checks.map((c) => c.body)),
       validity(input, parses.map((p) => p.body)),
