@@ -44,7 +44,7 @@
 //! }
 //! assert_eq!(links, [
 //!     (b"a".to_vec(), "a?x=1&y=2".to_string(), 9),
-//!     (b"img".to_vec(), "i.png".to_string(), 62),
+//!     (b"img".to_vec(), "i.png".to_string(), 64),
 //! ]);
 //! ```
 //!
