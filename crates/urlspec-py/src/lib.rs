@@ -23,6 +23,7 @@ mod bytes;
 mod compat;
 mod fastpy;
 mod links;
+mod links_arrow;
 mod urllib;
 mod urlobj;
 
@@ -715,6 +716,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(specs, m)?)?;
     m.add_function(wrap_pyfunction!(_limit_input_for_tests, m)?)?;
     m.add_function(wrap_pyfunction!(links::links, m)?)?;
+    m.add_class::<links_arrow::LinkBatchReader>()?;
+    m.add_function(wrap_pyfunction!(links_arrow::link_batches, m)?)?;
     batch::register(m)?;
     compat::register(m)?;
     Ok(())
