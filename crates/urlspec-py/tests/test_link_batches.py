@@ -111,7 +111,8 @@ def test_documents_batches_count_each_documents_links(generated, urlspec_cli):
 @pytest.mark.parametrize("path", real_archives(), ids=lambda p: p.name)
 def test_real_archives_row_for_row(path, urlspec_cli):
     want = cli_json(urlspec_cli, path)
-    kinds, it = batches_of(open(path, "rb"), batch_size=50)
+    # An input that is no archive is named as the CLI names it: its path.
+    kinds, it = batches_of(open(path, "rb"), batch_size=50, name=str(path))
     assert rows(kinds["links"]) == want
     plain = urlspec.links(open(path, "rb"))
     try:
