@@ -39,14 +39,29 @@ const MAX_BATCH_BYTES: usize = 1 << 30;
 /// One column, as its buffers.
 enum Array {
     /// `string`: validity (none without nulls), offsets, data.
-    Str { validity: Option<Vec<u8>>, offsets: Vec<i32>, data: Vec<u8>, nulls: usize },
+    Str {
+        validity: Option<Vec<u8>>,
+        offsets: Vec<i32>,
+        data: Vec<u8>,
+        nulls: usize,
+    },
     /// `dictionary<int32, string>`: the indices' validity, the indices,
     /// the dictionary (a `Str` without nulls).
-    Dict { validity: Option<Vec<u8>>, indices: Vec<i32>, nulls: usize, values: Box<Array> },
+    Dict {
+        validity: Option<Vec<u8>>,
+        indices: Vec<i32>,
+        nulls: usize,
+        values: Box<Array>,
+    },
     /// `int64`, no nulls.
     I64(Vec<i64>),
     /// `list<string>`: validity, offsets, the values (a `Str`).
-    List { validity: Option<Vec<u8>>, offsets: Vec<i32>, nulls: usize, values: Box<Array> },
+    List {
+        validity: Option<Vec<u8>>,
+        offsets: Vec<i32>,
+        nulls: usize,
+        values: Box<Array>,
+    },
 }
 
 impl Array {
@@ -69,16 +84,18 @@ impl Array {
                     nulls.into_pyobject(py)?.into_any(),
                 ],
             ),
-            Array::Dict { validity: v, indices, nulls, values } => PyTuple::new(
-                py,
-                [
-                    "dictionary".into_pyobject(py)?.into_any(),
-                    validity(v)?,
-                    buffer(Buffer::i32s(indices))?,
-                    values.into_py(py)?.into_any(),
-                    nulls.into_pyobject(py)?.into_any(),
-                ],
-            ),
+            Array::Dict { validity: v, indices, nulls, values } => {
+                PyTuple::new(
+                    py,
+                    [
+                        "dictionary".into_pyobject(py)?.into_any(),
+                        validity(v)?,
+                        buffer(Buffer::i32s(indices))?,
+                        values.into_py(py)?.into_any(),
+                        nulls.into_pyobject(py)?.into_any(),
+                    ],
+                )
+            }
             Array::I64(values) => PyTuple::new(
                 py,
                 [
@@ -89,16 +106,18 @@ impl Array {
                     0usize.into_pyobject(py)?.into_any(),
                 ],
             ),
-            Array::List { validity: v, offsets, nulls, values } => PyTuple::new(
-                py,
-                [
-                    "list".into_pyobject(py)?.into_any(),
-                    validity(v)?,
-                    buffer(Buffer::i32s(offsets))?,
-                    values.into_py(py)?.into_any(),
-                    nulls.into_pyobject(py)?.into_any(),
-                ],
-            ),
+            Array::List { validity: v, offsets, nulls, values } => {
+                PyTuple::new(
+                    py,
+                    [
+                        "list".into_pyobject(py)?.into_any(),
+                        validity(v)?,
+                        buffer(Buffer::i32s(offsets))?,
+                        values.into_py(py)?.into_any(),
+                        nulls.into_pyobject(py)?.into_any(),
+                    ],
+                )
+            }
         }
     }
 }
@@ -539,7 +558,12 @@ impl Filler {
                 + link.reference.len()
                 + link.url.as_ref().map_or(64, String::len)
                 + doc.base.url().map_or(0, str::len)
-                + shared.base_chain.iter().flatten().map(String::len).sum::<usize>();
+                + shared
+                    .base_chain
+                    .iter()
+                    .flatten()
+                    .map(String::len)
+                    .sum::<usize>();
             if self.links.len() >= self.options.batch_size
                 || self.links.bytes() + size > MAX_BATCH_BYTES
             {
@@ -678,7 +702,12 @@ fn read(
 
 /// The batches of one input: an iterator of `(kind, columns)`, kind
 /// `links` or `documents` (`_links_arrow.py` makes them record batches).
-#[pyclass(frozen, immutable_type, module = "urlspec._native", name = "LinkBatchReader")]
+#[pyclass(
+    frozen,
+    immutable_type,
+    module = "urlspec._native",
+    name = "LinkBatchReader"
+)]
 pub struct LinkBatchReader {
     state: Mutex<State>,
 }
@@ -726,9 +755,8 @@ impl LinkBatchReader {
                 return Ok(None);
             }
             let rx = &mut state.rx;
-            let got = py.detach(move || {
-                rx.recv_timeout(Duration::from_millis(100))
-            });
+            let got =
+                py.detach(move || rx.recv_timeout(Duration::from_millis(100)));
             match got {
                 Ok(Message::Links(columns)) => break ("links", columns),
                 Ok(Message::Documents(columns)) => break ("documents", columns),
@@ -848,11 +876,6 @@ pub fn link_batches(
             error(py, "LinksError", e.to_string(), None, None, None)
         })?;
     Ok(LinkBatchReader {
-        state: Mutex::new(State {
-            rx,
-            end: None,
-            raised,
-            raised_once: false,
-        }),
+        state: Mutex::new(State { rx, end: None, raised, raised_once: false }),
     })
 }
