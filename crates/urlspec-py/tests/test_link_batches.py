@@ -230,6 +230,7 @@ def test_a_1_gb_record_in_memory_bounded_by_the_batch_size(tmp_path):
     assert os.waitstatus_to_exitcode(status) == 0
     assert int(out) == links  # about 12 million links
     peak = usage.ru_maxrss * 1024
+    print(f"1 GB record, {links} links: peak resident memory {peak >> 20} MB")
     # The links alone, held, would take over 1 GB; the interpreter with
     # pyarrow takes about 100 MB.
     assert peak < 400 << 20, f"peak resident memory {peak >> 20} MB"
