@@ -133,7 +133,7 @@ struct Validity {
 impl Validity {
     #[inline]
     fn push(&mut self, valid: bool) {
-        if self.len % 8 == 0 {
+        if self.len.is_multiple_of(8) {
             self.bits.push(0);
         }
         if valid {
