@@ -13,10 +13,14 @@ runs the job (links and statistics to Parquet) with --resolver urlspec and
   stopped afterwards; the driver runs in this process.
 
 It reports pages and links per second per executor core (the median of the
-rounds; cores: N in local mode, the workers on the cluster). It also times
-the job's partition function alone in this process, without Spark, to show
-what the extraction costs apart from Spark's row transfer and the Parquet
-writing.
+rounds; cores: N in local mode, the workers on the cluster), and each as a
+share of `urlspec links -j 1` on the same archives (the command's release
+build, --cli; its JSON written to /dev/null). In the same run it times,
+without Spark, in this process: `urlspec.link_batches` alone (the Arrow
+batches built in Rust, taken one by one), and the job's partition
+functions (what each task does apart from Spark's row transfer and the
+Parquet writing). Seconds are wall-clock; the CPU seconds of the runs in
+this process are shown too (the batches are read on a thread of their own).
 
     python examples/spark/bench_links_job.py --cores 1,2 --workers 2 --rounds 3
 
@@ -24,9 +28,11 @@ Needs pyspark, Java 17 or later and the urlspec package, as the job does.
 """
 
 import argparse
+import json
 import os
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -38,13 +44,30 @@ import links_job  # noqa: E402
 import standalone  # noqa: E402
 import warcgen  # noqa: E402
 
-RESOLVERS = ("urlspec", "urllib")
+def release_cli():
+    """The release build of the urlspec command in Cargo's target directory."""
+    meta = subprocess.run(
+        ["cargo", "metadata", "--format-version", "1", "--no-deps"],
+        cwd=os.path.dirname(os.path.dirname(HERE)),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if meta.returncode != 0:
+        return None
+    path = os.path.join(json.loads(meta.stdout)["target_directory"], "release", "urlspec")
+    return path if os.path.isfile(path) else None
+
+
+def cpu_seconds():
+    t = os.times()
+    return t.user + t.system
 
 
 def time_setting(spark, what, cores, paths, work, a, rows):
     """The rounds of one Spark setting; appends a result row per transfer
     and resolver."""
-    runs = [(t, r) for t in a.transfers.split(",") for r in RESOLVERS]
+    runs = [(t, r) for t in a.transfers.split(",") for r in a.resolvers.split(",")]
     times = {k: [] for k in runs}
     counts = {}
     # A warm-up run over every archive starts the Python workers of every
@@ -63,7 +86,7 @@ def time_setting(spark, what, cores, paths, work, a, rows):
             times[k].append(seconds)
     for k in runs:
         t, r = k
-        rows.append((f"{what}, --transfer {t}", cores, r, counts[k]["pages"], counts[k]["links"], times[k]))
+        rows.append((f"{what}, --transfer {t}", cores, r, counts[k]["pages"], counts[k]["links"], times[k], None))
 
 
 def session(master, name):
@@ -95,6 +118,9 @@ def main():
     p.add_argument("--cores", default="1,2", help="Spark local[N] for each N in this list; empty: none (default 1,2)")
     p.add_argument("--workers", type=int, default=2, help="one-core workers of the standalone cluster; 0: no cluster (default 2)")
     p.add_argument("--transfers", default="arrow,rows", help="--transfer modes of the job to time (default arrow,rows)")
+    p.add_argument("--resolvers", default="urlspec,urllib", help="--resolver values of the job to time (default urlspec,urllib)")
+    p.add_argument("--batch-size", type=int, default=65536, help="links per Arrow batch (default 65536)")
+    p.add_argument("--cli", help="the urlspec command to compare with (default: the release build in Cargo's target directory)")
     p.add_argument("--spec", default="rfc1808")
     p.add_argument("--dir", help="where to write the corpus and outputs (default: a temporary directory, removed)")
     a = p.parse_args()
@@ -109,16 +135,58 @@ def main():
         print(f"corpus: {len(paths)} archives, {size / 1e6:.1f} MB gzipped, in {work}", file=sys.stderr)
         rows = []
 
-        # The partition function alone, in this process: one core, no Spark.
-        times = {r: [] for r in RESOLVERS}
-        for _ in range(a.rounds):
-            for r in RESOLVERS:
+        resolvers = a.resolvers.split(",")
+        cli = a.cli or release_cli()
+        if cli:
+            times = []
+            for _ in range(a.rounds):
                 t = time.perf_counter()
-                stats = [row[-1] for row in links_job.make_extractor(a.spec, r, "fail")(paths) if row[-1]]
-                times[r].append(time.perf_counter() - t)
-        pages, links = sum(s[0] for s in stats), sum(s[1] for s in stats)
-        for r in RESOLVERS:
-            rows.append(("no Spark (the partition function in one process)", 1, r, pages, links, times[r]))
+                subprocess.run(
+                    [cli, "links", "-j", "1", "--output", "json", "--spec", a.spec, *paths],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    check=False,
+                )
+                times.append(time.perf_counter() - t)
+            rows.append(("`urlspec links -j 1 --output json`", 1, "urlspec", None, None, times, None))
+
+        # urlspec.link_batches alone, and the partition functions, in this
+        # process: no Spark.
+        import urlspec
+
+        times, cpu = [], []
+        for _ in range(a.rounds):
+            t, c = time.perf_counter(), cpu_seconds()
+            n = 0
+            for path in paths:
+                with open(path, "rb", buffering=1 << 20) as f:
+                    for b in urlspec.link_batches(f, a.batch_size, dictionary=False, documents=False, summary=False, spec=a.spec, format="warc"):
+                        n += b.num_rows
+            times.append(time.perf_counter() - t)
+            cpu.append(cpu_seconds() - c)
+        rows.append(("`urlspec.link_batches` (no Spark)", 1, "urlspec", None, n, times, cpu))
+
+        for r in resolvers:
+            times, cpu = [], []
+            for _ in range(a.rounds):
+                t, c = time.perf_counter(), cpu_seconds()
+                if r == "urlspec":
+                    import pyarrow as pa
+
+                    part = links_job.make_batch_extractor(a.spec, "fail", batch_size=a.batch_size)
+                    out = list(part([pa.record_batch([pa.array(paths)], names=["path"])]))
+                    stats = [s for b in out for s in b.column("stats").to_pylist() if s]
+                    stats = [(s["pages"], s["links"]) for s in stats]
+                else:
+                    stats = [row[-1] for row in links_job.make_extractor(a.spec, r, "fail")(paths) if row[-1]]
+                times.append(time.perf_counter() - t)
+                cpu.append(cpu_seconds() - c)
+            pages, links = sum(s[0] for s in stats), sum(s[1] for s in stats)
+            rows.append(("the job's partition function (no Spark)", 1, r, pages, links, times, cpu))
+        # The CLI and link_batches rows count what the partition function counts.
+        pages = next(r[3] for r in rows if r[3])
+        links = next(r[4] for r in rows if r[4])
+        rows = [(w, c, r, p if p is not None else pages, l if l is not None else links, ts, cp) for w, c, r, p, l, ts, cp in rows]
 
         for cores in [int(c) for c in a.cores.split(",") if c]:
             spark = session(f"local[{cores}]", "urlspec links bench")
@@ -136,14 +204,21 @@ def main():
                 finally:
                     spark.stop()
 
-        print(f"\n{len(paths)} archives, {size / 1e6:.1f} MB gzipped; median of {a.rounds} rounds; spec {a.spec}\n")
-        print("| run | resolver | pages | links | seconds | pages/s per core | links/s per core |")
+        load = os.getloadavg()
+        print(
+            f"\n{len(paths)} archives, {size / 1e6:.1f} MB gzipped; median of {a.rounds} rounds; spec {a.spec}; "
+            f"batch size {a.batch_size}; load average at the end {load[0]:.1f}, {load[1]:.1f}, {load[2]:.1f}\n"
+        )
+        print("| run | resolver | links | seconds | CPU seconds | links/s per core | of CLI -j 1 |")
         print("|---|---|---:|---:|---:|---:|---:|")
-        for what, cores, r, pages, links, ts in rows:
+        base = None
+        for what, cores, r, pages, links, ts, cpu in rows:
             s = statistics.median(ts)
-            print(
-                f"| {what} | {r} | {pages:,} | {links:,} | {s:.2f} | {pages / s / cores:,.0f} | {links / s / cores:,.0f} |"
-            )
+            rate = links / s / cores
+            base = base or (rate if what.startswith("`urlspec links") else None)
+            share = f"{rate / base:.0%}" if base else ""
+            c = f"{statistics.median(cpu):.2f}" if cpu else ""
+            print(f"| {what} | {r} | {links:,} | {s:.2f} | {c} | {rate:,.0f} | {share} |")
     finally:
         if not a.dir:
             shutil.rmtree(work, ignore_errors=True)

@@ -255,8 +255,16 @@ def build_parser():
         default="auto",
         choices=("auto", "arrow", "rows"),
         help="how rows reach Spark: Arrow record batches through mapInArrow (needs pyarrow and pandas, "
-        "as PySpark's Arrow functions do), or pickled rows through RDD.mapPartitions; "
+        "as PySpark's Arrow functions do; with --resolver urlspec their columns are built by urlspec in Rust, "
+        "urlspec.link_batches), or pickled rows through RDD.mapPartitions; "
         "auto: arrow when both are installed (default)",
+    )
+    p.add_argument(
+        "--batch-size",
+        type=int,
+        default=65536,
+        metavar="N",
+        help="links per Arrow record batch handed to Spark (--transfer arrow; default: 65536)",
     )
     p.add_argument("--master", metavar="URL", help="Spark master when run with plain python (spark-submit sets it)")
     p.add_argument("--log-level", default="WARN", help="Spark log level (default: WARN)")
@@ -615,6 +623,87 @@ def make_arrow_extractor(spec, resolver, on_error, endpoint=None, fault=None, ba
     return extract
 
 
+# The job's link columns from the columns of urlspec.link_batches (those
+# of `urlspec links --output json`), by name.
+BATCH_COLUMNS = {
+    "target_uri": "document",
+    "redirect_chain": "base_chain",
+    "link_element": "element",
+    "link_attribute": "attribute",
+    "reference": "reference",
+    "url": "url",
+    "base": "base",
+    "base_source": "base_source",
+    "error": "error",
+    "offset": "offset",
+    "containers": "containers",
+    "encoding": "encoding",
+    "context": "context",
+}
+
+
+def make_batch_extractor(spec, on_error, endpoint=None, fault=None, batch_size=65536):
+    """The rows of make_extractor (resolver urlspec) as Arrow record batches
+    whose link columns urlspec builds in Rust (urlspec.link_batches): no
+    Python object per link. Each archive's batches are handed to Spark as
+    they are read, then its statistics row; memory stays bounded by the
+    batch size whatever the size of an archive or of one of its records."""
+
+    def extract(batches):
+        import pyarrow as pa
+        import urlspec
+
+        schema = _arrow_schema()
+        stats_type = schema.field("stats").type
+        attempt = _task_attempt() or 0
+
+        def job_batch(b, path):
+            n = b.num_rows
+            arrays = [pa.repeat(pa.scalar(path, pa.string()), n)]
+            for f in list(schema)[1:-1]:
+                a = b.column(BATCH_COLUMNS[f.name])
+                arrays.append(a if a.type == f.type else a.cast(f.type))
+            arrays.append(pa.nulls(n, stats_type))
+            return pa.RecordBatch.from_arrays(arrays, schema=schema)
+
+        def stats_batch(path, stats):
+            row = dict(zip(stats_type.names, stats))
+            for key in ("skipped_by_reason", "pages_by_base_source"):
+                row[key] = list(row[key].items())
+            arrays = [pa.array([path], pa.string())]
+            arrays += [pa.nulls(1, f.type) for f in list(schema)[1:-1]]
+            arrays.append(pa.array([row], stats_type))
+            return pa.RecordBatch.from_arrays(arrays, schema=schema)
+
+        for paths in batches:
+            for path in paths.column(0).to_pylist():
+                n = unresolved = 0
+                stream = links = error = None
+                try:
+                    stream = open_archive(path, endpoint)
+                    links = urlspec.link_batches(
+                        stream, batch_size, dictionary=False, documents=False, summary=False, spec=spec, format="warc"
+                    )
+                    for b in links:
+                        n += b.num_rows
+                        unresolved += b.num_rows - b.column("error").null_count
+                        yield job_batch(b, path)
+                except Exception as e:
+                    if on_error == "fail":
+                        raise
+                    error = f"{type(e).__name__}: {e}"
+                    print(f"links_job: {path}: {error} (after {n} links; going on)", file=sys.stderr)
+                finally:
+                    if stream is not None:
+                        stream.close()
+                summary = links.summary if links is not None else None
+                yield stats_batch(path, _stats(summary, n, unresolved, error, attempt))
+                if fault and attempt == 0 and os.path.basename(path) == fault:
+                    raise InjectedFault(f"{FAULT_VARIABLE}: the first attempt of the task reading {path} fails")
+
+    return extract
+
+
 def _ship_this_file(sc):
     """Make this module importable on the executors when it was imported
     (by a test or a notebook) rather than run as the main script, whose
@@ -627,7 +716,17 @@ def _ship_this_file(sc):
         sc._urlspec_links_job_shipped = True
 
 
-def extract(spark, paths, spec="rfc1808", resolver="urlspec", num_partitions=None, on_error="fail", transfer="auto", endpoint=None):
+def extract(
+    spark,
+    paths,
+    spec="rfc1808",
+    resolver="urlspec",
+    num_partitions=None,
+    on_error="fail",
+    transfer="auto",
+    endpoint=None,
+    batch_size=65536,
+):
     """The rows of the links and of the statistics, not yet computed (see
     _schema); split them with links_of and stats_of."""
     if transfer == "auto":
@@ -644,7 +743,11 @@ def extract(spark, paths, spec="rfc1808", resolver="urlspec", num_partitions=Non
     n = num_partitions or min(max(len(paths), 1), 10_000)
     if transfer == "arrow":
         archives = spark.createDataFrame(sc.parallelize([(p,) for p in paths], n), "path string")
-        return archives.mapInArrow(make_arrow_extractor(spec, resolver, on_error, endpoint, fault), _schema())
+        if resolver == "urlspec":
+            extractor = make_batch_extractor(spec, on_error, endpoint, fault, batch_size)
+        else:
+            extractor = make_arrow_extractor(spec, resolver, on_error, endpoint, fault)
+        return archives.mapInArrow(extractor, _schema())
     rdd = sc.parallelize(paths, n).mapPartitions(make_extractor(spec, resolver, on_error, endpoint, fault))
     return spark.createDataFrame(rdd, _schema())
 
@@ -782,7 +885,15 @@ def run(spark, args):
     compression = "uncompressed" if args.compression == "none" else args.compression
     start = time.perf_counter()
     rows = extract(
-        spark, paths, args.spec, args.resolver, args.num_partitions, args.on_error, args.transfer, args.s3_endpoint
+        spark,
+        paths,
+        args.spec,
+        args.resolver,
+        args.num_partitions,
+        args.on_error,
+        args.transfer,
+        args.s3_endpoint,
+        args.batch_size,
     )
     # Both outputs come from the same computed partitions: the links write
     # fills the cache, the statistics write reads it back. The cache is

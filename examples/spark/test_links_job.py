@@ -18,7 +18,9 @@ CI=1 or URLSPEC_SPARK_REQUIRED=1 (as in .ci/run) a missing piece fails the
 test instead.
 """
 
+import json
 import os
+import subprocess
 import sys
 import urllib.parse
 
@@ -26,6 +28,7 @@ import pytest
 
 from checks import (
     JAVA_OPTS,
+    JSON_KEYS,
     assert_same_rows,
     cli_rows,
     cli_stats,
@@ -295,3 +298,36 @@ def test_local_inputs_are_made_absolute(archives, tmp_path, monkeypatch):
     listing = tmp_path / "warc.paths"
     listing.write_text(os.path.join(name, "c.warc.gz") + "\n")
     assert links_job.read_path_lists(None, [str(listing)], "") == [archives["files"][2]]
+
+
+WARC_REAL = os.environ.get(
+    "URLSPEC_WARC_REAL", os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "..", "shared", "data", "warc-real")
+)
+
+
+def test_real_archives_match_the_cli(spark, cli, tmp_path):
+    """Every archive of ../shared/data/warc-real (13 crawlers' real WARC and
+    ARC files, damaged ones among them): the Parquet holds the CLI's JSON
+    lines, row for row, and each archive's statistics row its summary."""
+    need(None if os.path.isdir(WARC_REAL) else f"{WARC_REAL} is missing")
+    files = sorted(
+        os.path.abspath(os.path.join(WARC_REAL, f)) for f in os.listdir(WARC_REAL) if f not in ("MANIFEST.tsv", "README.md")
+    )
+    assert len(files) >= 40
+    out = str(tmp_path / "links")
+    counts = links_job.main([*files, "--output", out, "--on-error", "skip", "--batch-size", "100"], spark=spark)
+    assert counts["archives"] == len(files)
+    want, want_stats = [], {}
+    for f in files:
+        # The job reads every input as an archive (urlspec's format="warc"):
+        # the command too, so that an ARC file is refused by both.
+        p = subprocess.run([cli, "links", "--output", "json", "--format", "warc", f], capture_output=True, text=True)
+        assert p.returncode in (0, 1), p.stderr
+        want += [(f, *(j[k] for k in JSON_KEYS)) for j in map(json.loads, p.stdout.splitlines())]
+        want_stats[f] = cli_stats(p.stderr)
+    assert_same_rows(link_rows(out), want)
+    assert len(want) > 1000
+    got_stats = stats_rows(out + "-stats")
+    assert set(got_stats) == set(want_stats)
+    for f, s in got_stats.items():
+        assert {k: s[k] for k in want_stats[f]} == want_stats[f], f

@@ -61,6 +61,14 @@ impl Buffer {
     pub fn bytes(v: Vec<u8>) -> Buffer {
         Buffer { bytes: Owned::U8(v) }
     }
+
+    pub fn i32s(v: Vec<i32>) -> Buffer {
+        Buffer { bytes: Owned::I32(v) }
+    }
+
+    pub fn i64s(v: Vec<i64>) -> Buffer {
+        Buffer { bytes: Owned::I64(v) }
+    }
 }
 
 impl Drop for Buffer {

@@ -26,6 +26,7 @@ mod compat;
 mod fastpy;
 mod function;
 mod links;
+mod links_arrow;
 mod urlobj;
 
 /// Raises `urlspec.<class>(message, position, rule, reason)`.
@@ -717,6 +718,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(specs, m)?)?;
     m.add_function(wrap_pyfunction!(_limit_input_for_tests, m)?)?;
     m.add_function(wrap_pyfunction!(links::links, m)?)?;
+    m.add_class::<links_arrow::LinkBatchReader>()?;
+    m.add_function(wrap_pyfunction!(links_arrow::link_batches, m)?)?;
     batch::register(m)?;
     compat::register(m)?;
     Ok(())

@@ -176,7 +176,7 @@ struct PyReader {
 /// by it), so that `KeyboardInterrupt` and the like are never caught as
 /// the `ValueError` a `LinksError` is.
 #[derive(Clone, Default)]
-struct Raised(Arc<Mutex<Option<PyErr>>>);
+pub(crate) struct Raised(Arc<Mutex<Option<PyErr>>>);
 
 impl Raised {
     fn keep(&self, e: PyErr) {
@@ -194,7 +194,12 @@ impl Raised {
     /// The error to raise for a failure described by `message`: the
     /// exception `read()` raised, unchanged, or `LinksError` (caused by
     /// the `OSError` that `read()` raised, if it did).
-    fn error(&self, py: Python<'_>, message: String, reason: String) -> PyErr {
+    pub(crate) fn error(
+        &self,
+        py: Python<'_>,
+        message: String,
+        reason: String,
+    ) -> PyErr {
         let kept = self.take();
         if let Some(e) = &kept {
             if !e.is_instance_of::<pyo3::exceptions::PyOSError>(py) {
@@ -268,7 +273,7 @@ impl Read for PyReader {
     }
 }
 
-type Input = Box<dyn Read + Send>;
+pub(crate) type Input = Box<dyn Read + Send>;
 
 struct State {
     /// The library's reading of the input.
@@ -471,6 +476,47 @@ pub fn links(
     strict_base: bool,
     base_headers: &str,
 ) -> PyResult<Links> {
+    let (input, name, raised) = open(
+        py,
+        source,
+        url,
+        redirects,
+        spec,
+        format,
+        name,
+        strict_base,
+        base_headers,
+    )?;
+    Ok(Links {
+        state: Mutex::new(State {
+            input,
+            name,
+            current: None,
+            problems: Vec::new(),
+            partial: Default::default(),
+            damaged: Vec::new(),
+            failure: None,
+            raised,
+            exhausted: false,
+        }),
+    })
+}
+
+/// The library's reading of `source` under the arguments of
+/// `urlspec.links` (shared with `urlspec.link_batches`), the input's name
+/// and where an exception of its `read()` is kept.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn open(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    url: Option<String>,
+    redirects: Vec<String>,
+    spec: &str,
+    format: &str,
+    name: Option<String>,
+    strict_base: bool,
+    base_headers: &str,
+) -> PyResult<(urlspec_links::Input<Input>, String, Raised)> {
     let spec = spec_of(py, spec)?;
     let headers = match base_headers {
         "spec" => urlspec::base::Headers::Spec,
@@ -545,17 +591,6 @@ pub fn links(
             ))
         }
     };
-    Ok(Links {
-        state: Mutex::new(State {
-            input: urlspec_links::open(input, name.clone(), &ctx),
-            name,
-            current: None,
-            problems: Vec::new(),
-            partial: Default::default(),
-            damaged: Vec::new(),
-            failure: None,
-            raised,
-            exhausted: false,
-        }),
-    })
+    let input = urlspec_links::open(input, name.clone(), &ctx);
+    Ok((input, name, raised))
 }

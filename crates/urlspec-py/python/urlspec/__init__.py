@@ -57,6 +57,8 @@ __all__ = [
     "equivalent",
     "extract",
     "links",
+    "link_batches",
+    "LinkBatches",
     "resolve_many",
     "parse_many",
     "ResolveMany",
@@ -132,3 +134,4 @@ def links(
 
 
 from ._batch import ResolveMany, parse_many, resolve_many  # noqa: E402
+from ._links_arrow import LinkBatches, link_batches  # noqa: E402
