@@ -36,7 +36,7 @@
 //! assert_eq!(html.notes().len(), 1);
 //! ```
 
-use alloc::borrow::Cow;
+use alloc::borrow::{Cow, ToOwned};
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
