@@ -517,6 +517,8 @@ enum Message {
 struct End {
     summary: Summary,
     problems: Vec<(String, String)>,
+    /// The documents of `problems` read only in part.
+    partial: BTreeSet<String>,
     damaged: Vec<(u64, String)>,
     /// Why the input could not be read on: the message and the reason of
     /// the `LinksError`.
@@ -540,6 +542,9 @@ struct Filler {
     /// The links and unresolved links of the document being read.
     open: (usize, usize),
     problems: Vec<(String, String)>,
+    /// The documents of `problems` read only in part (a body read as it
+    /// is, its links whole, is not one).
+    partial: BTreeSet<String>,
     /// The receiving end is gone: nothing more is built.
     closed: bool,
 }
@@ -581,6 +586,9 @@ impl Filler {
         }
         for p in &doc.problems {
             self.problems.push((doc.name.clone(), p.to_string()));
+            if p.may_lose_links() {
+                self.partial.insert(doc.name.clone());
+            }
         }
         let (links, unresolved) = std::mem::take(&mut self.open);
         if !self.options.documents {
@@ -649,6 +657,7 @@ fn read(
         documents: DocumentColumns::new(options.batch_size.min(4096)),
         open: (0, 0),
         problems: Vec::new(),
+        partial: BTreeSet::new(),
         closed: false,
     };
     let mut damaged = Vec::new();
@@ -696,7 +705,13 @@ fn read(
     filler.send_documents();
     let mut summary = input.summary();
     summary.merge(tally.take_summary());
-    let end = End { summary, problems: filler.problems, damaged, failure };
+    let end = End {
+        summary,
+        problems: filler.problems,
+        partial: filler.partial,
+        damaged,
+        failure,
+    };
     let _ = filler.tx.send(Message::End(Box::new(end)));
 }
 
@@ -813,10 +828,9 @@ impl LinkBatchReader {
         by_reason.extend(s.skipped_by_reason.iter().map(|(k, v)| (*k, *v)));
         d.set_item("skipped_records", s.skipped_records)?;
         d.set_item("skipped_by_reason", by_reason)?;
-        let unreadable =
-            end.problems.iter().map(|(d, _)| d).collect::<BTreeSet<_>>().len()
-                + end.damaged.len()
-                + usize::from(end.failure.is_some());
+        let unreadable = end.partial.len()
+            + end.damaged.len()
+            + usize::from(end.failure.is_some());
         d.set_item("unreadable", unreadable)?;
         d.set_item("problems", PyList::new(py, &end.problems)?)?;
         d.set_item("damaged", PyList::new(py, &end.damaged)?)?;
