@@ -335,16 +335,6 @@ impl State {
             }
         }
     }
-
-    /// The records skipped so far, in total and by reason (every reason
-    /// named, zero for an input that is no archive).
-    fn skipped(&self) -> (usize, BTreeMap<&'static str, usize>) {
-        let s = self.input.summary();
-        let mut by_reason: BTreeMap<&'static str, usize> =
-            Skip::ALL.iter().map(|r| (r.name(), 0)).collect();
-        by_reason.extend(s.skipped_by_reason);
-        (s.skipped_records, by_reason)
-    }
 }
 
 #[pymethods]
@@ -434,30 +424,14 @@ impl Links {
                 ))
             }
         };
-        let s = state.input.summary();
-        let d = PyDict::new(py);
-        d.set_item("documents", s.documents)?;
-        d.set_item("links", s.links)?;
-        d.set_item("unresolved", s.unresolved)?;
-        let mut by: BTreeMap<&str, usize> =
-            ["embedded", "header", "retrieval", "none"]
-                .into_iter()
-                .map(|k| (k, 0))
-                .collect();
-        for (k, v) in &s.by_base_source {
-            by.insert(k, *v);
-        }
-        d.set_item("by_base_source", by)?;
-        let (skipped, by_reason) = state.skipped();
-        d.set_item("skipped_records", skipped)?;
-        d.set_item("skipped_by_reason", by_reason)?;
-        let unreadable = state.partial.len()
-            + state.damaged.len()
-            + usize::from(state.failure.is_some());
-        d.set_item("unreadable", unreadable)?;
-        d.set_item("problems", PyList::new(py, &state.problems)?)?;
-        d.set_item("damaged", PyList::new(py, &state.damaged)?)?;
-        Ok(d)
+        summary_dict(
+            py,
+            &state.input.summary(),
+            &state.problems,
+            state.partial.len(),
+            &state.damaged,
+            state.failure.is_some(),
+        )
     }
 }
 
@@ -593,4 +567,40 @@ pub(crate) fn open(
     };
     let input = urlspec_links::open(input, name.clone(), &ctx);
     Ok((input, name, raised))
+}
+
+/// The summary dict of `urlspec.links` and `urlspec.link_batches`: the
+/// library's counts, and as unreadable the documents read only in part
+/// (`partial`), the damaged records and a failure that ended the input.
+pub(crate) fn summary_dict<'py>(
+    py: Python<'py>,
+    s: &urlspec_links::Summary,
+    problems: &[(String, String)],
+    partial: usize,
+    damaged: &[(u64, String)],
+    failed: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("documents", s.documents)?;
+    d.set_item("links", s.links)?;
+    d.set_item("unresolved", s.unresolved)?;
+    let mut by: BTreeMap<&str, usize> =
+        ["embedded", "header", "retrieval", "none"]
+            .into_iter()
+            .map(|k| (k, 0))
+            .collect();
+    for (k, v) in &s.by_base_source {
+        by.insert(k, *v);
+    }
+    d.set_item("by_base_source", by)?;
+    let mut by_reason: BTreeMap<&'static str, usize> =
+        Skip::ALL.iter().map(|r| (r.name(), 0)).collect();
+    by_reason.extend(s.skipped_by_reason.iter().map(|(k, v)| (*k, *v)));
+    d.set_item("skipped_records", s.skipped_records)?;
+    d.set_item("skipped_by_reason", by_reason)?;
+    let unreadable = partial + damaged.len() + usize::from(failed);
+    d.set_item("unreadable", unreadable)?;
+    d.set_item("problems", PyList::new(py, problems)?)?;
+    d.set_item("damaged", PyList::new(py, damaged)?)?;
+    Ok(d)
 }

@@ -14,7 +14,7 @@
 //! Dropping the iterator drops the channel's receiving end: the thread
 //! stops at its next batch.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::{Mutex, TryLockError};
@@ -24,7 +24,6 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
-use urlspec_links::warc::Skip;
 use urlspec_links::{Document, InputError, Step, Summary, Tally};
 
 use crate::arrow::Buffer;
@@ -809,32 +808,15 @@ impl LinkBatchReader {
             }
         };
         let Some(end) = &state.end else { return Ok(None) };
-        let s = &end.summary;
-        let d = PyDict::new(py);
-        d.set_item("documents", s.documents)?;
-        d.set_item("links", s.links)?;
-        d.set_item("unresolved", s.unresolved)?;
-        let mut by: BTreeMap<&str, usize> =
-            ["embedded", "header", "retrieval", "none"]
-                .into_iter()
-                .map(|k| (k, 0))
-                .collect();
-        for (k, v) in &s.by_base_source {
-            by.insert(k, *v);
-        }
-        d.set_item("by_base_source", by)?;
-        let mut by_reason: BTreeMap<&'static str, usize> =
-            Skip::ALL.iter().map(|r| (r.name(), 0)).collect();
-        by_reason.extend(s.skipped_by_reason.iter().map(|(k, v)| (*k, *v)));
-        d.set_item("skipped_records", s.skipped_records)?;
-        d.set_item("skipped_by_reason", by_reason)?;
-        let unreadable = end.partial.len()
-            + end.damaged.len()
-            + usize::from(end.failure.is_some());
-        d.set_item("unreadable", unreadable)?;
-        d.set_item("problems", PyList::new(py, &end.problems)?)?;
-        d.set_item("damaged", PyList::new(py, &end.damaged)?)?;
-        Ok(Some(d))
+        links::summary_dict(
+            py,
+            &end.summary,
+            &end.problems,
+            end.partial.len(),
+            &end.damaged,
+            end.failure.is_some(),
+        )
+        .map(Some)
     }
 }
 
