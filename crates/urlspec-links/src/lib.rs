@@ -70,6 +70,8 @@ pub use encoding_rs::Encoding;
 use urlspec::base::{self, Base, Establish};
 use urlspec::resolve::Options;
 use urlspec::Spec;
+use urlspec_parsers::pairs::host_split;
+pub use urlspec_parsers::Profile;
 
 pub use error::{Error, InputError, IoError, LinkError, Problem, Reason};
 pub use input::{open, Input, Part, Step};
@@ -107,6 +109,10 @@ pub struct Context {
     pub select: Select,
     /// Told of each link's resolution, when set.
     pub trace: Option<Trace>,
+    /// The real parsers each resolved URL is read with, to find the links
+    /// whose host they read differently ([`Link::host_split`],
+    /// [`Summary::host_splits`]). Empty: none (two are needed to differ).
+    pub parsers: Vec<&'static Profile>,
 }
 
 impl Context {
@@ -124,6 +130,7 @@ impl Context {
             format: None,
             select: Select::default(),
             trace: None,
+            parsers: Vec::new(),
         }
     }
 
@@ -149,6 +156,18 @@ impl Context {
             matches!(b.source(), base::Source::Header { name: n } if n == name)
         });
         Some(UnreadHeader { name: name.clone(), spec })
+    }
+
+    /// The hosts [`Context::parsers`] read in `url`, when they differ.
+    pub(crate) fn host_split(
+        &self,
+        url: &Result<String, LinkError>,
+    ) -> Option<HostSplit> {
+        if self.parsers.len() < 2 {
+            return None;
+        }
+        let url = url.as_deref().ok()?;
+        host_split(url, &self.parsers).map(Vec::into_boxed_slice)
     }
 
     /// The base establisher for this context.
@@ -212,7 +231,16 @@ pub struct Link {
     /// page's for most HTML attributes, see [`Document::query_encoding`]);
     /// `None`: UTF-8.
     pub query_encoding: Option<&'static Encoding>,
+    /// The host each of [`Context::parsers`] reads in the URL, when they
+    /// do not all read the same one ([`urlspec_parsers::pairs::host_split`]);
+    /// `None` when they agree, or when there is no URL or no parser to
+    /// compare.
+    pub host_split: Option<HostSplit>,
 }
+
+/// The host each parser reads in a URL, in the order of
+/// [`Context::parsers`] (`None`: no host), when they differ.
+pub type HostSplit = Box<[(&'static Profile, Option<String>)]>;
 
 /// A part of an HTML page a crawler reads and a browser running scripts
 /// does not: `urlspec links` reports its links with a `context`.
@@ -330,6 +358,7 @@ impl Document {
         let resolver =
             self.resolver.get_or_insert_with(|| LinkResolver::new(ctx));
         let url = resolver.resolve(&self.base, reference, None);
+        let host_split = ctx.host_split(&url);
         self.push_resolved(Link {
             element: element.into(),
             attribute: attribute.into(),
@@ -338,6 +367,7 @@ impl Document {
             url,
             within: None,
             query_encoding: None,
+            host_split,
         });
     }
 
@@ -397,6 +427,9 @@ pub struct Summary {
     /// binary data, a damaged record, a document with a problem that may
     /// have lost links ([`Problem::may_lose_links`]).
     pub unreadable: usize,
+    /// Links whose host [`Context::parsers`] read differently
+    /// ([`Link::host_split`]).
+    pub host_splits: usize,
 }
 
 impl Summary {
@@ -410,6 +443,8 @@ impl Summary {
     /// Counts `links`: whether any is unresolved.
     pub(crate) fn add_links(&mut self, links: &[Link]) -> bool {
         let unresolved = links.iter().filter(|l| l.url.is_err()).count();
+        self.host_splits +=
+            links.iter().filter(|l| l.host_split.is_some()).count();
         self.links += links.len();
         self.unresolved += unresolved;
         unresolved > 0
@@ -442,6 +477,7 @@ impl Summary {
         self.skipped_records += more.skipped_records;
         self.too_long += more.too_long;
         self.unreadable += more.unreadable;
+        self.host_splits += more.host_splits;
         for (layer, n) in more.by_base_source {
             *self.by_base_source.entry(layer).or_default() += n;
         }

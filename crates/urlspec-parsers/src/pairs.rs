@@ -285,6 +285,55 @@ pub fn fooled(
         .collect()
 }
 
+/// The host each of `parsers` reads in `input`, when they do not all
+/// read the same one; `None` when they agree (compared as [`compare`]
+/// compares hosts: `Example.COM` and `example.com` are one host). A
+/// parser that refuses the URL takes no part; one that reads no host
+/// stands with `None`. The hosts are given as each parser reports them,
+/// in the order of `parsers`.
+///
+/// A crawl's links can be scanned with it for URLs that two programs
+/// would send to different places (`urlspec links --parsers`).
+///
+/// ```
+/// use urlspec_parsers::{pairs::host_split, profile};
+/// let parsers = [profile("python-urllib").unwrap(), profile("python-urllib3").unwrap()];
+/// let split = host_split("http://allowed.example\\@evil.example/", &parsers).unwrap();
+/// assert_eq!(split[0].1.as_deref(), Some("evil.example"));
+/// assert_eq!(split[1].1.as_deref(), Some("allowed.example"));
+/// assert!(host_split("http://Example.COM/a", &parsers).is_none());
+/// ```
+#[must_use]
+pub fn host_split(
+    input: &str,
+    parsers: &[&'static Profile],
+) -> Option<Vec<(&'static Profile, Option<String>)>> {
+    let mut read: Vec<(&'static Profile, Components<'_>)> =
+        Vec::with_capacity(parsers.len());
+    for &p in parsers {
+        if let Ok(c) = p.parse(input) {
+            read.push((p, c));
+        }
+    }
+    let host = |c: &Components<'_>| {
+        c.get(Part::Host).filter(|h| !h.is_empty()).map(str::to_owned)
+    };
+    let (first, rest) = read.split_first()?;
+    let first_text = first.1.get(Part::Host).filter(|h| !h.is_empty());
+    // The texts are nearly always equal: keys only when they are not.
+    let same_text = rest.iter().all(|(_, c)| {
+        c.get(Part::Host).filter(|h| !h.is_empty()) == first_text
+    });
+    if same_text {
+        return None;
+    }
+    let first_key = destination(Part::Host, &first.1);
+    if rest.iter().all(|(_, c)| destination(Part::Host, c) == first_key) {
+        return None;
+    }
+    Some(read.iter().map(|(p, c)| (*p, host(c))).collect())
+}
+
 /// What `c`'s `part` decides, for comparison.
 fn destination(part: Part, c: &Components<'_>) -> Option<String> {
     let value = c.get(part).filter(|v| !v.is_empty());
@@ -526,5 +575,35 @@ mod tests {
         assert_eq!(c("http:a/"), 4..5);
         assert_eq!(c("http://%61/"), 7..10);
         assert_eq!(c("a.b:80/"), 0..3);
+    }
+
+    #[test]
+    fn host_splits_among_many_parsers() {
+        let all = crate::PROFILES;
+        // Every parser reads one host, in whatever case: no split.
+        assert_eq!(host_split("http://Example.COM:8080/a?b#c", all), None);
+        // A refusal takes no part: IPv6 without its bracket.
+        assert_eq!(host_split("http://[::1/", all), None);
+        // No parser at all, or one: nothing to compare.
+        assert_eq!(host_split("http://a\\@b/", &[]), None);
+        let urllib = profile("python-urllib").unwrap();
+        assert_eq!(host_split("http://a\\@b/", &[urllib]), None);
+        // Hosts that differ only as names are looked up: no split.
+        let two = [urllib, profile("python-urllib3").unwrap()];
+        assert_eq!(host_split("http://b\u{fc}cher.de/", &two), None);
+        // The backslash splits urllib from urllib3, each host as read.
+        let split = host_split("http://a\\@b/", &two).unwrap();
+        let names: Vec<_> =
+            split.iter().map(|(p, h)| (p.name, h.as_deref())).collect();
+        assert_eq!(
+            names,
+            [("python-urllib", Some("b")), ("python-urllib3", Some("a"))]
+        );
+        // A parser that reads no host stands with `None`.
+        let curl = profile("curl").unwrap();
+        let go = profile("go").unwrap();
+        let split = host_split("http:/evil.example/p", &[go, curl]).unwrap();
+        assert_eq!(split[0], (go, None));
+        assert_eq!(split[1], (curl, Some("evil.example".into())));
     }
 }

@@ -415,7 +415,8 @@ pub async fn links(uri: Uri, body: Result<Bytes, BytesRejection>) -> Response {
     };
     // A large archive takes a while: off the threads that serve requests.
     let work = tokio::task::spawn_blocking(move || {
-        let mut printer = links::Printer::new(LinksOutput::Json);
+        let mut printer =
+            links::Printer::new(LinksOutput::Json, command.reads_hosts());
         let mut buf = Vec::with_capacity(4096);
         let read = output::isolate(|| {
             links::read_bytes(

@@ -24,6 +24,7 @@ mod links;
 mod links_browser;
 mod links_inputs;
 mod links_memory;
+mod links_parsers;
 mod links_real;
 mod links_real_cases;
 mod links_resolution;

@@ -461,6 +461,7 @@ impl<'c> Links<'c> {
             if raw.utf8_query { None } else { doc.query_encoding() };
         let url =
             self.resolver.resolve(against, &raw.reference, query_encoding);
+        let host_split = self.ctx.host_split(&url);
         doc.push_resolved(Link {
             element: raw.element,
             attribute: Cow::Borrowed(raw.attribute),
@@ -469,6 +470,7 @@ impl<'c> Links<'c> {
             url,
             within: raw.within,
             query_encoding,
+            host_split,
         });
     }
 }

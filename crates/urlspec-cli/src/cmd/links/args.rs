@@ -10,7 +10,10 @@ use urlspec::Spec;
 use urlspec_links::html::encoding::Choice;
 use urlspec_links::{Context, Format, Select, Within};
 
-use crate::args::{check_absolute, help_of, ResolveOptions, SpecArg};
+use crate::args::{
+    check_absolute, help_of, ParserList, ParserListParser, ResolveOptions,
+    SpecArg,
+};
 use crate::output::{self, Error};
 
 /// The long description of `urlspec links`.
@@ -83,7 +86,9 @@ Output (--output):
         (null or the reason), offset (the byte offset of the reference in
         its document), base_chain (the URLs requested, in order, when the
         base is a retrieval URL reached through redirects; else null) and
-        containers (the MIME parts the base came through, outermost first)
+        containers (the MIME parts the base came through, outermost first);
+        with --parsers, host_split: null, or each parser's host (null for
+        none) when the parsers read different hosts in the URL
 --element, --attribute and --scheme keep only the links they name; --unique
 prints each URL once per document (--unique=all: once in all).
 A summary follows: documents, links, unresolved links, documents per base
@@ -114,6 +119,9 @@ Examples:
 
   # Every distinct http(s) link of a crawl, with its base, for a spreadsheet
   urlspec links --output tsv --unique=all --scheme http,https crawl.warc.gz > links.tsv
+
+  # The links of a crawl that Python's urllib and curl send to different hosts
+  urlspec links --parsers python-urllib,curl --output json crawl.warc.gz | jq -c 'select(.host_split)'
 
   # Saved pages with the URL each was fetched from (PATH<TAB>URL lines)
   urlspec links --paths-from saved.tsv
@@ -224,6 +232,19 @@ pub struct LinksArgs {
     #[arg(long, value_name = "SCHEMES", value_delimiter = ',')]
     pub scheme: Vec<String>,
 
+    /// Read each resolved URL with these real parsers too (a
+    /// comma-separated list of profile names, as `urlspec diff --parsers`
+    /// takes them, or all) and mark the links whose host they read
+    /// differently: a host_split member in JSON and column in TSV, a line
+    /// in text, and their count in the summary
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_parser = ParserListParser,
+        default_value = "none"
+    )]
+    pub parsers: ParserList,
+
     /// List each skipped or damaged archive record on standard error, with
     /// its byte offset and reason
     #[arg(short, long)]
@@ -269,6 +290,12 @@ fn parse_within(name: &str) -> Result<Within, String> {
 }
 
 impl LinksArgs {
+    /// Whether links are read with real parsers (`--parsers`, two or
+    /// more: one has nothing to differ from).
+    pub fn reads_hosts(&self) -> bool {
+        self.parsers.0.len() > 1
+    }
+
     /// The library's base options.
     pub fn base_options(&self) -> base::Options {
         base::Options::default()
@@ -328,7 +355,7 @@ impl LinksArgs {
 
     /// How the inputs are read: the spec, the base options, the
     /// retrieval chain, the given base, the resolution options, the
-    /// format, the links kept. `Err(Usage)` for a `--url` or `--base`
+    /// format, the links kept, the parsers each URL is read with. `Err(Usage)` for a `--url` or `--base`
     /// that is not absolute.
     pub fn context(&self) -> Result<Context, Error> {
         Ok(Context {
@@ -347,6 +374,7 @@ impl LinksArgs {
             },
             select: self.select(),
             trace: None,
+            parsers: self.parsers.0.clone(),
         })
     }
 }

@@ -56,7 +56,7 @@ pub const SAMPLE_NAME: &str = "examples/sample.eml";
 pub fn run(args: &LinksArgs) -> Result<Status, Error> {
     let ctx = args.context()?;
     let mut out = Output::stdout();
-    let mut printer = Printer::new(args.output);
+    let mut printer = Printer::new(args.output, args.reads_hosts());
     let mut tally = Tally::new(&ctx.select);
     printer.start(&mut out).map_err(Error::Write)?;
     let threads = args.threads.map_or_else(

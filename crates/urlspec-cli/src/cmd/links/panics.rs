@@ -102,7 +102,7 @@ fn a_panic_in_the_middle_of_a_long_page_is_reported_and_the_next_input_read() {
         for threads in [1, 2] {
             let args = links_args(&["-o", how, first, second, third]);
             let ctx = args.context().unwrap();
-            let mut printer = Printer::new(args.output);
+            let mut printer = Printer::new(args.output, false);
             let mut tally = Tally::new(&ctx.select);
             let mut out = Capture::default();
             let failed = if threads == 1 {

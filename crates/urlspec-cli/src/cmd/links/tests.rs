@@ -118,7 +118,7 @@ fn filters_keep_what_they_name_and_each_url_once() {
 
 fn sample(spec: Spec, how: LinksOutput) -> String {
     let ctx = Context::new(spec);
-    let mut printer = Printer::new(how);
+    let mut printer = Printer::new(how, false);
     let mut out = Vec::new();
     printer.start(&mut out).unwrap();
     let mut summary = Summary::default();
@@ -260,7 +260,7 @@ fn each_link_is_resolved_once_with_the_base_and_options_given() {
             let base = r.base.map(str::to_owned);
             log.lock().unwrap().push((r.options, base));
         }));
-        let mut printer = Printer::new(args.output);
+        let mut printer = Printer::new(args.output, false);
         let mut tally = Tally::new(&ctx.select);
         let mut out = Capture::default();
         let failed = if threads == 1 {

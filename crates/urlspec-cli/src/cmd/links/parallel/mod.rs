@@ -118,6 +118,7 @@ where
             let worker = worker::Worker {
                 window,
                 output: args.output,
+                parsers: args.reads_hosts(),
                 select: &ctx.select,
                 defer,
                 interactive,

@@ -80,7 +80,7 @@ fn the_window_bounds_what_is_in_flight() {
     };
     let window = Window::new(limits);
     let open = (Mutex::new(false), Condvar::new());
-    let mut printer = Printer::new(args.output);
+    let mut printer = Printer::new(args.output, false);
     let mut tally = Tally::new(&ctx.select);
     let mut out = Stalled { open: &open, bytes: Vec::new() };
     thread::scope(|scope| {
@@ -121,7 +121,7 @@ fn the_window_bounds_what_is_in_flight() {
     assert!(peaks.spooled < limits.spool + 512, "{peaks:?}");
     // The same output as one thread's.
     let mut serial = Vec::new();
-    let mut one = Printer::new(args.output);
+    let mut one = Printer::new(args.output, false);
     let mut one_tally = Tally::new(&ctx.select);
     let mut stage = Serial {
         printer: &mut one,
@@ -242,7 +242,7 @@ fn an_archive_begun_ahead_whose_inflating_thread_dies_is_reported_at_its_turn()
     let members = archive_of("b", 80, 50, false).len();
     let (inputs, seen) = failing_inputs(data, 1, members);
     let window = Window::new(Limits::new(2));
-    let mut printer = Printer::new(args.output);
+    let mut printer = Printer::new(args.output, false);
     let mut tally = Tally::new(&ctx.select);
     let mut out = Capture::default();
     let inputs = move || inputs.into_iter();
@@ -279,7 +279,7 @@ fn a_closed_output_ends_the_inputs_begun_ahead() {
         .collect();
     let (inputs, seen) = failing_inputs(data, usize::MAX, 0);
     let window = Window::new(Limits::new(2));
-    let mut printer = Printer::new(args.output);
+    let mut printer = Printer::new(args.output, false);
     let mut tally = Tally::new(&ctx.select);
     // The output closes inside the second archive's pages.
     let mut out = Capture { out: Vec::new(), room: 40_000 };

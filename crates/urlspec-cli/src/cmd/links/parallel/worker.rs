@@ -24,6 +24,8 @@ use crate::output::{self, RecordWrite};
 pub struct Worker<'a> {
     pub window: &'a Window,
     pub output: LinksOutput,
+    /// Whether links carry the hosts of `--parsers`.
+    pub parsers: bool,
     pub select: &'a Select,
     /// `--unique=all`: the documents go to the writer, read but not kept,
     /// counted or formatted.
@@ -39,7 +41,7 @@ impl Worker<'_> {
         tasks: &Mutex<Receiver<Task>>,
         results: &SyncSender<Msg>,
     ) {
-        let mut printer = Printer::new(self.output);
+        let mut printer = Printer::new(self.output, self.parsers);
         let mut tally = if self.defer {
             Tally::deferred()
         } else {

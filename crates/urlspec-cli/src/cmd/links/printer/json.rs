@@ -1,6 +1,7 @@
 //! `--output json`: one object per link (JSON Lines), with the keys
 //! document, element, attribute, reference, url, base, base_source,
-//! error, offset, base_chain, containers, encoding and context.
+//! error, offset, base_chain, containers, encoding and context, and
+//! host_split with `--parsers`.
 
 use std::io::{self, Write};
 
@@ -13,11 +14,13 @@ use crate::output::JsonObject;
 pub struct Json {
     /// One line, reused for every link.
     line: Vec<u8>,
+    /// Whether each line has a `host_split` member (`--parsers`).
+    parsers: bool,
 }
 
 impl Json {
-    pub fn new() -> Json {
-        Json { line: Vec::with_capacity(1024) }
+    pub fn new(parsers: bool) -> Json {
+        Json { line: Vec::with_capacity(1024), parsers }
     }
 
     /// A line for each link of `doc`.
@@ -29,7 +32,7 @@ impl Json {
         let shared = Shared::of(doc, &BaseInfo::of(&doc.base));
         for link in &doc.links {
             self.line.clear();
-            line(&mut self.line, &shared, link);
+            line(&mut self.line, &shared, link, self.parsers);
             out.write_all(&self.line)?;
         }
         Ok(())
@@ -77,9 +80,10 @@ impl Shared {
 
 /// One line: document, element, attribute, reference, url, base,
 /// base_source, error, offset, base_chain, containers, encoding (an HTML
-/// page's), and context (`noscript`, `template`, or null for the
-/// document tree).
-fn line(buf: &mut Vec<u8>, shared: &Shared, link: &Link) {
+/// page's), context (`noscript`, `template`, or null for the document
+/// tree) and, with `parsers`, host_split (null, or an object of each
+/// parser's host, null where it reads none).
+fn line(buf: &mut Vec<u8>, shared: &Shared, link: &Link, parsers: bool) {
     let mut o = JsonObject::new(buf);
     o.members(&shared.document)
         .string("element", &link.element)
@@ -94,6 +98,20 @@ fn line(buf: &mut Vec<u8>, shared: &Shared, link: &Link) {
         .number("offset", link.offset)
         .members(&shared.tail)
         .optional("context", link.within.map(|w| w.name()));
+    if parsers {
+        match &link.host_split {
+            Some(split) => {
+                o.object("host_split", |hosts| {
+                    for (parser, host) in split.iter() {
+                        hosts.optional(parser.name, host.as_deref());
+                    }
+                });
+            }
+            None => {
+                o.null("host_split");
+            }
+        }
+    }
     o.finish();
     buf.push(b'\n');
 }

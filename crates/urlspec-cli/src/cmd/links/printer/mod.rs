@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use urlspec::base::Base;
-use urlspec_links::{html, Document, Summary};
+use urlspec_links::{html, Document, HostSplit, Summary};
 
 use super::args::LinksOutput;
 use crate::output::RecordWrite;
@@ -24,6 +24,9 @@ pub use tsv::HEADER as TSV_HEADER;
 /// Prints documents as they come, in one of the output formats.
 pub struct Printer {
     format: Format,
+    /// Whether links carry the hosts of `--parsers` (the `host_split`
+    /// member, and column).
+    parsers: bool,
 }
 
 enum Format {
@@ -33,20 +36,27 @@ enum Format {
 }
 
 impl Printer {
-    /// A printer in format `how`.
-    pub fn new(how: LinksOutput) -> Printer {
+    /// A printer in format `how`, whose links carry the hosts of
+    /// `--parsers` when `parsers` (a `host_split` member in JSON, a last
+    /// column in TSV; in text, a line under each link they split).
+    pub fn new(how: LinksOutput, parsers: bool) -> Printer {
         let format = match how {
             LinksOutput::Text => Format::Text(Text::new()),
-            LinksOutput::Tsv => Format::Tsv(Tsv::new()),
-            LinksOutput::Json => Format::Json(Json::new()),
+            LinksOutput::Tsv => Format::Tsv(Tsv::new(parsers)),
+            LinksOutput::Json => Format::Json(Json::new(parsers)),
         };
-        Printer { format }
+        Printer { format, parsers }
     }
 
     /// Writes what comes before the first document: the TSV header row.
     pub fn start(&mut self, out: &mut impl Write) -> io::Result<()> {
         if let Format::Tsv(_) = self.format {
-            out.write_all(TSV_HEADER.as_bytes())?;
+            if self.parsers {
+                out.write_all(TSV_HEADER.trim_end().as_bytes())?;
+                out.write_all(b"\thost_split\n")?;
+            } else {
+                out.write_all(TSV_HEADER.as_bytes())?;
+            }
         }
         Ok(())
     }
@@ -151,8 +161,9 @@ impl Printer {
 }
 
 /// `N documents, M links, U unresolved; bases: embedded X, header Y,
-/// retrieval Z, none W; skipped records S`, the given bases and the
-/// unreadable inputs when there are any, and the hint of the base headers
+/// retrieval Z, none W; skipped records S`, the given bases, the
+/// unreadable inputs and the links whose host `--parsers` read
+/// differently when there are any, and the hint of the base headers
 /// left unread.
 pub fn summary_line(s: &Summary) -> String {
     let layer = |name| s.by_base_source.get(name).copied().unwrap_or(0);
@@ -180,6 +191,9 @@ pub fn summary_line(s: &Summary) -> String {
     if s.too_long > 0 {
         let _ = write!(line, "; references too long {}", s.too_long);
     }
+    if s.host_splits > 0 {
+        let _ = write!(line, "; hosts split by parsers {}", s.host_splits);
+    }
     for (name, (n, spec)) in &s.unread_base_headers {
         let reader = match spec {
             Some(spec) => format!("--spec {spec} or --base-headers all"),
@@ -193,6 +207,20 @@ pub fn summary_line(s: &Summary) -> String {
         );
     }
     line
+}
+
+/// The hosts of a [`HostSplit`]: `NAME=HOST` for each parser, separated
+/// by spaces (`NAME=` where it reads no host).
+fn host_split_text(split: &HostSplit) -> String {
+    let mut text = String::new();
+    for (i, (parser, host)) in split.iter().enumerate() {
+        if i > 0 {
+            text.push(' ');
+        }
+        let _ =
+            write!(text, "{}={}", parser.name, host.as_deref().unwrap_or(""));
+    }
+    text
 }
 
 /// What is said of a document's base once and repeated on each of its

@@ -183,6 +183,10 @@ fn write_links(
             Ok(url) => writeln!(out, "{}", output::visible(url))?,
             Err(reason) => writeln!(out, "error: {reason}")?,
         }
+        if let Some(split) = &link.host_split {
+            let hosts = super::host_split_text(split);
+            writeln!(out, "      hosts split: {}", output::visible(&hosts))?;
+        }
     }
     Ok(())
 }

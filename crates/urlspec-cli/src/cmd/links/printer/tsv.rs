@@ -1,6 +1,7 @@
 //! `--output tsv`: a header row, then one row per link: document,
 //! element, attribute, offset, reference, url, base, base_source, error,
-//! encoding, context; control characters in a field shown as Unicode
+//! encoding, context (and host_split with `--parsers`: `NAME=HOST` for
+//! each parser, when they read different hosts); control characters in a field shown as Unicode
 //! control pictures, so that a field never breaks its row.
 
 use std::io::{self, Write};
@@ -18,11 +19,13 @@ pub const HEADER: &str =
 pub struct Tsv {
     /// One row, reused for every link.
     line: Vec<u8>,
+    /// Whether rows end with a `host_split` column (`--parsers`).
+    parsers: bool,
 }
 
 impl Tsv {
-    pub fn new() -> Tsv {
-        Tsv { line: Vec::with_capacity(1024) }
+    pub fn new(parsers: bool) -> Tsv {
+        Tsv { line: Vec::with_capacity(1024), parsers }
     }
 
     /// A row for each link of `doc`.
@@ -35,6 +38,16 @@ impl Tsv {
         for link in &doc.links {
             self.line.clear();
             row(&mut self.line, doc, &info, link);
+            if self.parsers {
+                self.line.pop();
+                self.line.push(b'\t');
+                if let Some(split) = &link.host_split {
+                    let text = super::host_split_text(split);
+                    self.line
+                        .extend_from_slice(output::visible(&text).as_bytes());
+                }
+                self.line.push(b'\n');
+            }
             out.write_all(&self.line)?;
         }
         Ok(())
