@@ -32,6 +32,7 @@ pub struct Link {
     url: Result<String, LinkError>,
     offset: usize,
     context: Option<&'static str>,
+    host_split: Option<urlspec_links::HostSplit>,
 }
 
 /// What every link of a document shares.
@@ -42,6 +43,9 @@ struct DocInfo {
     base_chain: Option<Vec<String>>,
     containers: Vec<String>,
     encoding: Option<&'static str>,
+    /// Whether the links were read with `parsers` (two or more): their
+    /// dicts then hold `host_split`, as `--parsers` adds it.
+    parsers: bool,
 }
 
 #[pymethods]
@@ -130,6 +134,21 @@ impl Link {
         self.context
     }
 
+    /// The host each of `parsers` reads in the URL (`None` where one
+    /// reads none), when they read different hosts; else `None`.
+    #[getter]
+    fn host_split<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(split) = &self.host_split else { return Ok(None) };
+        let d = PyDict::new(py);
+        for (parser, host) in split.iter() {
+            d.set_item(parser.name, host.as_deref())?;
+        }
+        Ok(Some(d))
+    }
+
     /// The link as a dict equal to the `urlspec links --output json` line.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
@@ -146,6 +165,9 @@ impl Link {
         d.set_item("containers", self.containers())?;
         d.set_item("encoding", self.encoding())?;
         d.set_item("context", self.context())?;
+        if self.doc.parsers {
+            d.set_item("host_split", self.host_split(py)?)?;
+        }
         Ok(d)
     }
 
@@ -364,6 +386,7 @@ impl Links {
                         url: l.url,
                         offset: l.offset,
                         context: l.within.map(|w| w.name()),
+                        host_split: l.host_split,
                     }));
                 }
                 state.current = None;
@@ -396,6 +419,7 @@ impl Links {
                     .map(<[String]>::to_vec),
                 containers: doc.base.containers().to_vec(),
                 encoding: doc.encoding.map(|e| e.name()),
+                parsers: state.input.context().parsers.len() > 1,
             };
             state.current = Some((Arc::new(info), doc.links.into_iter()));
         }
@@ -437,7 +461,7 @@ impl Links {
 
 /// Every link of `source`: see `urlspec.links` in `__init__.py`.
 #[pyfunction]
-#[pyo3(signature = (source, url = None, redirects = Vec::new(), spec = "rfc1808", format = "auto", name = None, strict_base = false, base_headers = "spec"))]
+#[pyo3(signature = (source, url = None, redirects = Vec::new(), spec = "rfc1808", format = "auto", name = None, strict_base = false, base_headers = "spec", parsers = Vec::new()))]
 #[allow(clippy::too_many_arguments)]
 pub fn links(
     py: Python<'_>,
@@ -449,6 +473,7 @@ pub fn links(
     name: Option<String>,
     strict_base: bool,
     base_headers: &str,
+    parsers: Vec<String>,
 ) -> PyResult<Links> {
     let (input, name, raised) = open(
         py,
@@ -460,6 +485,7 @@ pub fn links(
         name,
         strict_base,
         base_headers,
+        &parsers,
     )?;
     Ok(Links {
         state: Mutex::new(State {
@@ -490,8 +516,10 @@ pub(crate) fn open(
     name: Option<String>,
     strict_base: bool,
     base_headers: &str,
+    parsers: &[String],
 ) -> PyResult<(urlspec_links::Input<Input>, String, Raised)> {
     let spec = spec_of(py, spec)?;
+    let parsers = profiles_of(py, parsers)?;
     let headers = match base_headers {
         "spec" => urlspec::base::Headers::Spec,
         "all" => urlspec::base::Headers::All,
@@ -513,6 +541,7 @@ pub(crate) fn open(
     let mut ctx = Context {
         base,
         retrieval: url.into_iter().chain(redirects).collect(),
+        parsers,
         ..Context::new(spec)
     };
     let name = name.unwrap_or_else(|| "-".to_owned());
@@ -569,6 +598,41 @@ pub(crate) fn open(
     Ok((input, name, raised))
 }
 
+/// The profiles named in `names` (`all`: every one), in order, each once.
+fn profiles_of(
+    py: Python<'_>,
+    names: &[String],
+) -> PyResult<Vec<&'static urlspec_links::Profile>> {
+    let mut out: Vec<&'static urlspec_links::Profile> = Vec::new();
+    for name in names {
+        let found = if name.eq_ignore_ascii_case("all") {
+            urlspec_parsers::PROFILES.to_vec()
+        } else if let Some(p) = urlspec_parsers::profile(name.trim()) {
+            vec![p]
+        } else {
+            let known: Vec<&str> =
+                urlspec_parsers::PROFILES.iter().map(|p| p.name).collect();
+            return Err(error(
+                py,
+                "Error",
+                format!(
+                    "unknown parser {name:?}; expected all or one of {}",
+                    known.join(", ")
+                ),
+                None,
+                None,
+                None,
+            ));
+        };
+        for p in found {
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// The summary dict of `urlspec.links` and `urlspec.link_batches`: the
 /// library's counts, and as unreadable the documents read only in part
 /// (`partial`), the damaged records and a failure that ended the input.
@@ -600,6 +664,7 @@ pub(crate) fn summary_dict<'py>(
     d.set_item("skipped_by_reason", by_reason)?;
     let unreadable = partial + damaged.len() + usize::from(failed);
     d.set_item("unreadable", unreadable)?;
+    d.set_item("host_splits", s.host_splits)?;
     d.set_item("problems", PyList::new(py, problems)?)?;
     d.set_item("damaged", PyList::new(py, damaged)?)?;
     Ok(d)

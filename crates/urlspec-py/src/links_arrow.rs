@@ -859,6 +859,7 @@ pub fn link_batches(
         name,
         strict_base,
         base_headers,
+        &[],
     )?;
     let options = Options { batch_size, dictionary, documents };
     // One batch waits while the next is filled: memory stays bounded by

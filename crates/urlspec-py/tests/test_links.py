@@ -366,3 +366,44 @@ def test_read_giving_more_than_asked_loses_nothing(kind):
     want = [l.to_dict() for l in urlspec.links(data, url="http://h/")]
     got = [l.to_dict() for l in urlspec.links(_Generous(data), url="http://h/")]
     assert got == want and len(want) > 2
+
+
+HOST_SPLIT_PAGE = (
+    b"<a href='http://allowed.example\\@evil.example/'>x</a>"
+    b"<a href='http:/evil.example/p'>y</a><a href=/ok>z</a>"
+)
+
+
+def test_parsers_mark_and_count_the_links_whose_host_they_split(tmp_path, urlspec_cli):
+    links = list(urlspec.links(HOST_SPLIT_PAGE, url="http://h/", parsers="python-urllib,python-urllib3"))
+    assert links[0].host_split == {"python-urllib": "evil.example", "python-urllib3": "allowed.example"}
+    assert [l.host_split for l in links[1:]] == [None, None]
+    assert links[2].to_dict()["host_split"] is None
+    # A list of names, and a parser that reads no host.
+    it = urlspec.links(HOST_SPLIT_PAGE, url="http://h/", parsers=["go", "curl"])
+    got = [l.host_split for l in it]
+    assert got[1] == {"go": None, "curl": "evil.example"}
+    assert it.summary["host_splits"] == sum(g is not None for g in got)
+    # Without parsers: no key in the dict, and nothing counted.
+    it = urlspec.links(HOST_SPLIT_PAGE, url="http://h/")
+    dicts = [l.to_dict() for l in it]
+    assert all("host_split" not in d for d in dicts)
+    assert it.summary["host_splits"] == 0
+    # The same lines as urlspec links --parsers, every profile at once.
+    path = tmp_path / "page.html"
+    path.write_bytes(HOST_SPLIT_PAGE)
+    out = subprocess.run(
+        [str(urlspec_cli), "links", "--output", "json", "--url", "http://h/",
+         "--parsers", "all", str(path)],
+        capture_output=True, text=True, check=False,
+    ).stdout
+    want = [json.loads(line) for line in out.splitlines()]
+    with open(path, "rb") as fh:
+        got = [l.to_dict() for l in urlspec.links(fh, url="http://h/", name=str(path), parsers="all")]
+    assert got == want
+    assert any(d["host_split"] for d in got)
+
+
+def test_an_unknown_parser_is_an_error():
+    with pytest.raises(urlspec.Error, match="lynx"):
+        urlspec.links(b"<a href=x>", parsers="python-urllib,lynx")

@@ -86,6 +86,7 @@ def links(
     name: str | None = None,
     strict_base: bool = False,
     base_headers: str = "spec",
+    parsers: str | Iterable[str] = (),
 ) -> Links:
     """Every link of an HTML page, a MIME message or a WARC archive.
 
@@ -107,6 +108,13 @@ def links(
     the next outer layer; ``base_headers="all"`` takes ``Base``,
     ``Content-Base`` and ``Content-Location`` (in that order) under every
     spec instead of the spec's own.
+
+    As the CLI's ``--parsers``: ``parsers`` names real parsers' profiles
+    (``"python-urllib,curl"``, a list of names, or ``"all"``; see
+    ``urlspec diff --parsers``) each resolved URL is read with too; a link
+    whose host they read differently has ``Link.host_split``, each
+    parser's host (``None`` where it reads none), its dict a
+    ``host_split`` key, and ``.summary["host_splits"]`` counts them.
 
     Returns a lazy iterator of ``Link``, each with the fields of one line of
     ``urlspec links --output json``. A WARC archive is read one record at a
@@ -130,7 +138,15 @@ def links(
         name=name,
         strict_base=strict_base,
         base_headers=base_headers,
+        parsers=_parser_names(parsers),
     )
+
+
+def _parser_names(parsers: str | Iterable[str]) -> list[str]:
+    """The names of ``parsers``: a comma-separated string or an iterable."""
+    if isinstance(parsers, str):
+        return [n.strip() for n in parsers.split(",") if n.strip()]
+    return list(parsers)
 
 
 from ._batch import ResolveMany, parse_many, resolve_many  # noqa: E402
