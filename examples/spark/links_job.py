@@ -69,8 +69,6 @@ FAULT_VARIABLE = "URLSPEC_LINKS_JOB_FAULT"
 
 S3_SCHEMES = ("s3", "s3a", "s3n")
 
-CACHE_COMPRESSED = "spark.sql.inMemoryColumnarStorage.compressed"
-
 DESCRIPTION = """\
 Extract every link of every HTML response in WARC archives and write one
 Parquet row per link, one statistics row per archive, and optionally a
@@ -466,6 +464,22 @@ def _schema():
     )
 
 
+def _links_schema():
+    """_schema() without its `stats`: the rows of the links alone, with
+    the same columns as the Parquet output has always been written with."""
+    from pyspark.sql import types as T
+
+    return T.StructType(_schema().fields[:-1])
+
+
+def _stats_schema():
+    """The statistics table: warc_file, then STATS_COLUMNS."""
+    from pyspark.sql import types as T
+
+    links, stats = _spark_types()
+    return T.StructType([links[0]] + [T.StructField(f.name, f.dataType, True) for f in stats.fields])
+
+
 def _arrow_schema():
     """_schema() as Arrow types: what mapInArrow's batches must be."""
     from pyspark.sql.pandas.types import to_arrow_schema
@@ -726,9 +740,13 @@ def extract(
     transfer="auto",
     endpoint=None,
     batch_size=65536,
+    stats=None,
 ):
     """The rows of the links and of the statistics, not yet computed (see
-    _schema); split them with links_of and stats_of."""
+    _schema); split them with links_of and stats_of. With `stats` (an
+    accumulator of _stats_rows_param), the rows of the links only
+    (_links_schema), each archive's statistics row added to `stats` by
+    the task that read it."""
     if transfer == "auto":
         try:  # what mapInArrow needs on the driver (and the executors)
             import pandas  # noqa: F401
@@ -747,9 +765,13 @@ def extract(
             extractor = make_batch_extractor(spec, on_error, endpoint, fault, batch_size)
         else:
             extractor = make_arrow_extractor(spec, resolver, on_error, endpoint, fault)
-        return archives.mapInArrow(extractor, _schema())
-    rdd = sc.parallelize(paths, n).mapPartitions(make_extractor(spec, resolver, on_error, endpoint, fault))
-    return spark.createDataFrame(rdd, _schema())
+        if stats is None:
+            return archives.mapInArrow(extractor, _schema())
+        return archives.mapInArrow(split_arrow(extractor, stats), _links_schema())
+    extractor = make_extractor(spec, resolver, on_error, endpoint, fault)
+    if stats is None:
+        return spark.createDataFrame(sc.parallelize(paths, n).mapPartitions(extractor), _schema())
+    return spark.createDataFrame(sc.parallelize(paths, n).mapPartitions(split_rows(extractor, stats)), _links_schema())
 
 
 def links_of(rows):
@@ -762,6 +784,65 @@ def stats_of(rows):
     from pyspark.sql import functions as F
 
     return rows.where(F.col("stats").isNotNull()).select("warc_file", "stats.*")
+
+
+def _stats_rows_param():
+    """An AccumulatorParam that gathers lists of statistics rows."""
+    from pyspark.accumulators import AccumulatorParam
+
+    class StatsRows(AccumulatorParam):
+        def zero(self, value):
+            return []
+
+        def addInPlace(self, a, b):
+            a.extend(b)
+            return a
+
+    return StatsRows()
+
+
+def _stats_tuple(stats):
+    """A statistics row as _stats gives it, from the dict of an Arrow
+    `stats` struct (its maps as lists of pairs)."""
+    return tuple(dict(stats[k]) if k in ("skipped_by_reason", "pages_by_base_source") else stats[k] for k in STATS_COLUMNS)
+
+
+def split_arrow(extractor, stats):
+    """The extractor of mapInArrow with its statistics rows taken out of
+    the stream into the accumulator `stats`: the batches it yields have
+    the link columns only."""
+
+    def run(batches):
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        for b in extractor(batches):
+            column = b.column(b.num_columns - 1)
+            links_schema = b.schema.remove(b.num_columns - 1)
+            if column.null_count == b.num_rows:
+                yield pa.RecordBatch.from_arrays(b.columns[:-1], schema=links_schema)
+                continue
+            is_link = pc.is_null(column)
+            rows = b.filter(pc.invert(is_link))
+            stats.add([(p, _stats_tuple(r)) for p, r in zip(rows.column(0).to_pylist(), rows.column(b.num_columns - 1).to_pylist())])
+            links = b.filter(is_link)
+            if links.num_rows:
+                yield pa.RecordBatch.from_arrays(links.columns[:-1], schema=links_schema)
+
+    return run
+
+
+def split_rows(extractor, stats):
+    """The row extractor with its statistics rows taken out into `stats`."""
+
+    def run(paths):
+        for row in extractor(paths):
+            if row[-1] is None:
+                yield row[:-1]
+            else:
+                stats.add([(row[0], row[-1])])
+
+    return run
 
 
 def totals(stats_rows):
@@ -874,8 +955,6 @@ def stats_path(args):
 def run(spark, args):
     """Runs the job described by parsed `args`; returns the totals of its
     statistics and the seconds taken by the links and statistics."""
-    from pyspark import StorageLevel
-
     paths = []
     for i in args.inputs:
         paths += expand_input(i, args.s3_endpoint)
@@ -884,6 +963,13 @@ def run(spark, args):
         raise SystemExit("links_job.py: no input archives (give INPUT paths or --paths-from)")
     compression = "uncompressed" if args.compression == "none" else args.compression
     start = time.perf_counter()
+    # The links are computed and written once, by one job of one stage;
+    # each task hands its archives' statistics rows back with its result
+    # (an accumulator). Spark merges the accumulator updates of a task of
+    # the job's last stage only when it succeeds, and once per partition:
+    # the rows of the attempt whose links were committed, whatever the
+    # retries, failed or speculative attempts.
+    stats = spark.sparkContext.accumulator([], _stats_rows_param())
     rows = extract(
         spark,
         paths,
@@ -894,23 +980,11 @@ def run(spark, args):
         args.transfer,
         args.s3_endpoint,
         args.batch_size,
+        stats=stats,
     )
-    # Both outputs come from the same computed partitions: the links write
-    # fills the cache, the statistics write reads it back. The cache is
-    # kept uncompressed (it spills to disk when memory is short): it is read
-    # back once, right away, so compressing it would only spend CPU.
-    restore = spark.conf.get(CACHE_COMPRESSED, None)
-    spark.conf.set(CACHE_COMPRESSED, "false")
-    rows.persist(StorageLevel.MEMORY_AND_DISK)
-    try:
-        links_of(rows).write.mode(args.mode).option("compression", compression).parquet(args.output)
-        stats_of(rows).write.mode(args.mode).option("compression", compression).parquet(stats_path(args))
-    finally:
-        rows.unpersist()
-        if restore is None:
-            spark.conf.unset(CACHE_COMPRESSED)
-        else:
-            spark.conf.set(CACHE_COMPRESSED, restore)
+    rows.write.mode(args.mode).option("compression", compression).parquet(args.output)
+    table = spark.createDataFrame([(path,) + tuple(s) for path, s in sorted(stats.value)], _stats_schema())
+    table.coalesce(1).write.mode(args.mode).option("compression", compression).parquet(stats_path(args))
     seconds = time.perf_counter() - start
     counts = totals(spark.read.parquet(stats_path(args)).collect())
     if args.host_graph:
