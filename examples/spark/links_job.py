@@ -656,6 +656,19 @@ BATCH_COLUMNS = {
 }
 
 
+def _repeated(pa, value, n):
+    """A `string` array of `n` times `value`, made from its buffers:
+    pa.repeat copies the value one row at a time (15 ms for 65,536 rows,
+    a fifth of the time link_batches takes to read them)."""
+    data = value.encode()
+    if not data or (n + 1) * len(data) >= 1 << 31:
+        return pa.repeat(pa.scalar(value, pa.string()), n)
+    import numpy as np
+
+    offsets = np.arange(0, (n + 1) * len(data), len(data), dtype=np.int32)
+    return pa.Array.from_buffers(pa.string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(data * n)])
+
+
 def make_batch_extractor(spec, on_error, endpoint=None, fault=None, batch_size=65536):
     """The rows of make_extractor (resolver urlspec) as Arrow record batches
     whose link columns urlspec builds in Rust (urlspec.link_batches): no
@@ -671,9 +684,9 @@ def make_batch_extractor(spec, on_error, endpoint=None, fault=None, batch_size=6
         stats_type = schema.field("stats").type
         attempt = _task_attempt() or 0
 
-        def job_batch(b, path):
+        def job_batch(b, warc_file):
             n = b.num_rows
-            arrays = [pa.repeat(pa.scalar(path, pa.string()), n)]
+            arrays = [warc_file.slice(0, n)]
             for f in list(schema)[1:-1]:
                 a = b.column(BATCH_COLUMNS[f.name])
                 arrays.append(a if a.type == f.type else a.cast(f.type))
@@ -698,10 +711,13 @@ def make_batch_extractor(spec, on_error, endpoint=None, fault=None, batch_size=6
                     links = urlspec.link_batches(
                         stream, batch_size, dictionary=False, documents=False, summary=False, spec=spec, format="warc"
                     )
+                    warc_file = None
                     for b in links:
+                        if warc_file is None or len(warc_file) < b.num_rows:
+                            warc_file = _repeated(pa, path, b.num_rows)
                         n += b.num_rows
                         unresolved += b.num_rows - b.column("error").null_count
-                        yield job_batch(b, path)
+                        yield job_batch(b, warc_file)
                 except Exception as e:
                     if on_error == "fail":
                         raise
