@@ -10,8 +10,10 @@ record at a time, follows 3xx redirects, establishes each page's base
 every link. Memory stays bounded by the largest record, whatever the size
 of an archive.
 
-The same tasks that write the links write one statistics row per archive
-(pages, links, skipped records by reason, ...), and the job's totals are
+The task that writes an archive's links counts its statistics row (pages,
+links, skipped records by reason, ...) and hands it back through an
+accumulator, which Spark merges only for the attempt that succeeded and
+committed; the driver writes them as one table, and the job's totals are
 the sum of that table as committed: a retried task counts once.
 
 Run `links_job.py --help` for the options; examples/spark/README.md tells how
@@ -119,7 +121,7 @@ attribute, reference, url, base, base_source, error, offset, base_chain,
 containers, encoding, context).
 
 statistics (--stats PATH, default OUTPUT-stats; Parquet, one row per
-archive, written by the task that wrote the archive's links):
+archive, counted by the task that wrote the archive's links):
   warc_file             string           the archive
   pages                 long             HTML responses read (with or
                                          without links)
