@@ -19,8 +19,13 @@ build, --cli; its JSON written to /dev/null). In the same run it times,
 without Spark, in this process: `urlspec.link_batches` alone (the Arrow
 batches built in Rust, taken one by one), and the job's partition
 functions (what each task does apart from Spark's row transfer and the
-Parquet writing). Seconds are wall-clock; the CPU seconds of the runs in
-this process are shown too (the batches are read on a thread of their own).
+Parquet writing). Seconds are wall-clock, from the start of the job to
+its outputs written (Spark's start-up excluded: a warm-up run comes
+first). CPU seconds are shown too, with links per CPU second, which a
+loaded machine disturbs less: the command's; this process's for the runs
+without Spark (the batches are read on a thread of their own); for a
+Spark run, those of this process and every process under it (the JVM, its
+Python workers, the cluster's daemons and executors: Linux /proc).
 
     python examples/spark/bench_links_job.py --cores 1,2 --workers 2 --rounds 3
 
@@ -64,11 +69,44 @@ def cpu_seconds():
     return t.user + t.system
 
 
+def children_cpu_seconds():
+    """CPU seconds of the ended child processes that were waited for."""
+    t = os.times()
+    return t.children_user + t.children_system
+
+
+def tree_cpu_seconds():
+    """CPU seconds of this process and every process under it, running or
+    ended (Linux /proc): the driver, the JVM, the Python workers, the
+    standalone cluster's daemons and executors."""
+    tick = os.sysconf("SC_CLK_TCK")
+    children = {}
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        # ppid, then utime, stime, cutime, cstime (ended children waited for)
+        children.setdefault(int(fields[1]), []).append((int(d), sum(int(x) for x in fields[11:15])))
+    total, todo = 0, [os.getpid()]
+    with open(f"/proc/{os.getpid()}/stat") as f:
+        total += sum(int(x) for x in f.read().rsplit(")", 1)[1].split()[11:15])
+    while todo:
+        for pid, ticks in children.get(todo.pop(), ()):
+            total += ticks
+            todo.append(pid)
+    return total / tick
+
+
 def time_setting(spark, what, cores, paths, work, a, rows):
     """The rounds of one Spark setting; appends a result row per transfer
     and resolver."""
     runs = [(t, r) for t in a.transfers.split(",") for r in a.resolvers.split(",")]
     times = {k: [] for k in runs}
+    cpu = {k: [] for k in runs}
     counts = {}
     # A warm-up run over every archive starts the Python workers of every
     # executor, and the JIT.
@@ -82,11 +120,13 @@ def time_setting(spark, what, cores, paths, work, a, rows):
                 + ["-o", f"{work}/out-{t}-{r}", "--mode", "overwrite", "--resolver", r, "--spec", a.spec]
                 + ["--transfer", t]
             )
+            c = tree_cpu_seconds()
             counts[k], seconds = links_job.run(spark, args)
+            cpu[k].append(tree_cpu_seconds() - c)
             times[k].append(seconds)
     for k in runs:
         t, r = k
-        rows.append((f"{what}, --transfer {t}", cores, r, counts[k]["pages"], counts[k]["links"], times[k], None))
+        rows.append((f"{what}, --transfer {t}", cores, r, counts[k]["pages"], counts[k]["links"], times[k], cpu[k]))
 
 
 def session(master, name):
@@ -138,9 +178,9 @@ def main():
         resolvers = a.resolvers.split(",")
         cli = a.cli or release_cli()
         if cli:
-            times = []
+            times, cpu = [], []
             for _ in range(a.rounds):
-                t = time.perf_counter()
+                t, c = time.perf_counter(), children_cpu_seconds()
                 subprocess.run(
                     [cli, "links", "-j", "1", "--output", "json", "--spec", a.spec, *paths],
                     stdout=subprocess.DEVNULL,
@@ -148,7 +188,8 @@ def main():
                     check=False,
                 )
                 times.append(time.perf_counter() - t)
-            rows.append(("`urlspec links -j 1 --output json`", 1, "urlspec", None, None, times, None))
+                cpu.append(children_cpu_seconds() - c)
+            rows.append(("`urlspec links -j 1 --output json`", 1, "urlspec", None, None, times, cpu))
 
         # urlspec.link_batches alone, and the partition functions, in this
         # process: no Spark.
@@ -209,16 +250,19 @@ def main():
             f"\n{len(paths)} archives, {size / 1e6:.1f} MB gzipped; median of {a.rounds} rounds; spec {a.spec}; "
             f"batch size {a.batch_size}; load average at the end {load[0]:.1f}, {load[1]:.1f}, {load[2]:.1f}\n"
         )
-        print("| run | resolver | links | seconds | CPU seconds | links/s per core | of CLI -j 1 |")
-        print("|---|---|---:|---:|---:|---:|---:|")
-        base = None
+        print("| run | resolver | links | seconds | links/s per core | of CLI -j 1 | CPU seconds | links per CPU second | of CLI -j 1 |")
+        print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+        base = base_cpu = None
         for what, cores, r, pages, links, ts, cpu in rows:
             s = statistics.median(ts)
             rate = links / s / cores
             base = base or (rate if what.startswith("`urlspec links") else None)
             share = f"{rate / base:.0%}" if base else ""
-            c = f"{statistics.median(cpu):.2f}" if cpu else ""
-            print(f"| {what} | {r} | {links:,} | {s:.2f} | {c} | {rate:,.0f} | {share} |")
+            c = statistics.median(cpu)
+            cpu_rate = links / c
+            base_cpu = base_cpu or (cpu_rate if what.startswith("`urlspec links") else None)
+            cpu_share = f"{cpu_rate / base_cpu:.0%}" if base_cpu else ""
+            print(f"| {what} | {r} | {links:,} | {s:.2f} | {rate:,.0f} | {share} | {c:.2f} | {cpu_rate:,.0f} | {cpu_share} |")
     finally:
         if not a.dir:
             shutil.rmtree(work, ignore_errors=True)

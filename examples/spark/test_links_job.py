@@ -300,6 +300,48 @@ def test_local_inputs_are_made_absolute(archives, tmp_path, monkeypatch):
     assert links_job.read_path_lists(None, [str(listing)], "") == [archives["files"][2]]
 
 
+def test_warc_file_column_and_statistics_split(tmp_path):
+    """The warc_file column made from its buffers holds the path on every
+    row (UTF-8, sliced); split_arrow hands on the link rows of a batch
+    without the stats column and adds its statistics rows, as _stats
+    makes them, to the accumulator (no Spark needed)."""
+    pa = pytest.importorskip("pyarrow")
+    path = str(tmp_path / "caf\u00e9" / "crawl-000.warc.gz")
+    column = links_job._repeated(pa, path, 5)
+    column.validate(full=True)
+    assert column.to_pylist() == [path] * 5
+    assert column.slice(0, 2).to_pylist() == [path] * 2
+    assert links_job._repeated(pa, "", 3).to_pylist() == [""] * 3
+
+    counts = pa.map_(pa.string(), pa.int64())
+    stats_type = pa.struct(
+        [
+            pa.field(k, counts if k in ("skipped_by_reason", "pages_by_base_source") else pa.string() if k == "error" else pa.int64())
+            for k in links_job.STATS_COLUMNS
+        ]
+    )
+    stats = links_job._stats({"documents": 2, "skipped_records": 1, "skipped_by_reason": {"redirect": 1}}, 3, 1, None, 0)
+    row = dict(zip(links_job.STATS_COLUMNS, stats))
+    row = {k: list(v.items()) if isinstance(v, dict) else v for k, v in row.items()}
+    schema = pa.schema([("warc_file", pa.string()), ("url", pa.string()), ("stats", stats_type)])
+    links = pa.RecordBatch.from_arrays([pa.array(["a", "a"]), pa.array(["u1", None]), pa.nulls(2, stats_type)], schema=schema)
+    mixed = pa.RecordBatch.from_arrays(
+        [pa.array(["a", "a"]), pa.array(["u2", None]), pa.array([None, row], stats_type)], schema=schema
+    )
+
+    class Gathered:
+        rows = []
+
+        def add(self, rows):
+            self.rows.extend(rows)
+
+    gathered = Gathered()
+    out = list(links_job.split_arrow(lambda batches: iter(batches), gathered)([links, mixed]))
+    assert [b.schema.names for b in out] == [["warc_file", "url"]] * 2
+    assert [r for b in out for r in zip(b.column(0).to_pylist(), b.column(1).to_pylist())] == [("a", "u1"), ("a", None), ("a", "u2")]
+    assert gathered.rows == [("a", stats)]
+
+
 WARC_REAL = os.environ.get(
     "URLSPEC_WARC_REAL", os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "..", "shared", "data", "warc-real")
 )
