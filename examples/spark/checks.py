@@ -192,10 +192,12 @@ def read_parquet(path):
 
 
 def link_rows(path):
-    """The link rows of the job's output, as tuples in COLUMNS order."""
+    """The link rows of the job's output, as tuples in COLUMNS order (and
+    host_split last, when the job read the links with --parsers)."""
     rows, schema = read_parquet(path)
-    assert tuple(schema.names) == links_job.COLUMNS
-    return [tuple(r[c] for c in links_job.COLUMNS) for r in rows]
+    names = links_job.COLUMNS + (("host_split",) if "host_split" in schema.names else ())
+    assert tuple(schema.names) == names
+    return [tuple(r[c] for c in names) for r in rows]
 
 
 def stats_rows(path):

@@ -58,6 +58,7 @@ STATS_COLUMNS = (
     "skipped_records",
     "skipped_by_reason",
     "pages_by_base_source",
+    "host_splits",
     "error",
     "task_attempt",
 )
@@ -266,6 +267,13 @@ def build_parser():
         metavar="N",
         help="links per Arrow record batch handed to Spark (--transfer arrow; default: 65536)",
     )
+    p.add_argument(
+        "--parsers",
+        metavar="LIST",
+        help="read each resolved URL with these real parsers too (comma-separated profile names, as "
+        "`urlspec diff --parsers` takes them, or all) and add a host_split column: each parser's host where "
+        "they read different hosts, else null; the statistics count those links (host_splits)",
+    )
     p.add_argument("--master", metavar="URL", help="Spark master when run with plain python (spark-submit sets it)")
     p.add_argument("--log-level", default="WARN", help="Spark log level (default: WARN)")
     return p
@@ -418,7 +426,9 @@ def open_archive(path, endpoint=None):
 # ---------------------------------------------------------------- extraction
 
 
-def _spark_types():
+def _spark_types(parsers=False):
+    """The link columns (with `parsers`, host_split last) and the
+    statistics struct."""
     from pyspark.sql import types as T
 
     s = T.StringType()
@@ -439,6 +449,9 @@ def _spark_types():
         T.StructField("encoding", s, True),
         T.StructField("context", s, True),
     ]
+    if parsers:
+        # Each parser's host (null where it reads none), where they differ.
+        links.append(T.StructField("host_split", T.MapType(s, s, True), True))
     stats = T.StructType(
         [
             T.StructField("pages", T.LongType(), False),
@@ -448,6 +461,7 @@ def _spark_types():
             T.StructField("skipped_records", T.LongType(), False),
             T.StructField("skipped_by_reason", counts, False),
             T.StructField("pages_by_base_source", counts, False),
+            T.StructField("host_splits", T.LongType(), False),
             T.StructField("error", s, True),
             T.StructField("task_attempt", T.IntegerType(), False),
         ]
@@ -455,23 +469,23 @@ def _spark_types():
     return links, stats
 
 
-def _schema():
+def _schema(parsers=False):
     """The rows the extraction hands to Spark: a link (stats null) or, after
     an archive's links, its statistics (the link columns null)."""
     from pyspark.sql import types as T
 
-    links, stats = _spark_types()
+    links, stats = _spark_types(parsers)
     return T.StructType(
         [links[0]] + [T.StructField(f.name, f.dataType, True) for f in links[1:]] + [T.StructField("stats", stats, True)]
     )
 
 
-def _links_schema():
-    """_schema() without its `stats`: the rows of the links alone, with
-    the same columns as the Parquet output has always been written with."""
+def _links_schema(parsers=False):
+    """_schema() without its `stats`: the rows of the links alone, the
+    columns of the Parquet output."""
     from pyspark.sql import types as T
 
-    return T.StructType(_schema().fields[:-1])
+    return T.StructType(_schema(parsers).fields[:-1])
 
 
 def _stats_schema():
@@ -482,11 +496,11 @@ def _stats_schema():
     return T.StructType([links[0]] + [T.StructField(f.name, f.dataType, True) for f in stats.fields])
 
 
-def _arrow_schema():
+def _arrow_schema(parsers=False):
     """_schema() as Arrow types: what mapInArrow's batches must be."""
     from pyspark.sql.pandas.types import to_arrow_schema
 
-    return to_arrow_schema(_schema())
+    return to_arrow_schema(_schema(parsers))
 
 
 def _urljoin_resolver():
@@ -522,6 +536,7 @@ def _stats(summary, links, unresolved, error, attempt):
         s.get("skipped_records", 0),
         dict(s.get("skipped_by_reason", {})),
         dict(s.get("by_base_source", {})),
+        s.get("host_splits", 0),
         error,
         attempt,
     )
@@ -540,14 +555,16 @@ def _task_attempt():
     return ctx.attemptNumber() if ctx is not None else None
 
 
-def make_extractor(spec, resolver, on_error, endpoint=None, fault=None):
+def make_extractor(spec, resolver, on_error, endpoint=None, fault=None, parsers=()):
     """The function run on each partition: for each archive path, the rows
     of its links, streamed as they are read, then its statistics row.
 
     `fault` (the file name of an archive, from FAULT_VARIABLE) makes the
     first attempt of the task that reads that archive fail once its rows
-    are handed on."""
-    blank = (None,) * (len(COLUMNS) - 1)
+    are handed on. With `parsers`, each link row ends with its
+    host_split (a dict, or None)."""
+    parsers = list(parsers)
+    blank = (None,) * (len(COLUMNS) - 1 + bool(parsers))
 
     def extract(paths):
         import urlspec  # on the executor, once per partition
@@ -559,7 +576,8 @@ def make_extractor(spec, resolver, on_error, endpoint=None, fault=None):
             stream = links = error = None
             try:
                 stream = open_archive(path, endpoint)
-                links = urlspec.links(stream, spec=spec, format="warc")
+                links = urlspec.links(stream, spec=spec, format="warc", parsers=parsers)
+                split = (lambda link: (link.host_split,)) if len(parsers) > 1 else (lambda link: ())
                 for link in links:
                     if urljoin_resolve is None:
                         url, link_error = link.url, link.error
@@ -582,6 +600,7 @@ def make_extractor(spec, resolver, on_error, endpoint=None, fault=None):
                         link.containers,
                         link.encoding,
                         link.context,
+                        *split(link),
                         None,
                     )
             except Exception as e:
@@ -600,17 +619,36 @@ def make_extractor(spec, resolver, on_error, endpoint=None, fault=None):
     return extract
 
 
-def make_arrow_extractor(spec, resolver, on_error, endpoint=None, fault=None, batch_rows=8192):
+def parser_names(given):
+    """The profile names of --parsers (comma-separated, `all`, any case),
+    each once, as urlspec names them: the links have a host_split column
+    when there are two or more. SystemExit for an unknown name."""
+    import urlspec
+
+    known = {p.lower(): p for p in urlspec.PARSERS}
+    names = []
+    for name in (n.strip() for n in (given or "").split(",")):
+        if not name or name.lower() == "none":
+            continue
+        found = urlspec.PARSERS if name.lower() == "all" else [known.get(name.lower())]
+        if found == [None]:
+            raise SystemExit(f"links_job.py: --parsers: unknown parser {name!r} (known: {', '.join(urlspec.PARSERS)}, all)")
+        names += [p for p in found if p not in names]
+    return names
+
+
+def make_arrow_extractor(spec, resolver, on_error, endpoint=None, fault=None, batch_rows=8192, parsers=()):
     """The same rows as make_extractor, handed to Spark as Arrow record
     batches (mapInArrow): columns cross into the JVM in bulk instead of
     one pickled row at a time. A batch ends at each archive's statistics
     row too, so an archive's rows reach Spark before the next is opened."""
-    rows_of = make_extractor(spec, resolver, on_error, endpoint, fault)
+    rows_of = make_extractor(spec, resolver, on_error, endpoint, fault, parsers)
+    split = len(parsers) > 1
 
     def extract(batches):
         import pyarrow as pa
 
-        schema = _arrow_schema()
+        schema = _arrow_schema(split)
         stats_type = schema.field("stats").type
 
         def paths():
@@ -624,6 +662,8 @@ def make_arrow_extractor(spec, resolver, on_error, endpoint=None, fault=None, ba
                 if s is not None:
                     s["skipped_by_reason"] = list(s["skipped_by_reason"].items())
                     s["pages_by_base_source"] = list(s["pages_by_base_source"].items())
+            if split:  # a map column from pairs
+                cols[-2] = [None if d is None else list(d.items()) for d in cols[-2]]
             arrays = [pa.array(c, f.type) for c, f in zip(cols[:-1], schema)]
             return pa.RecordBatch.from_arrays(arrays + [pa.array(stats, stats_type)], schema=schema)
 
@@ -671,7 +711,7 @@ def _repeated(pa, value, n):
     return pa.Array.from_buffers(pa.string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(data * n)])
 
 
-def make_batch_extractor(spec, on_error, endpoint=None, fault=None, batch_size=65536):
+def make_batch_extractor(spec, on_error, endpoint=None, fault=None, batch_size=65536, parsers=()):
     """The rows of make_extractor (resolver urlspec) as Arrow record batches
     whose link columns urlspec builds in Rust (urlspec.link_batches): no
     Python object per link. Each archive's batches are handed to Spark as
@@ -682,7 +722,7 @@ def make_batch_extractor(spec, on_error, endpoint=None, fault=None, batch_size=6
         import pyarrow as pa
         import urlspec
 
-        schema = _arrow_schema()
+        schema = _arrow_schema(len(parsers) > 1)
         stats_type = schema.field("stats").type
         attempt = _task_attempt() or 0
 
@@ -690,7 +730,7 @@ def make_batch_extractor(spec, on_error, endpoint=None, fault=None, batch_size=6
             n = b.num_rows
             arrays = [warc_file.slice(0, n)]
             for f in list(schema)[1:-1]:
-                a = b.column(BATCH_COLUMNS[f.name])
+                a = b.column(BATCH_COLUMNS.get(f.name, f.name))
                 arrays.append(a if a.type == f.type else a.cast(f.type))
             arrays.append(pa.nulls(n, stats_type))
             return pa.RecordBatch.from_arrays(arrays, schema=schema)
@@ -711,7 +751,14 @@ def make_batch_extractor(spec, on_error, endpoint=None, fault=None, batch_size=6
                 try:
                     stream = open_archive(path, endpoint)
                     links = urlspec.link_batches(
-                        stream, batch_size, dictionary=False, documents=False, summary=False, spec=spec, format="warc"
+                        stream,
+                        batch_size,
+                        dictionary=False,
+                        documents=False,
+                        summary=False,
+                        spec=spec,
+                        format="warc",
+                        parsers=list(parsers),
                     )
                     warc_file = None
                     for b in links:
@@ -759,12 +806,16 @@ def extract(
     endpoint=None,
     batch_size=65536,
     stats=None,
+    parsers=(),
 ):
     """The rows of the links and of the statistics, not yet computed (see
     _schema); split them with links_of and stats_of. With `stats` (an
     accumulator of _stats_rows_param), the rows of the links only
     (_links_schema), each archive's statistics row added to `stats` by
-    the task that read it."""
+    the task that read it. With `parsers` (profile names, two or more:
+    parser_names), the link rows end with host_split."""
+    parsers = list(parsers)
+    split = len(parsers) > 1
     if transfer == "auto":
         try:  # what mapInArrow needs on the driver (and the executors)
             import pandas  # noqa: F401
@@ -780,16 +831,16 @@ def extract(
     if transfer == "arrow":
         archives = spark.createDataFrame(sc.parallelize([(p,) for p in paths], n), "path string")
         if resolver == "urlspec":
-            extractor = make_batch_extractor(spec, on_error, endpoint, fault, batch_size)
+            extractor = make_batch_extractor(spec, on_error, endpoint, fault, batch_size, parsers)
         else:
-            extractor = make_arrow_extractor(spec, resolver, on_error, endpoint, fault)
+            extractor = make_arrow_extractor(spec, resolver, on_error, endpoint, fault, parsers=parsers)
         if stats is None:
-            return archives.mapInArrow(extractor, _schema())
-        return archives.mapInArrow(split_arrow(extractor, stats), _links_schema())
-    extractor = make_extractor(spec, resolver, on_error, endpoint, fault)
+            return archives.mapInArrow(extractor, _schema(split))
+        return archives.mapInArrow(split_arrow(extractor, stats), _links_schema(split))
+    extractor = make_extractor(spec, resolver, on_error, endpoint, fault, parsers)
     if stats is None:
-        return spark.createDataFrame(sc.parallelize(paths, n).mapPartitions(extractor), _schema())
-    return spark.createDataFrame(sc.parallelize(paths, n).mapPartitions(split_rows(extractor, stats)), _links_schema())
+        return spark.createDataFrame(sc.parallelize(paths, n).mapPartitions(extractor), _schema(split))
+    return spark.createDataFrame(sc.parallelize(paths, n).mapPartitions(split_rows(extractor, stats)), _links_schema(split))
 
 
 def links_of(rows):
@@ -866,12 +917,13 @@ def split_rows(extractor, stats):
 def totals(stats_rows):
     """The job's counts: the sums of the statistics rows."""
     t = {"archives": 0, "failed_archives": 0, "skipped_by_reason": {}, "pages_by_base_source": {}}
-    for key in ("pages", "links", "unresolved", "unreadable_pages", "skipped_records"):
+    summed = ("pages", "links", "unresolved", "unreadable_pages", "skipped_records", "host_splits")
+    for key in summed:
         t[key] = 0
     for r in stats_rows:
         t["archives"] += 1
         t["failed_archives"] += r["error"] is not None
-        for key in ("pages", "links", "unresolved", "unreadable_pages", "skipped_records"):
+        for key in summed:
             t[key] += r[key]
         for key in ("skipped_by_reason", "pages_by_base_source"):
             for k, v in (r[key] or {}).items():
@@ -980,6 +1032,7 @@ def run(spark, args):
     if not paths:
         raise SystemExit("links_job.py: no input archives (give INPUT paths or --paths-from)")
     compression = "uncompressed" if args.compression == "none" else args.compression
+    parsers = parser_names(args.parsers)
     start = time.perf_counter()
     # The links are computed and written once, by one job of one stage;
     # each task hands its archives' statistics rows back with its result
@@ -999,6 +1052,7 @@ def run(spark, args):
         args.s3_endpoint,
         args.batch_size,
         stats=stats,
+        parsers=parsers,
     )
     rows.write.mode(args.mode).option("compression", compression).parquet(args.output)
     table = spark.createDataFrame([(path,) + tuple(s) for path, s in sorted(stats.value)], _stats_schema())
@@ -1016,7 +1070,9 @@ def summary_line(counts):
     return (
         f"{counts['archives']} archives ({counts['failed_archives']} failed), {counts['pages']} pages, "
         f"{counts['links']} links, {counts['unresolved']} unresolved, "
-        f"{counts['skipped_records']} records skipped" + (f" ({skipped})" if skipped else "")
+        f"{counts['skipped_records']} records skipped"
+        + (f" ({skipped})" if skipped else "")
+        + (f", {counts['host_splits']} hosts split by parsers" if counts.get("host_splits") else "")
     )
 
 

@@ -41,6 +41,7 @@ from checks import (
 )
 
 import links_job
+import warcgen
 
 
 @pytest.fixture(scope="module")
@@ -373,3 +374,44 @@ def test_real_archives_match_the_cli(spark, cli, tmp_path):
     assert set(got_stats) == set(want_stats)
     for f, s in got_stats.items():
         assert {k: s[k] for k in want_stats[f]} == want_stats[f], f
+
+
+SPLIT_PAGE = (
+    b"<a href='http://allowed.example\\@evil.example/'>a</a>"
+    b"<a href='http://0177.0.0.1/x'>b</a><a href='http:/evil.example/p'>c</a>"
+    b"<a href='/ok'>d</a>"
+)
+
+
+@pytest.mark.parametrize("transfer", ["arrow", "rows"])
+def test_parsers_add_the_host_split_column_and_count(spark, cli, tmp_path, transfer):
+    path = str(tmp_path / "split.warc.gz")
+    warcgen.write(path, [warcgen.response(f"http://h.example/{i}", SPLIT_PAGE) for i in range(4)], compress=True)
+    parsers = "python-urllib,Python-urllib3,curl,curl"
+    out = str(tmp_path / "links")
+    counts = links_job.main([path, "--output", out, "--mode", "overwrite", "--transfer", transfer, "--parsers", parsers], spark=spark)
+    p = subprocess.run(
+        [cli, "links", "--output", "json", "--parsers", "python-urllib,python-urllib3,curl", path],
+        capture_output=True, text=True, check=True,
+    )
+    want = {(j["document"], j["offset"]): j["host_split"] for j in map(json.loads, p.stdout.splitlines())}
+    rows = link_rows(out)
+    assert len(rows) == len(want) == 16
+    got = {(r[1], r[10]): r[-1] for r in rows}
+    assert got == want
+    assert sum(v is not None for v in got.values()) == 12
+    assert counts["host_splits"] == 12
+    assert stats_rows(out + "-stats")[path]["host_splits"] == 12
+    # Without --parsers: no such column, nothing counted.
+    counts = links_job.main([path, "--output", out, "--mode", "overwrite", "--transfer", transfer], spark=spark)
+    assert len(link_rows(out)[0]) == len(links_job.COLUMNS)
+    assert counts["host_splits"] == 0
+
+
+def test_an_unknown_parser_stops_the_job_before_it_starts(tmp_path):
+    import urlspec
+
+    with pytest.raises(SystemExit, match="lynx"):
+        links_job.parser_names("curl,lynx")
+    assert links_job.parser_names("ALL") == list(urlspec.PARSERS)
+    assert links_job.parser_names(None) == []

@@ -665,6 +665,12 @@ fn specs() -> Vec<&'static str> {
         .collect()
 }
 
+/// The names of the real parsers' profiles `links(parsers=...)` takes.
+#[pyfunction]
+fn parsers() -> Vec<&'static str> {
+    urlspec_parsers::PROFILES.iter().map(|p| p.name).collect()
+}
+
 /// Refuses to run where the package's process-wide state would be shared
 /// unsoundly: outside the main interpreter, and without the GIL.
 ///
@@ -724,6 +730,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(equivalent, m)?)?;
     m.add_function(wrap_pyfunction!(extract, m)?)?;
     m.add_function(wrap_pyfunction!(specs, m)?)?;
+    m.add_function(wrap_pyfunction!(parsers, m)?)?;
     m.add_function(wrap_pyfunction!(_limit_input_for_tests, m)?)?;
     m.add_function(wrap_pyfunction!(links::links, m)?)?;
     m.add_class::<links_arrow::LinkBatchReader>()?;

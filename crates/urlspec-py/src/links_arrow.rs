@@ -61,6 +61,15 @@ enum Array {
         nulls: usize,
         values: Box<Array>,
     },
+    /// `map<string, string>`: validity, offsets, the keys and the items
+    /// (each a `Str`).
+    Map {
+        validity: Option<Vec<u8>>,
+        offsets: Vec<i32>,
+        nulls: usize,
+        keys: Box<Array>,
+        items: Box<Array>,
+    },
 }
 
 impl Array {
@@ -113,6 +122,25 @@ impl Array {
                         validity(v)?,
                         buffer(Buffer::i32s(offsets))?,
                         values.into_py(py)?.into_any(),
+                        nulls.into_pyobject(py)?.into_any(),
+                    ],
+                )
+            }
+            Array::Map { validity: v, offsets, nulls, keys, items } => {
+                let children = PyTuple::new(
+                    py,
+                    [
+                        keys.into_py(py)?.into_any(),
+                        items.into_py(py)?.into_any(),
+                    ],
+                )?;
+                PyTuple::new(
+                    py,
+                    [
+                        "map".into_pyobject(py)?.into_any(),
+                        validity(v)?,
+                        buffer(Buffer::i32s(offsets))?,
+                        children.into_any(),
                         nulls.into_pyobject(py)?.into_any(),
                     ],
                 )
@@ -307,6 +335,52 @@ impl Lists {
     }
 }
 
+/// The `host_split` column being built: each parser's host, by the
+/// parser's name, where the parsers read different hosts; else null.
+struct HostSplits {
+    validity: Validity,
+    offsets: Vec<i32>,
+    keys: Strs,
+    items: Strs,
+}
+
+impl HostSplits {
+    fn new(n: usize) -> HostSplits {
+        let mut offsets = Vec::with_capacity(n + 1);
+        offsets.push(0);
+        HostSplits {
+            validity: Validity::default(),
+            offsets,
+            keys: Strs::new(0),
+            items: Strs::new(0),
+        }
+    }
+
+    fn push(&mut self, split: Option<&urlspec_links::HostSplit>) {
+        for (parser, host) in split.into_iter().flat_map(|s| s.iter()) {
+            self.keys.push(Some(parser.name));
+            self.items.push(host.as_deref());
+        }
+        self.validity.push(split.is_some());
+        self.offsets.push(self.keys.len() as i32);
+    }
+
+    fn bytes(&self) -> usize {
+        self.keys.data.len() + self.items.data.len()
+    }
+
+    fn finish(self) -> Array {
+        let (validity, nulls) = self.validity.finish();
+        Array::Map {
+            validity,
+            offsets: self.offsets,
+            nulls,
+            keys: Box::new(self.keys.finish()),
+            items: Box::new(self.items.finish()),
+        }
+    }
+}
+
 /// What every link of a document shares, as its columns hold it.
 struct Shared {
     base_source: String,
@@ -343,14 +417,17 @@ struct LinkColumns {
     containers: Lists,
     encoding: Text,
     context: Text,
+    /// With parsers to compare (`--parsers`), each link's host split.
+    host_split: Option<HostSplits>,
     /// The dictionary keys of the current document's shared values
     /// (document, base, base_source, encoding) in this batch, once known.
     doc_keys: Option<[Option<i32>; 4]>,
 }
 
 impl LinkColumns {
-    fn new(n: usize, dictionary: bool) -> LinkColumns {
+    fn new(n: usize, dictionary: bool, parsers: bool) -> LinkColumns {
         LinkColumns {
+            host_split: parsers.then(|| HostSplits::new(n)),
             document: Text::new(n, dictionary),
             element: Text::new(n, dictionary),
             attribute: Text::new(n, dictionary),
@@ -380,6 +457,7 @@ impl LinkColumns {
             + self.error.data.len()
             + self.base_chain.values.data.len()
             + self.containers.values.data.len()
+            + self.host_split.as_ref().map_or(0, HostSplits::bytes)
     }
 
     fn push(
@@ -427,10 +505,13 @@ impl LinkColumns {
         self.containers.push(Some(shared.containers.as_slice()));
         self.encoding.push_keyed(shared.encoding, keys[3]);
         self.context.push(link.within.map(|w| w.name()));
+        if let Some(column) = &mut self.host_split {
+            column.push(link.host_split.as_ref());
+        }
     }
 
     fn finish(self) -> Vec<Array> {
-        vec![
+        let mut columns = vec![
             self.document.finish(),
             self.element.finish(),
             self.attribute.finish(),
@@ -444,7 +525,11 @@ impl LinkColumns {
             self.containers.finish(),
             self.encoding.finish(),
             self.context.finish(),
-        ]
+        ];
+        if let Some(column) = self.host_split {
+            columns.push(column.finish());
+        }
+        columns
     }
 }
 
@@ -530,6 +615,8 @@ struct Options {
     batch_size: usize,
     dictionary: bool,
     documents: bool,
+    /// Whether the links have a `host_split` column.
+    parsers: bool,
 }
 
 /// The reading thread's side: the batches being filled.
@@ -623,7 +710,7 @@ impl Filler {
         let n = self.options.batch_size;
         let full = std::mem::replace(
             &mut self.links,
-            LinkColumns::new(n, self.options.dictionary),
+            LinkColumns::new(n, self.options.dictionary, self.options.parsers),
         );
         self.send(Message::Links(full.finish()));
     }
@@ -652,7 +739,11 @@ fn read(
     let mut filler = Filler {
         options,
         tx,
-        links: LinkColumns::new(options.batch_size, options.dictionary),
+        links: LinkColumns::new(
+            options.batch_size,
+            options.dictionary,
+            options.parsers,
+        ),
         documents: DocumentColumns::new(options.batch_size.min(4096)),
         open: (0, 0),
         problems: Vec::new(),
@@ -724,6 +815,10 @@ fn read(
 )]
 pub struct LinkBatchReader {
     state: Mutex<State>,
+    /// Whether the links batches have a `host_split` column (two parsers
+    /// or more to compare).
+    #[pyo3(get)]
+    host_split: bool,
 }
 
 struct State {
@@ -823,7 +918,7 @@ impl LinkBatchReader {
 /// The batches of `source`: see `urlspec.link_batches` in
 /// `_links_arrow.py`.
 #[pyfunction]
-#[pyo3(signature = (source, batch_size = 65536, dictionary = true, documents = true, url = None, redirects = Vec::new(), spec = "rfc1808", format = "auto", name = None, strict_base = false, base_headers = "spec"))]
+#[pyo3(signature = (source, batch_size = 65536, dictionary = true, documents = true, url = None, redirects = Vec::new(), spec = "rfc1808", format = "auto", name = None, strict_base = false, base_headers = "spec", parsers = Vec::new()))]
 #[allow(clippy::too_many_arguments)]
 pub fn link_batches(
     py: Python<'_>,
@@ -838,6 +933,7 @@ pub fn link_batches(
     name: Option<String>,
     strict_base: bool,
     base_headers: &str,
+    parsers: Vec<String>,
 ) -> PyResult<LinkBatchReader> {
     if batch_size == 0 {
         return Err(error(
@@ -859,9 +955,10 @@ pub fn link_batches(
         name,
         strict_base,
         base_headers,
-        &[],
+        &parsers,
     )?;
-    let options = Options { batch_size, dictionary, documents };
+    let parsers = input.context().parsers.len() > 1;
+    let options = Options { batch_size, dictionary, documents, parsers };
     // One batch waits while the next is filled: memory stays bounded by
     // about three batches (the one Python holds, the one waiting, the one
     // being filled) and the largest record's reading.
@@ -874,5 +971,6 @@ pub fn link_batches(
         })?;
     Ok(LinkBatchReader {
         state: Mutex::new(State { rx, end: None, raised, raised_once: false }),
+        host_split: parsers,
     })
 }

@@ -234,3 +234,38 @@ def test_a_1_gb_record_in_memory_bounded_by_the_batch_size(tmp_path):
     # The links alone, held, would take over 1 GB; the interpreter with
     # pyarrow takes about 100 MB.
     assert peak < 400 << 20, f"peak resident memory {peak >> 20} MB"
+
+
+SPLIT_PAGE = (
+    b"<a href='http://allowed.example\\@evil.example/'>a</a>"
+    b"<a href='http://0177.0.0.1/x'>b</a><a href='http:/evil.example/p'>c</a>"
+    b"<a href='/ok'>d</a>"
+)
+
+
+def test_host_split_column_row_for_row(tmp_path, urlspec_cli):
+    path = tmp_path / "split.warc.gz"
+    warcgen.write(
+        path,
+        [warcgen.response(f"http://h.example/{i}", SPLIT_PAGE) for i in range(5)],
+        compress=True,
+    )
+    parsers = "python-urllib,python-urllib3,curl"
+    want = cli_json(urlspec_cli, path, "--parsers", parsers)
+    for batch_size in (3, 65536):
+        kinds, it = batches_of(path.read_bytes(), batch_size=batch_size, parsers=parsers)
+        links = kinds["links"]
+        assert links[0].schema.field("host_split").type == pa.map_(pa.string(), pa.string())
+        got = rows(links)
+        for row in got:
+            if row["host_split"] is not None:
+                row["host_split"] = dict(row["host_split"])
+        assert got == want
+        assert sum(r["host_split"] is not None for r in got) == 15
+        assert it.summary["host_splits"] == 15
+        assert rows(kinds["summary"])[0]["host_splits"] == 15
+    # Without parsers (or with one), no such column; nothing counted.
+    for parsers in ((), ["curl"]):
+        kinds, it = batches_of(path.read_bytes(), parsers=parsers)
+        assert "host_split" not in kinds["links"][0].schema.names
+        assert it.summary["host_splits"] == 0

@@ -48,6 +48,7 @@ __all__ = [
     "NotComparableError",
     "LinksError",
     "SPECS",
+    "PARSERS",
     "parse",
     "resolve",
     "make_relative",
@@ -66,6 +67,10 @@ __all__ = [
 
 #: The spec names this build knows, oldest first.
 SPECS: tuple[str, ...] = tuple(_native.specs())
+
+#: The real parsers' profiles ``links(parsers=...)`` takes (``urlspec diff
+#: --parsers``), in the order ``"all"`` names them.
+PARSERS: tuple[str, ...] = tuple(_native.parsers())
 
 parse = _native.parse
 resolve = _native.resolve

@@ -37,7 +37,7 @@ def _pa():
     return pyarrow
 
 
-def _link_schema(pa, dictionary: bool):
+def _link_schema(pa, dictionary: bool, parsers: bool = False):
     fields = []
     for name, kind, nullable in LINK_COLUMNS:
         if kind is None:
@@ -49,6 +49,9 @@ def _link_schema(pa, dictionary: bool):
         else:
             t = pa.string()
         fields.append(pa.field(name, t, nullable=nullable))
+    if parsers:
+        # Each parser's host (null where it reads none), when they differ.
+        fields.append(pa.field("host_split", pa.map_(pa.string(), pa.string()), nullable=True))
     return pa.schema(fields, metadata={"urlspec": "links"})
 
 
@@ -78,6 +81,7 @@ def _summary_schema(pa):
             pa.field("unresolved", i, nullable=False),
             pa.field("unreadable", i, nullable=False),
             pa.field("skipped_records", i, nullable=False),
+            pa.field("host_splits", i, nullable=False),
             pa.field("skipped_by_reason", counts, nullable=False),
             pa.field("by_base_source", counts, nullable=False),
             pa.field(
@@ -110,6 +114,12 @@ def _array(pa, col, field_type):
         n = buf.size // 4 - 1
         values = _array(pa, child, field_type.value_type)
         return pa.Array.from_buffers(field_type, n, [_buffer(pa, validity), _buffer(pa, buf)], null_count=nulls, children=[values])
+    if kind == "map":
+        n = buf.size // 4 - 1
+        keys = _array(pa, child[0], pa.string())
+        items = _array(pa, child[1], pa.string())
+        entries = pa.StructArray.from_arrays([keys, items], fields=[field_type.key_field, field_type.item_field])
+        return pa.Array.from_buffers(field_type, n, [_buffer(pa, validity), _buffer(pa, buf)], null_count=nulls, children=[entries])
     raise ValueError(f"unknown column kind {kind!r}")
 
 
@@ -118,14 +128,14 @@ class LinkBatches:
     their kind in ``batch.schema.metadata[b"urlspec"]`` (``links``,
     ``documents``, ``summary``); ``.summary`` once exhausted."""
 
-    def __init__(self, reader, dictionary: bool, documents: bool, summary: bool):
+    def __init__(self, reader, dictionary: bool, documents: bool, summary: bool, parsers: bool = False):
         pa = _pa()
         self._pa = pa
         self._reader = reader
         self._summary_batch = summary
         self._done = False
         #: The schema of the links batches.
-        self.link_schema = _link_schema(pa, dictionary)
+        self.link_schema = _link_schema(pa, dictionary, parsers)
         #: The schema of the documents batches.
         self.document_schema = _document_schema(pa)
         #: The schema of the summary batch.
@@ -166,6 +176,7 @@ class LinkBatches:
             "unresolved": s["unresolved"],
             "unreadable": s["unreadable"],
             "skipped_records": s["skipped_records"],
+            "host_splits": s["host_splits"],
             "skipped_by_reason": list(s["skipped_by_reason"].items()),
             "by_base_source": list(s["by_base_source"].items()),
             "damaged": [{"offset": o, "reason": r} for o, r in s["damaged"]],
@@ -187,6 +198,7 @@ def link_batches(
     name: str | None = None,
     strict_base: bool = False,
     base_headers: str = "spec",
+    parsers: str | Iterable[str] = (),
 ) -> LinkBatches:
     """Every link of ``source`` as ``pyarrow.RecordBatch``es built in Rust,
     with no Python object per link.
@@ -201,7 +213,10 @@ def link_batches(
       containers, encoding, context). document, element, attribute, base,
       base_source, encoding and context are ``dictionary<int32, string>``
       (one dictionary per batch); ``dictionary=False`` makes them plain
-      ``string``s.
+      ``string``s. With ``parsers`` (two or more, as ``urlspec.links``
+      takes them), a last column ``host_split``, ``map<string, string>``:
+      each parser's host (null where it reads none) where they read
+      different hosts, else null.
     - ``documents`` (unless ``documents=False``): one row per document read
       (document, base, base_source, encoding, links, unresolved, problems),
       up to ``batch_size`` rows a batch, after the links batches of those
@@ -218,6 +233,9 @@ def link_batches(
     """
     if batch_size < 1:
         raise ValueError("batch_size must be at least 1")
+    from . import _parser_names
+
+    names = _parser_names(parsers)
     reader = _native.link_batches(
         source,
         batch_size=batch_size,
@@ -230,5 +248,6 @@ def link_batches(
         name=name,
         strict_base=strict_base,
         base_headers=base_headers,
+        parsers=names,
     )
-    return LinkBatches(reader, dictionary, documents, summary)
+    return LinkBatches(reader, dictionary, documents, summary, parsers=reader.host_split)
