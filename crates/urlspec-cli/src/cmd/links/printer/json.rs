@@ -2,22 +2,32 @@
 //! document, element, attribute, reference, url, base, base_source,
 //! error, offset, base_chain, containers, encoding and context.
 
+use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use urlspec_links::{Document, Link};
 
-use super::BaseInfo;
+use super::{write_out, BaseInfo, BATCH_BYTES};
+use crate::output::json::push_json_string;
 use crate::output::JsonObject;
 
 /// The JSON printer.
 pub struct Json {
-    /// One line, reused for every link.
-    line: Vec<u8>,
+    /// The lines of a batch of links, written out together.
+    lines: Vec<u8>,
+    /// The members the lines of a document share.
+    shared: Shared,
+    /// A link's error, as its line says it.
+    error: String,
 }
 
 impl Json {
     pub fn new() -> Json {
-        Json { line: Vec::with_capacity(1024) }
+        Json {
+            lines: Vec::with_capacity(BATCH_BYTES + 1024),
+            shared: Shared::default(),
+            error: String::new(),
+        }
     }
 
     /// A line for each link of `doc`.
@@ -26,74 +36,115 @@ impl Json {
         out: &mut impl Write,
         doc: &Document,
     ) -> io::Result<()> {
-        let shared = Shared::of(doc, &BaseInfo::of(&doc.base));
-        for link in &doc.links {
-            self.line.clear();
-            line(&mut self.line, &shared, link);
-            out.write_all(&self.line)?;
+        if doc.links.is_empty() {
+            return Ok(());
         }
-        Ok(())
+        self.shared.render(doc, &BaseInfo::of(&doc.base));
+        for link in &doc.links {
+            line(&mut self.lines, &mut self.error, &self.shared, link);
+            if self.lines.len() >= BATCH_BYTES {
+                write_out(out, &mut self.lines)?;
+            }
+        }
+        write_out(out, &mut self.lines)
     }
 }
 
-/// The members of a document's lines that are the same for each of its
-/// links, rendered once: `document`; `base` and `base_source`;
-/// `base_chain`, `containers` and `encoding`.
+/// The parts of a document's lines that are the same for each of its
+/// links, rendered once, each with the key that follows it: `document`
+/// (after the opening brace), `base` and `base_source` (before `error`),
+/// `base_chain`, `containers` and `encoding` (before `context`).
+#[derive(Default)]
 struct Shared {
-    document: Vec<u8>,
+    head: Vec<u8>,
     base: Vec<u8>,
     tail: Vec<u8>,
 }
 
 impl Shared {
-    fn of(doc: &Document, info: &BaseInfo) -> Shared {
-        let render = |each: &dyn Fn(&mut JsonObject<'_>)| {
-            let mut buf = Vec::new();
-            let mut o = JsonObject::new(&mut buf);
+    /// Renders the parts of `doc`'s lines into the buffers.
+    fn render(&mut self, doc: &Document, info: &BaseInfo) {
+        fn members(
+            buf: &mut Vec<u8>,
+            before: &[u8],
+            each: impl FnOnce(&mut JsonObject<'_>),
+            after: &[u8],
+        ) {
+            buf.clear();
+            let mut o = JsonObject::new(buf);
             each(&mut o);
             o.finish();
             // The members, without the braces.
-            buf[1..buf.len() - 1].to_vec()
-        };
-        Shared {
-            document: render(&|o| {
+            buf.pop();
+            buf.remove(0);
+            buf.splice(0..0, before.iter().copied());
+            buf.extend_from_slice(after);
+        }
+        members(
+            &mut self.head,
+            b"{",
+            |o| {
                 o.string("document", &doc.name);
-            }),
-            base: render(&|o| {
+            },
+            b",\"element\":",
+        );
+        members(
+            &mut self.base,
+            b",",
+            |o| {
                 o.optional("base", doc.base.url())
                     .string("base_source", &info.source);
-            }),
-            tail: render(&|o| {
+            },
+            b",\"error\":",
+        );
+        members(
+            &mut self.tail,
+            b",",
+            |o| {
                 match &info.chain {
                     Some(chain) => o.strings("base_chain", *chain),
                     None => o.null("base_chain"),
                 };
                 o.strings("containers", doc.base.containers());
                 o.optional("encoding", doc.encoding.map(|e| e.name()));
-            }),
-        }
+            },
+            b",\"context\":",
+        );
     }
 }
 
 /// One line: document, element, attribute, reference, url, base,
 /// base_source, error, offset, base_chain, containers, encoding (an HTML
 /// page's), and context (`noscript`, `template`, or null for the
-/// document tree).
-fn line(buf: &mut Vec<u8>, shared: &Shared, link: &Link) {
-    let mut o = JsonObject::new(buf);
-    o.members(&shared.document)
-        .string("element", &link.element)
-        .string("attribute", &link.attribute)
-        .string("reference", &link.reference)
-        .optional("url", link.url.as_deref().ok())
-        .members(&shared.base)
-        .optional(
-            "error",
-            link.url.as_ref().err().map(ToString::to_string).as_deref(),
-        )
-        .number("offset", link.offset)
-        .members(&shared.tail)
-        .optional("context", link.within.map(|w| w.name()));
-    o.finish();
-    buf.push(b'\n');
+/// document tree); written straight into `buf`, the keys as literals.
+/// `error` is room for the link's error.
+fn line(buf: &mut Vec<u8>, error: &mut String, shared: &Shared, link: &Link) {
+    buf.extend_from_slice(&shared.head);
+    push_json_string(buf, &link.element);
+    buf.extend_from_slice(b",\"attribute\":");
+    push_json_string(buf, &link.attribute);
+    buf.extend_from_slice(b",\"reference\":");
+    push_json_string(buf, &link.reference);
+    buf.extend_from_slice(b",\"url\":");
+    match &link.url {
+        Ok(url) => push_json_string(buf, url),
+        Err(_) => buf.extend_from_slice(b"null"),
+    }
+    buf.extend_from_slice(&shared.base);
+    match &link.url {
+        Ok(_) => buf.extend_from_slice(b"null"),
+        Err(e) => {
+            error.clear();
+            let _ = write!(error, "{e}");
+            push_json_string(buf, error);
+        }
+    }
+    buf.extend_from_slice(b",\"offset\":");
+    buf.extend_from_slice(itoa::Buffer::new().format(link.offset).as_bytes());
+    buf.extend_from_slice(&shared.tail);
+    match link.within {
+        Some(within) => push_json_string(buf, within.name()),
+        None => buf.extend_from_slice(b"null"),
+    }
+    buf.extend_from_slice(b"}\n");
 }
