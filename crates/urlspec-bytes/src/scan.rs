@@ -186,8 +186,9 @@ mod wide {
                 // The last sixteen bytes, those before `i` shifted out.
                 hits(b.len() - 16) >> (16 - left)
             } else {
-                // The zeros that pad a short block are no bytes of `b`.
-                hits(i) & ((1 << left) - 1)
+                // The zeros that pad a short block are controls: the
+                // first is at `b.len()`, what a text without a hit gives.
+                hits(i)
             };
             if m != 0 {
                 return i + m.trailing_zeros() as usize;

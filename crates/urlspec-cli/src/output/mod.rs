@@ -122,6 +122,13 @@ pub trait RecordWrite: Write {
         false
     }
 
+    /// How many bytes of output a printer may gather before it writes
+    /// them here ([`BUFFER`]): a writer that bounds what it holds (a
+    /// worker's spool) takes each line as it comes.
+    fn gather(&self) -> usize {
+        BUFFER
+    }
+
     /// Starts a block of the output (a document of `urlspec links`
     /// text): a blank line before every block but the `first`. A writer
     /// that does not know what came before (a worker's) leaves the blank

@@ -3,13 +3,14 @@
 //! error, offset, base_chain, containers, encoding and context.
 
 use std::fmt::Write as _;
-use std::io::{self, Write};
+use std::io;
 
 use urlspec_links::{Document, Link};
 
-use super::{write_out, BaseInfo, BATCH_BYTES};
+use super::{write_out, BaseInfo};
 use crate::output::json::push_json_string;
 use crate::output::JsonObject;
+use crate::output::RecordWrite;
 
 /// The JSON printer.
 pub struct Json {
@@ -24,7 +25,7 @@ pub struct Json {
 impl Json {
     pub fn new() -> Json {
         Json {
-            lines: Vec::with_capacity(BATCH_BYTES + 1024),
+            lines: Vec::new(),
             shared: Shared::default(),
             error: String::new(),
         }
@@ -33,16 +34,17 @@ impl Json {
     /// A line for each link of `doc`.
     pub fn links(
         &mut self,
-        out: &mut impl Write,
+        out: &mut impl RecordWrite,
         doc: &Document,
     ) -> io::Result<()> {
         if doc.links.is_empty() {
             return Ok(());
         }
+        let gather = out.gather();
         self.shared.render(doc, &BaseInfo::of(&doc.base));
         for link in &doc.links {
             line(&mut self.lines, &mut self.error, &self.shared, link);
-            if self.lines.len() >= BATCH_BYTES {
+            if self.lines.len() >= gather {
                 write_out(out, &mut self.lines)?;
             }
         }

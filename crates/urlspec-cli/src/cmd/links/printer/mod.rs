@@ -14,17 +14,12 @@ use urlspec::base::Base;
 use urlspec_links::{html, Document, Summary};
 
 use super::args::LinksOutput;
-use crate::output::{self, RecordWrite};
+use crate::output::RecordWrite;
 use json::Json;
 use text::Text;
 use tsv::Tsv;
 
 pub use tsv::HEADER as TSV_HEADER;
-
-/// How many bytes of lines a printer gathers before it writes them out:
-/// one write for many links, the buffer reused; as many as standard
-/// output buffers, so that a full batch is written without a copy.
-const BATCH_BYTES: usize = output::BUFFER;
 
 /// Writes the `lines` gathered (nothing when there are none), and empties
 /// the buffer for more.

@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use urlspec::base::Source;
 use urlspec_links::{Document, Link};
 
-use super::{write_out, BATCH_BYTES};
+use super::write_out;
 use crate::output::{self, RecordWrite};
 
 /// The widest `element@attribute` column.
@@ -150,7 +150,7 @@ fn write_head(
 /// links when there are none yet (the first block of the document):
 /// gathered in `lines`, written out together.
 fn write_links(
-    out: &mut impl Write,
+    out: &mut impl RecordWrite,
     lines: &mut Vec<u8>,
     links: &[Link],
     widths: &mut Option<(usize, usize)>,
@@ -174,6 +174,7 @@ fn write_links(
             .min(MAX_REFERENCE_WIDTH);
         (place, reference)
     });
+    let gather = out.gather();
     for link in links {
         // ELEMENT@ATTRIBUTE  REFERENCE  ->, padded in place.
         lines.extend_from_slice(b"   ");
@@ -194,7 +195,7 @@ fn write_links(
             Err(reason) => write!(lines, "error: {reason}")?,
         }
         lines.push(b'\n');
-        if lines.len() >= BATCH_BYTES {
+        if lines.len() >= gather {
             write_out(out, lines)?;
         }
     }

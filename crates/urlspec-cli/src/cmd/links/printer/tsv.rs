@@ -4,12 +4,12 @@
 //! control pictures, so that a field never breaks its row.
 
 use std::fmt::Write as _;
-use std::io::{self, Write};
+use std::io;
 
 use urlspec_links::Document;
 
-use super::{write_out, BaseInfo, BATCH_BYTES};
-use crate::output::push_visible;
+use super::{write_out, BaseInfo};
+use crate::output::{push_visible, RecordWrite};
 
 /// The header row.
 pub const HEADER: &str =
@@ -31,7 +31,7 @@ pub struct Tsv {
 impl Tsv {
     pub fn new() -> Tsv {
         Tsv {
-            rows: Vec::with_capacity(BATCH_BYTES + 1024),
+            rows: Vec::new(),
             name: Vec::new(),
             base: Vec::new(),
             error: String::new(),
@@ -41,12 +41,13 @@ impl Tsv {
     /// A row for each link of `doc`.
     pub fn links(
         &mut self,
-        out: &mut impl Write,
+        out: &mut impl RecordWrite,
         doc: &Document,
     ) -> io::Result<()> {
         if doc.links.is_empty() {
             return Ok(());
         }
+        let gather = out.gather();
         let info = BaseInfo::of(&doc.base);
         self.name.clear();
         push_visible(&mut self.name, &doc.name);
@@ -87,7 +88,7 @@ impl Tsv {
                 link.within.map_or("", |w| w.name()).as_bytes(),
             );
             rows.push(b'\n');
-            if rows.len() >= BATCH_BYTES {
+            if rows.len() >= gather {
                 write_out(out, rows)?;
             }
         }
