@@ -3,7 +3,7 @@
 //! Sixteen bytes at a time where SSE2 is there ([`crate::sse2`]), else
 //! eight ([`crate::words`]).
 
-use crate::words::{eq_low, load};
+use crate::words::{bytes_below, eq_low, load};
 
 /// The byte index in its word of the lowest flagged byte of `m` (not 0).
 #[inline(always)]
@@ -52,6 +52,58 @@ fn first_words<const N: usize>(b: &[u8], from: usize, set: [u8; N]) -> usize {
     b.len()
 }
 
+/// The first index at or after `from` of a C0 control (a byte below
+/// 0x20) or a byte of `set`, or `b.len()`: the bytes a JSON string
+/// escapes, or that a terminal must not be sent, found sixteen bytes at
+/// a time where SSE2 is there, else eight.
+///
+/// ```
+/// use urlspec_bytes::scan::first_control_or;
+/// let text = b"a\"b\tc";
+/// assert_eq!(first_control_or(text, 0, [b'"', b'\\']), 1);
+/// assert_eq!(first_control_or(text, 2, [b'"', b'\\']), 3);
+/// assert_eq!(first_control_or(b"abc", 0, [b'"']), 3);
+/// ```
+#[inline(always)]
+#[must_use]
+pub fn first_control_or<const N: usize>(
+    b: &[u8],
+    from: usize,
+    set: [u8; N],
+) -> usize {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    return wide::first_control_or(b, from, set);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    control_words(b, from, set)
+}
+
+/// [`first_control_or`], eight bytes at a time (tested everywhere, taken
+/// where SSE2 is not there).
+#[cfg_attr(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    allow(dead_code)
+)]
+#[inline(always)]
+fn control_words<const N: usize>(
+    b: &[u8],
+    from: usize,
+    set: [u8; N],
+) -> usize {
+    let mut i = from;
+    while i < b.len() {
+        let x = load(b, i);
+        let stop =
+            set.iter().fold(bytes_below(x, 0x20), |m, &c| m | eq_low(x, c));
+        if stop != 0 {
+            // The zeros that pad the last word are controls too: a hit
+            // there is past the end.
+            return (i + lowest(stop)).min(b.len());
+        }
+        i += 8;
+    }
+    b.len()
+}
+
 /// Whether a `.` starts a segment of `b` (is first, or follows a `/`): a
 /// filter before looking for a dot segment, exact where SSE2 is there and
 /// `true` elsewhere.
@@ -79,7 +131,7 @@ pub fn dot_start(b: &[u8]) -> bool {
 /// of the word scan on the short paths of references.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod wide {
-    use crate::sse2::{bits, block, eq, or};
+    use crate::sse2::{at_most, bits, block, eq, or};
 
     /// The first index at or after `from` of a byte of `set`, or
     /// `b.len()`.
@@ -101,6 +153,46 @@ mod wide {
                 return i + m.trailing_zeros() as usize;
             }
             i += 16;
+        }
+        b.len()
+    }
+
+    /// [`super::first_control_or`], sixteen bytes at a time.
+    #[inline(always)]
+    pub(super) fn first_control_or<const N: usize>(
+        b: &[u8],
+        from: usize,
+        set: [u8; N],
+    ) -> usize {
+        let hits = |at: usize| {
+            let x = block(b, at);
+            let mut m = at_most(x, 0x1f);
+            for &c in &set {
+                m = or(m, eq(x, c));
+            }
+            bits(m)
+        };
+        let mut i = from;
+        while i + 16 <= b.len() {
+            let m = hits(i);
+            if m != 0 {
+                return i + m.trailing_zeros() as usize;
+            }
+            i += 16;
+        }
+        if i < b.len() {
+            let left = b.len() - i;
+            let m = if b.len() >= 16 {
+                // The last sixteen bytes, those before `i` shifted out.
+                hits(b.len() - 16) >> (16 - left)
+            } else {
+                // The zeros that pad a short block are controls: the
+                // first is at `b.len()`, what a text without a hit gives.
+                hits(i)
+            };
+            if m != 0 {
+                return i + m.trailing_zeros() as usize;
+            }
         }
         b.len()
     }
@@ -140,9 +232,11 @@ mod tests {
         let mut out = Vec::new();
         for n in (0..19).chain([23, 30, 31, 32, 33, 47]) {
             let name = "x".repeat(n);
-            for d in
-                ["/", "?", "#", ";", ".", "/.", "/..", "./", "//", "é", "\0"]
-            {
+            for d in [
+                "/", "?", "#", ";", ".", "/.", "/..", "./", "//", "é", "\0",
+                "\"", "\\", "\t", "\x1f", " ", "!", "\x7f", "\u{85}",
+                "\u{202e}", "\u{ff}",
+            ] {
                 for tail in ["", "/", "y", ".", "?q", "#f", ";p", "/./z"] {
                     out.push(format!("{name}{d}{tail}"));
                     out.push(format!("{d}{name}{tail}"));
@@ -181,6 +275,29 @@ mod tests {
                     };
                     assert_eq!(got, (want, want), "{s:?} {from} {set:?}");
                 }
+                let control = |set: &[u8]| {
+                    (from..b.len())
+                        .find(|&i| b[i] < 0x20 || set.contains(&b[i]))
+                        .unwrap_or(b.len())
+                };
+                let want = control(b"\"\\");
+                assert_eq!(
+                    (
+                        first_control_or(b, from, [b'"', b'\\']),
+                        control_words(b, from, [b'"', b'\\'])
+                    ),
+                    (want, want),
+                    "{s:?} {from}"
+                );
+                let want = control(&[0x7f, 0xc2, 0xe2]);
+                assert_eq!(
+                    (
+                        first_control_or(b, from, [0x7f, 0xc2, 0xe2]),
+                        control_words(b, from, [0x7f, 0xc2, 0xe2])
+                    ),
+                    (want, want),
+                    "{s:?} {from}"
+                );
                 let rest = &b[from..];
                 let want = (0..rest.len()).any(|i| {
                     rest[i] == b'.' && (i == 0 || rest[i - 1] == b'/')

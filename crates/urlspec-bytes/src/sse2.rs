@@ -59,6 +59,20 @@ pub fn eq(x: Block, c: u8) -> Block {
     unsafe { _mm_cmpeq_epi8(x, _mm_set1_epi8(c as i8)) }
 }
 
+/// The bytes of `x` at most `n` (as unsigned numbers), as 0xff; the
+/// others 0.
+///
+/// ```
+/// use urlspec_bytes::sse2::{at_most, bits, block};
+/// assert_eq!(bits(at_most(block(b"a\tb\xff", 0), 0x1f)) & 0xf, 0b0010);
+/// ```
+#[inline(always)]
+#[must_use]
+pub fn at_most(x: Block, n: u8) -> Block {
+    // SAFETY: SSE2 is enabled for this build (the module's `cfg`).
+    unsafe { _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(n as i8)), x) }
+}
+
 /// The bytes set in `a` or in `b`.
 ///
 /// ```
@@ -105,6 +119,8 @@ mod tests {
             assert_eq!(bits(eq(x, b'a')), at(b"a"), "{i}");
             assert_eq!(bits(eq(x, 0)), at(&[0]), "{i}");
             assert_eq!(bits(or(eq(x, b'0'), eq(x, b'j'))), at(b"0j"), "{i}");
+            let low: [u8; 0x36] = core::array::from_fn(|k| k as u8);
+            assert_eq!(bits(at_most(x, b'5')), at(&low), "{i}");
         }
     }
 }

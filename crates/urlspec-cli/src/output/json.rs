@@ -1,57 +1,39 @@
 //! JSON Lines written by hand into a reused buffer: strings escaped as
 //! `serde_json` escapes them, objects with their keys in the order given.
 
-use urlspec_bytes::words::{bytes_below, eq_low};
+use urlspec_bytes::scan::first_control_or;
 
 /// Appends `text` to `buf` as a JSON string, quoted and escaped exactly as
 /// `serde_json` escapes it: `\"`, `\\`, `\b`, `\t`, `\n`, `\f`, `\r`, and
 /// the other C0 controls as `\u00XX` (lower-case hex); everything else
-/// as it is.
+/// (DEL, non-ASCII, U+2028 and U+2029 among it) as it is.
 ///
-/// Runs that need no escape (all of most URLs) are found eight bytes at a
-/// time and copied whole, where `serde_json::to_writer` looks up each byte
-/// (BENCHMARKS.md, CLI `parse --json`).
+/// The bytes to escape are found sixteen at a time and the runs between
+/// them copied whole, where `serde_json::to_writer` looks up each byte
+/// (BENCHMARKS.md, CLI `parse --json` and `links`).
 pub fn push_json_string(buf: &mut Vec<u8>, text: &str) {
     let bytes = text.as_bytes();
     buf.reserve(bytes.len() + 2);
     buf.push(b'"');
-    // `bytes[copied..i]` needs no escape and is not in `buf` yet.
+    // `bytes[copied..]` is not in `buf` yet.
     let mut copied = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        if let Some(word) = bytes.get(i..i + 8) {
-            let word = u64::from_le_bytes(word.try_into().unwrap_or_default());
-            if !may_need_escape(word) {
-                i += 8;
-                continue;
-            }
-        }
-        let b = bytes[i];
-        if needs_escape(b) {
-            buf.extend_from_slice(&bytes[copied..i]);
-            push_escape(buf, b);
-            copied = i + 1;
-        }
-        i += 1;
+    loop {
+        let at = first_control_or(bytes, copied, [b'"', b'\\']);
+        buf.extend_from_slice(&bytes[copied..at]);
+        let Some(&b) = bytes.get(at) else { break };
+        push_escape(buf, b);
+        copied = at + 1;
     }
-    buf.extend_from_slice(&bytes[copied..]);
     buf.push(b'"');
 }
 
 /// Whether a byte of a JSON string is escaped: C0 controls, `"`, `\\`.
-#[inline]
 fn needs_escape(b: u8) -> bool {
     b < 0x20 || b == b'"' || b == b'\\'
 }
 
-/// Whether any of the eight bytes of `word` may need an escape (never
-/// `false` when one does: each test is exact for its lowest hit).
-#[inline]
-fn may_need_escape(word: u64) -> bool {
-    (bytes_below(word, 0x20) | eq_low(word, b'"') | eq_low(word, b'\\')) != 0
-}
-
 /// Appends the escape of `b`, which [`needs_escape`].
+#[inline(never)]
 fn push_escape(buf: &mut Vec<u8>, b: u8) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let short = match b {
@@ -118,20 +100,6 @@ impl<'b> JsonObject<'b> {
         push_json_key(self.buf, key);
     }
 
-    /// Adds members rendered before (`"key":value,…`, as an object's
-    /// inside), the same for many objects.
-    pub fn members(&mut self, rendered: &[u8]) -> &mut Self {
-        if rendered.is_empty() {
-            return self;
-        }
-        if !self.empty {
-            self.buf.push(b',');
-        }
-        self.empty = false;
-        self.buf.extend_from_slice(rendered);
-        self
-    }
-
     /// Adds a string member.
     pub fn string(&mut self, key: &'static str, value: &str) -> &mut Self {
         self.key(key);
@@ -183,7 +151,8 @@ impl<'b> JsonObject<'b> {
     pub fn number(&mut self, key: &'static str, value: usize) -> &mut Self {
         self.key(key);
         // `usize` formats as plain decimal digits: a valid JSON number.
-        self.buf.extend_from_slice(value.to_string().as_bytes());
+        self.buf
+            .extend_from_slice(itoa::Buffer::new().format(value).as_bytes());
         self
     }
 
@@ -276,6 +245,56 @@ mod tests {
             String::from_utf8(buf).unwrap(),
             r#"{"z":"","a":null,"q":"\"\u0001","v":false,"list":[{"n":1},{"n":2}],"e":null,"s":["a","\n"],"m":7,"u":null,"o":{"t":true}}"#
         );
+    }
+
+    fn json(text: &str) -> String {
+        let mut buf = b"[".to_vec();
+        push_json_string(&mut buf, text);
+        String::from_utf8(buf).unwrap()
+    }
+
+    #[test]
+    fn json_strings_escape_each_byte_class() {
+        // The short escapes, quote and backslash.
+        assert_eq!(json("\"\\"), r#"["\"\\""#);
+        assert_eq!(json("\u{8}\t\n\u{c}\r"), r#"["\b\t\n\f\r""#);
+        // The other C0 controls as \u00XX, lower-case hex.
+        assert_eq!(
+            json("\0\u{1}\u{b}\u{1b}\u{1f}"),
+            r#"["\u0000\u0001\u000b\u001b\u001f""#
+        );
+        // DEL, C1 controls, non-ASCII and U+2028/U+2029 as they are.
+        let kept = "\u{7f}\u{80}\u{9f}é€\u{2028}\u{2029}😀 !#/~";
+        assert_eq!(json(kept), format!("[\"{kept}\""));
+        // Runs between escapes, past sixteen bytes.
+        assert_eq!(
+            json("http://a/b?q=\"x\"&r=1234567890\\\n"),
+            r#"["http://a/b?q=\"x\"&r=1234567890\\\n""#
+        );
+        assert_eq!(json(""), r#"["""#);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn json_strings_are_serde_jsons(text in any_string()) {
+            let mut ours = Vec::new();
+            push_json_string(&mut ours, &text);
+            proptest::prop_assert_eq!(ours, serde_json::to_vec(&text).unwrap());
+        }
+    }
+
+    /// Strings of any characters, the ones JSON escapes and the
+    /// multi-byte ones near them often among them.
+    fn any_string() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let c = prop_oneof![
+            any::<char>(),
+            (0u8..0x20).prop_map(char::from),
+            prop::sample::select(vec![
+                '"', '\\', 'a', '\u{7f}', '\u{2028}', 'é'
+            ]),
+        ];
+        prop::collection::vec(c, 0..70).prop_map(|v| v.into_iter().collect())
     }
 
     #[test]

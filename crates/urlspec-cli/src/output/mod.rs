@@ -19,7 +19,8 @@ pub use lines::{
 };
 pub use records::{answer_each, error_member, isolate, report, BadLine};
 pub use text::{
-    caret, carets, more_line, pad, text_width, visible, MAX_SHOWN,
+    caret, carets, more_line, pad, push_visible, text_width, visible,
+    MAX_SHOWN,
 };
 
 /// Why a subcommand stopped before the end of its input.
@@ -55,6 +56,10 @@ impl std::error::Error for Error {
     }
 }
 
+/// The bytes [`Output`] holds before it writes them: a write of as many
+/// or more goes to standard output whole, not copied.
+pub const BUFFER: usize = 64 * 1024;
+
 /// Standard output, buffered; flushed after every record when it is a
 /// terminal, so that interactive use sees each answer at once, and only
 /// when the buffer fills otherwise.
@@ -69,7 +74,7 @@ impl Output {
         let stdout = io::stdout();
         let interactive = stdout.is_terminal();
         Output {
-            out: BufWriter::with_capacity(64 * 1024, stdout.lock()),
+            out: BufWriter::with_capacity(BUFFER, stdout.lock()),
             interactive,
         }
     }
@@ -115,6 +120,13 @@ pub trait RecordWrite: Write {
     /// them over before [`end_record`](RecordWrite::end_record).
     fn interactive(&self) -> bool {
         false
+    }
+
+    /// How many bytes of output a printer may gather before it writes
+    /// them here ([`BUFFER`]): a writer that bounds what it holds (a
+    /// worker's spool) takes each line as it comes.
+    fn gather(&self) -> usize {
+        BUFFER
     }
 
     /// Starts a block of the output (a document of `urlspec links`

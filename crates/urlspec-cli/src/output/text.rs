@@ -5,6 +5,8 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
+use urlspec_bytes::scan::first_control_or;
+
 use super::plural;
 
 /// `text` with every character that would disturb a terminal or the
@@ -13,20 +15,61 @@ use super::plural;
 /// controls and bidirectional overrides by `�`. Each character maps to
 /// exactly one, so character columns are kept.
 pub fn visible(text: &str) -> Cow<'_, str> {
-    fn replacement(c: char) -> Option<char> {
-        match c {
-            '\0'..='\x1f' => char::from_u32(0x2400 + u32::from(c)),
-            '\x7f' => Some('\u{2421}'),
-            '\u{80}'..='\u{9f}'
-            | '\u{202a}'..='\u{202e}'
-            | '\u{2066}'..='\u{2069}' => Some('\u{fffd}'),
-            _ => None,
-        }
-    }
-    if !text.chars().any(|c| replacement(c).is_some()) {
+    if first_unseen(text.as_bytes(), 0) == text.len() {
         return Cow::Borrowed(text);
     }
-    Cow::Owned(text.chars().map(|c| replacement(c).unwrap_or(c)).collect())
+    let mut shown = String::with_capacity(text.len() + 8);
+    visible_runs(text, |run| shown.push_str(run));
+    Cow::Owned(shown)
+}
+
+/// Appends [`visible`]`(text)` to `buf`.
+pub fn push_visible(buf: &mut Vec<u8>, text: &str) {
+    visible_runs(text, |run| buf.extend_from_slice(run.as_bytes()));
+}
+
+/// [`visible`]`(text)` in pieces, in order: the runs kept as they are,
+/// and the replacements between them.
+#[inline]
+fn visible_runs(text: &str, mut each: impl FnMut(&str)) {
+    let bytes = text.as_bytes();
+    // `text[copied..]` is not handed on yet; `text[..from]` is looked at.
+    let (mut copied, mut from) = (0, 0);
+    loop {
+        // A char boundary: an ASCII byte or the first of a character.
+        let at = first_unseen(bytes, from);
+        let Some(c) = text.get(at..).and_then(|rest| rest.chars().next())
+        else {
+            break;
+        };
+        from = at + c.len_utf8();
+        if let Some(shown) = replacement(c) {
+            each(&text[copied..at]);
+            each(shown.encode_utf8(&mut [0; 4]));
+            copied = from;
+        }
+    }
+    each(&text[copied..]);
+}
+
+/// The character [`visible`] shows in place of `c`, if any.
+fn replacement(c: char) -> Option<char> {
+    match c {
+        '\0'..='\x1f' => char::from_u32(0x2400 + u32::from(c)),
+        '\x7f' => Some('\u{2421}'),
+        '\u{80}'..='\u{9f}'
+        | '\u{202a}'..='\u{202e}'
+        | '\u{2066}'..='\u{2069}' => Some('\u{fffd}'),
+        _ => None,
+    }
+}
+
+/// The first index at or after `from` of a byte that may begin a
+/// character [`visible`] replaces (C0 controls, DEL, and the first bytes
+/// of U+0080–U+009F and of U+2000–U+2FFF), or `text.len()`.
+#[inline]
+fn first_unseen(bytes: &[u8], from: usize) -> usize {
+    first_control_or(bytes, from, [0x7f, 0xc2, 0xe2])
 }
 
 /// The width on a terminal of `c` as [`visible`] shows it: two columns for
@@ -139,6 +182,39 @@ pub fn text_width(text: &str) -> usize {
 mod tests {
     use super::*;
 
+    /// `visible` as a character loop: what the scan must give.
+    fn visible_by_chars(text: &str) -> String {
+        text.chars().map(|c| replacement(c).unwrap_or(c)).collect()
+    }
+
+    #[test]
+    fn visible_replaces_each_character_class() {
+        // Every character whose first byte the scan stops at (C0, DEL,
+        // U+0080–U+00BF, U+2000–U+2FFF), and neighbours it keeps.
+        let mut texts: Vec<String> = (0..0x100u32)
+            .chain(0x2000..0x2100)
+            .chain([0x2a00, 0x1f600, 0xfeff, 0x10ffff])
+            .filter_map(char::from_u32)
+            .map(|c| format!("ab{c}cdefghijklmnopq{c}"))
+            .collect();
+        texts.extend(
+            ["", "plain", "\u{85}\u{202a}\u{2069}\u{2028}€é"]
+                .map(String::from),
+        );
+        for text in &texts {
+            let want = visible_by_chars(text);
+            assert_eq!(visible(text), want, "{text:?}");
+            let mut pushed = Vec::new();
+            push_visible(&mut pushed, text);
+            assert_eq!(pushed, want.as_bytes(), "{text:?}");
+        }
+        assert_eq!(
+            visible("\u{202e}\u{85}\u{2066}"),
+            "\u{fffd}\u{fffd}\u{fffd}"
+        );
+        assert_eq!(visible("\0\x1b\x7f"), "\u{2400}\u{241b}\u{2421}");
+    }
+
     #[test]
     fn caret_counts_display_columns() {
         assert_eq!(caret("", "http://a/{x}", 9), "         ^");
@@ -174,5 +250,8 @@ mod tests {
         assert!(matches!(visible("plain é"), Cow::Borrowed(_)));
         let text = "\u{202e}x\u{85}";
         assert_eq!(visible(text).chars().count(), text.chars().count());
+        let mut pushed = b"<".to_vec();
+        push_visible(&mut pushed, "a\tb\x7f");
+        assert_eq!(pushed, "<a\u{2409}b\u{2421}".as_bytes());
     }
 }

@@ -200,6 +200,11 @@ impl RecordWrite for Spool<'_> {
         Ok(())
     }
 
+    fn gather(&self) -> usize {
+        // Held output is bounded by the spool limit and one line.
+        0
+    }
+
     fn begin_block(&mut self, _first: bool) -> io::Result<()> {
         self.pieces.push(Piece::Block);
         Ok(())

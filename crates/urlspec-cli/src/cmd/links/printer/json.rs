@@ -3,115 +3,177 @@
 //! error, offset, base_chain, containers, encoding and context, and
 //! host_split with `--parsers`.
 
-use std::io::{self, Write};
+use std::fmt::Write as _;
+use std::io;
 
 use urlspec_links::{Document, Link};
 
-use super::BaseInfo;
+use super::{write_out, BaseInfo};
+use crate::output::json::push_json_string;
 use crate::output::JsonObject;
+use crate::output::RecordWrite;
 
 /// The JSON printer.
 pub struct Json {
-    /// One line, reused for every link.
-    line: Vec<u8>,
+    /// The lines of a batch of links, written out together.
+    lines: Vec<u8>,
+    /// The members the lines of a document share.
+    shared: Shared,
+    /// A link's error, as its line says it.
+    error: String,
     /// Whether each line has a `host_split` member (`--parsers`).
     parsers: bool,
 }
 
 impl Json {
     pub fn new(parsers: bool) -> Json {
-        Json { line: Vec::with_capacity(1024), parsers }
+        Json {
+            lines: Vec::new(),
+            shared: Shared::default(),
+            error: String::new(),
+            parsers,
+        }
     }
 
     /// A line for each link of `doc`.
     pub fn links(
         &mut self,
-        out: &mut impl Write,
+        out: &mut impl RecordWrite,
         doc: &Document,
     ) -> io::Result<()> {
-        let shared = Shared::of(doc, &BaseInfo::of(&doc.base));
-        for link in &doc.links {
-            self.line.clear();
-            line(&mut self.line, &shared, link, self.parsers);
-            out.write_all(&self.line)?;
+        if doc.links.is_empty() {
+            return Ok(());
         }
-        Ok(())
+        let gather = out.gather();
+        self.shared.render(doc, &BaseInfo::of(&doc.base));
+        for link in &doc.links {
+            line(&mut self.lines, &mut self.error, &self.shared, link);
+            if self.parsers {
+                host_split(&mut self.lines, link);
+            }
+            self.lines.extend_from_slice(b"}\n");
+            if self.lines.len() >= gather {
+                write_out(out, &mut self.lines)?;
+            }
+        }
+        write_out(out, &mut self.lines)
     }
 }
 
-/// The members of a document's lines that are the same for each of its
-/// links, rendered once: `document`; `base` and `base_source`;
-/// `base_chain`, `containers` and `encoding`.
+/// The parts of a document's lines that are the same for each of its
+/// links, rendered once, each with the key that follows it: `document`
+/// (after the opening brace), `base` and `base_source` (before `error`),
+/// `base_chain`, `containers` and `encoding` (before `context`).
+#[derive(Default)]
 struct Shared {
-    document: Vec<u8>,
+    head: Vec<u8>,
     base: Vec<u8>,
     tail: Vec<u8>,
 }
 
 impl Shared {
-    fn of(doc: &Document, info: &BaseInfo) -> Shared {
-        let render = |each: &dyn Fn(&mut JsonObject<'_>)| {
-            let mut buf = Vec::new();
-            let mut o = JsonObject::new(&mut buf);
+    /// Renders the parts of `doc`'s lines into the buffers.
+    fn render(&mut self, doc: &Document, info: &BaseInfo) {
+        fn members(
+            buf: &mut Vec<u8>,
+            before: &[u8],
+            each: impl FnOnce(&mut JsonObject<'_>),
+            after: &[u8],
+        ) {
+            buf.clear();
+            let mut o = JsonObject::new(buf);
             each(&mut o);
             o.finish();
             // The members, without the braces.
-            buf[1..buf.len() - 1].to_vec()
-        };
-        Shared {
-            document: render(&|o| {
+            buf.pop();
+            buf.remove(0);
+            buf.splice(0..0, before.iter().copied());
+            buf.extend_from_slice(after);
+        }
+        members(
+            &mut self.head,
+            b"{",
+            |o| {
                 o.string("document", &doc.name);
-            }),
-            base: render(&|o| {
+            },
+            b",\"element\":",
+        );
+        members(
+            &mut self.base,
+            b",",
+            |o| {
                 o.optional("base", doc.base.url())
                     .string("base_source", &info.source);
-            }),
-            tail: render(&|o| {
+            },
+            b",\"error\":",
+        );
+        members(
+            &mut self.tail,
+            b",",
+            |o| {
                 match &info.chain {
                     Some(chain) => o.strings("base_chain", *chain),
                     None => o.null("base_chain"),
                 };
                 o.strings("containers", doc.base.containers());
                 o.optional("encoding", doc.encoding.map(|e| e.name()));
-            }),
-        }
+            },
+            b",\"context\":",
+        );
     }
 }
 
 /// One line: document, element, attribute, reference, url, base,
 /// base_source, error, offset, base_chain, containers, encoding (an HTML
-/// page's), context (`noscript`, `template`, or null for the document
-/// tree) and, with `parsers`, host_split (null, or an object of each
-/// parser's host, null where it reads none).
-fn line(buf: &mut Vec<u8>, shared: &Shared, link: &Link, parsers: bool) {
-    let mut o = JsonObject::new(buf);
-    o.members(&shared.document)
-        .string("element", &link.element)
-        .string("attribute", &link.attribute)
-        .string("reference", &link.reference)
-        .optional("url", link.url.as_deref().ok())
-        .members(&shared.base)
-        .optional(
-            "error",
-            link.url.as_ref().err().map(ToString::to_string).as_deref(),
-        )
-        .number("offset", link.offset)
-        .members(&shared.tail)
-        .optional("context", link.within.map(|w| w.name()));
-    if parsers {
-        match &link.host_split {
-            Some(split) => {
-                o.object("host_split", |hosts| {
-                    for (parser, host) in split.iter() {
-                        hosts.optional(parser.name, host.as_deref());
-                    }
-                });
-            }
-            None => {
-                o.null("host_split");
-            }
+/// page's), and context (`noscript`, `template`, or null for the
+/// document tree); written straight into `buf`, the keys as literals.
+/// `error` is room for the link's error.
+fn line(buf: &mut Vec<u8>, error: &mut String, shared: &Shared, link: &Link) {
+    buf.extend_from_slice(&shared.head);
+    push_json_string(buf, &link.element);
+    buf.extend_from_slice(b",\"attribute\":");
+    push_json_string(buf, &link.attribute);
+    buf.extend_from_slice(b",\"reference\":");
+    push_json_string(buf, &link.reference);
+    buf.extend_from_slice(b",\"url\":");
+    match &link.url {
+        Ok(url) => push_json_string(buf, url),
+        Err(_) => buf.extend_from_slice(b"null"),
+    }
+    buf.extend_from_slice(&shared.base);
+    match &link.url {
+        Ok(_) => buf.extend_from_slice(b"null"),
+        Err(e) => {
+            error.clear();
+            let _ = write!(error, "{e}");
+            push_json_string(buf, error);
         }
     }
-    o.finish();
-    buf.push(b'\n');
+    buf.extend_from_slice(b",\"offset\":");
+    buf.extend_from_slice(itoa::Buffer::new().format(link.offset).as_bytes());
+    buf.extend_from_slice(&shared.tail);
+    match link.within {
+        Some(within) => push_json_string(buf, within.name()),
+        None => buf.extend_from_slice(b"null"),
+    }
+}
+
+/// The `host_split` member (`--parsers`): null, or each parser's host
+/// (null where it reads none).
+fn host_split(buf: &mut Vec<u8>, link: &Link) {
+    buf.extend_from_slice(b",\"host_split\":");
+    let Some(split) = &link.host_split else {
+        buf.extend_from_slice(b"null");
+        return;
+    };
+    for (i, (parser, host)) in split.iter().enumerate() {
+        buf.push(if i == 0 { b'{' } else { b',' });
+        push_json_string(buf, parser.name);
+        buf.push(b':');
+        match host {
+            Some(host) => push_json_string(buf, host),
+            None => buf.extend_from_slice(b"null"),
+        }
+    }
+    buf.push(b'}');
 }

@@ -21,6 +21,17 @@ use tsv::Tsv;
 
 pub use tsv::HEADER as TSV_HEADER;
 
+/// Writes the `lines` gathered (nothing when there are none), and empties
+/// the buffer for more.
+fn write_out(out: &mut impl Write, lines: &mut Vec<u8>) -> io::Result<()> {
+    if lines.is_empty() {
+        return Ok(());
+    }
+    let written = out.write_all(lines);
+    lines.clear();
+    written
+}
+
 /// Prints documents as they come, in one of the output formats.
 pub struct Printer {
     format: Format,

@@ -7,6 +7,7 @@ use std::io::{self, Write};
 use urlspec::base::Source;
 use urlspec_links::{Document, Link};
 
+use super::write_out;
 use crate::output::{self, RecordWrite};
 
 /// The widest `element@attribute` column.
@@ -26,6 +27,8 @@ pub struct Text {
     pub first: bool,
     /// The document being printed, between its first links and its end.
     open: Option<Open>,
+    /// The lines of a block of links, written out together.
+    lines: Vec<u8>,
 }
 
 /// What is kept of a document while its links come.
@@ -40,7 +43,7 @@ struct Open {
 
 impl Text {
     pub fn new() -> Text {
-        Text { first: true, open: None }
+        Text { first: true, open: None, lines: Vec::new() }
     }
 
     /// Forgets a document begun and never ended.
@@ -67,7 +70,12 @@ impl Text {
                     std::mem::replace(&mut self.first, false),
                 )?;
             }
-            write_links(out, &open.pending, &mut open.widths)?;
+            write_links(
+                out,
+                &mut self.lines,
+                &open.pending,
+                &mut open.widths,
+            )?;
             open.pending.clear();
         }
         Ok(())
@@ -89,7 +97,7 @@ impl Text {
                 writeln!(out, "   (no links)")?;
             }
         }
-        write_links(out, &open.pending, &mut open.widths)?;
+        write_links(out, &mut self.lines, &open.pending, &mut open.widths)?;
         if streamed {
             // The problems of a long document come after its links.
             for problem in &doc.problems {
@@ -139,9 +147,11 @@ fn write_head(
 }
 
 /// A line for each of `links`, in columns of `widths`, found on these
-/// links when there are none yet (the first block of the document).
+/// links when there are none yet (the first block of the document):
+/// gathered in `lines`, written out together.
 fn write_links(
-    out: &mut impl Write,
+    out: &mut impl RecordWrite,
+    lines: &mut Vec<u8>,
     links: &[Link],
     widths: &mut Option<(usize, usize)>,
 ) -> io::Result<()> {
@@ -164,40 +174,40 @@ fn write_links(
             .min(MAX_REFERENCE_WIDTH);
         (place, reference)
     });
+    let gather = out.gather();
     for link in links {
         // ELEMENT@ATTRIBUTE  REFERENCE  ->, padded in place.
-        out.write_all(b"   ")?;
-        out.write_all(link.element.as_bytes())?;
-        out.write_all(b"@")?;
-        out.write_all(link.attribute.as_bytes())?;
+        lines.extend_from_slice(b"   ");
+        lines.extend_from_slice(link.element.as_bytes());
+        lines.push(b'@');
+        lines.extend_from_slice(link.attribute.as_bytes());
         let place = output::text_width(&link.element)
             + 1
             + output::text_width(&link.attribute);
-        spaces(out, place_width.saturating_sub(place) + 2)?;
+        spaces(lines, place_width.saturating_sub(place) + 2);
         let reference = output::visible(&link.reference);
-        out.write_all(reference.as_bytes())?;
+        lines.extend_from_slice(reference.as_bytes());
         let shown = output::text_width(&reference);
-        spaces(out, reference_width.saturating_sub(shown))?;
-        out.write_all(b"  ->  ")?;
+        spaces(lines, reference_width.saturating_sub(shown));
+        lines.extend_from_slice(b"  ->  ");
         match &link.url {
-            Ok(url) => writeln!(out, "{}", output::visible(url))?,
-            Err(reason) => writeln!(out, "error: {reason}")?,
+            Ok(url) => output::push_visible(lines, url),
+            Err(reason) => write!(lines, "error: {reason}")?,
         }
+        lines.push(b'\n');
         if let Some(split) = &link.host_split {
-            let hosts = super::host_split_text(split);
-            writeln!(out, "      hosts split: {}", output::visible(&hosts))?;
+            lines.extend_from_slice(b"      hosts split: ");
+            output::push_visible(lines, &super::host_split_text(split));
+            lines.push(b'\n');
+        }
+        if lines.len() >= gather {
+            write_out(out, lines)?;
         }
     }
-    Ok(())
+    write_out(out, lines)
 }
 
-/// Writes `n` spaces.
-fn spaces(out: &mut impl Write, mut n: usize) -> io::Result<()> {
-    const SPACES: &[u8; 64] = &[b' '; 64];
-    while n > 0 {
-        let k = n.min(SPACES.len());
-        out.write_all(&SPACES[..k])?;
-        n -= k;
-    }
-    Ok(())
+/// Appends `n` spaces.
+fn spaces(lines: &mut Vec<u8>, n: usize) {
+    lines.resize(lines.len() + n, b' ');
 }

@@ -4,12 +4,13 @@
 //! each parser, when they read different hosts); control characters in a field shown as Unicode
 //! control pictures, so that a field never breaks its row.
 
-use std::io::{self, Write};
+use std::fmt::Write as _;
+use std::io;
 
-use urlspec_links::{Document, Link};
+use urlspec_links::Document;
 
-use super::BaseInfo;
-use crate::output;
+use super::{write_out, BaseInfo};
+use crate::output::{push_visible, RecordWrite};
 
 /// The header row.
 pub const HEADER: &str =
@@ -17,72 +18,90 @@ pub const HEADER: &str =
 
 /// The TSV printer.
 pub struct Tsv {
-    /// One row, reused for every link.
-    line: Vec<u8>,
+    /// The rows of a batch of links, written out together.
+    rows: Vec<u8>,
+    /// The fields a document's rows share, shown once: its name (with
+    /// the tab after it), and its base and the base's source (with the
+    /// tabs around them).
+    name: Vec<u8>,
+    base: Vec<u8>,
+    /// A link's error, as its row says it.
+    error: String,
     /// Whether rows end with a `host_split` column (`--parsers`).
     parsers: bool,
 }
 
 impl Tsv {
     pub fn new(parsers: bool) -> Tsv {
-        Tsv { line: Vec::with_capacity(1024), parsers }
+        Tsv {
+            rows: Vec::new(),
+            name: Vec::new(),
+            base: Vec::new(),
+            error: String::new(),
+            parsers,
+        }
     }
 
     /// A row for each link of `doc`.
     pub fn links(
         &mut self,
-        out: &mut impl Write,
+        out: &mut impl RecordWrite,
         doc: &Document,
     ) -> io::Result<()> {
+        if doc.links.is_empty() {
+            return Ok(());
+        }
+        let gather = out.gather();
         let info = BaseInfo::of(&doc.base);
+        self.name.clear();
+        push_visible(&mut self.name, &doc.name);
+        self.name.push(b'\t');
+        self.base.clear();
+        self.base.push(b'\t');
+        push_visible(&mut self.base, doc.base.url().unwrap_or(""));
+        self.base.push(b'\t');
+        push_visible(&mut self.base, &info.source);
+        self.base.push(b'\t');
+        let encoding = doc.encoding.map_or("", |e| e.name());
         for link in &doc.links {
-            self.line.clear();
-            row(&mut self.line, doc, &info, link);
-            if self.parsers {
-                self.line.pop();
-                self.line.push(b'\t');
-                if let Some(split) = &link.host_split {
-                    let text = super::host_split_text(split);
-                    self.line
-                        .extend_from_slice(output::visible(&text).as_bytes());
-                }
-                self.line.push(b'\n');
+            let rows = &mut self.rows;
+            rows.extend_from_slice(&self.name);
+            push_visible(rows, &link.element);
+            rows.push(b'\t');
+            push_visible(rows, &link.attribute);
+            rows.push(b'\t');
+            rows.extend_from_slice(
+                itoa::Buffer::new().format(link.offset).as_bytes(),
+            );
+            rows.push(b'\t');
+            push_visible(rows, &link.reference);
+            rows.push(b'\t');
+            if let Ok(url) = &link.url {
+                push_visible(rows, url);
             }
-            out.write_all(&self.line)?;
+            rows.extend_from_slice(&self.base);
+            if let Err(e) = &link.url {
+                self.error.clear();
+                let _ = write!(self.error, "{e}");
+                push_visible(rows, &self.error);
+            }
+            rows.push(b'\t');
+            push_visible(rows, encoding);
+            rows.push(b'\t');
+            rows.extend_from_slice(
+                link.within.map_or("", |w| w.name()).as_bytes(),
+            );
+            if self.parsers {
+                rows.push(b'\t');
+                if let Some(split) = &link.host_split {
+                    push_visible(rows, &super::host_split_text(split));
+                }
+            }
+            rows.push(b'\n');
+            if rows.len() >= gather {
+                write_out(out, rows)?;
+            }
         }
-        Ok(())
+        write_out(out, &mut self.rows)
     }
-}
-
-/// One row.
-fn row(buf: &mut Vec<u8>, doc: &Document, info: &BaseInfo, link: &Link) {
-    let offset = link.offset.to_string();
-    let why;
-    let (url, error) = match &link.url {
-        Ok(url) => (url.as_str(), ""),
-        Err(e) => {
-            why = e.to_string();
-            ("", why.as_str())
-        }
-    };
-    let fields = [
-        doc.name.as_str(),
-        &link.element,
-        &link.attribute,
-        &offset,
-        &link.reference,
-        url,
-        doc.base.url().unwrap_or(""),
-        &info.source,
-        error,
-        doc.encoding.map_or("", |e| e.name()),
-        link.within.map_or("", |w| w.name()),
-    ];
-    for (i, field) in fields.iter().enumerate() {
-        if i > 0 {
-            buf.push(b'\t');
-        }
-        buf.extend_from_slice(output::visible(field).as_bytes());
-    }
-    buf.push(b'\n');
 }
