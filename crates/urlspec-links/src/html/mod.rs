@@ -4,9 +4,12 @@
 //! attribute").
 //!
 //! The page is decoded as a browser decodes it ([`encoding`]) and
-//! tokenised by `lol_html`, which reports where each attribute value
-//! starts in the input; values are entity-decoded as HTML requires before
-//! any URL processing. The base is the first HTML `<base href>` of the
+//! tokenised by the HTML Standard's tokenizer ([`tokenizer`]), which
+//! reports where each attribute value starts in the input, with the tree
+//! facts a streaming reader can follow beside it (`pass`); values are
+//! entity-decoded as HTML requires before any URL processing. `lol_html`
+//! reads pages the same way as a reference ([`Engine::Reference`]), for
+//! the differential test that compares the two. The base is the first HTML `<base href>` of the
 //! document tree, wherever it stands (as browsers do; the seeds put it in
 //! `HEAD`): not one inside `<template>` contents, nor one in SVG or MathML
 //! (another namespace). `<noscript>` is read as the HTML parser reads it
@@ -523,8 +526,8 @@ fn engine() -> Engine {
     ENGINE.with(Cell::get).unwrap_or_else(|| {
         *FROM_ENV.get_or_init(|| {
             match std::env::var("URLSPEC_HTML_ENGINE").as_deref() {
-                Ok("tokenizer") => Engine::Tokenizer,
-                _ => Engine::Reference,
+                Ok("reference") => Engine::Reference,
+                _ => Engine::Tokenizer,
             }
         })
     })
