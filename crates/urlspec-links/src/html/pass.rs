@@ -24,7 +24,7 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fs::File;
-use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use encoding_rs::Encoding;
 
@@ -38,72 +38,81 @@ use super::{
 };
 use crate::{Problem, Within};
 
-/// The elements whose start tags the links handler reads.
-const LINK_ELEMENTS: &[&[u8]] = &[
-    b"a",
-    b"area",
-    b"link",
-    b"base",
-    b"img",
-    b"script",
-    b"iframe",
-    b"frame",
-    b"embed",
-    b"source",
-    b"audio",
-    b"video",
-    b"track",
-    b"input",
-    b"form",
-    b"button",
-    b"blockquote",
-    b"q",
-    b"del",
-    b"ins",
-    b"object",
-    b"body",
-    b"table",
-    b"td",
-    b"meta",
-    b"image",
-    b"use",
-];
+/// Whether the links handler reads the start tags of `name`.
+fn link_element(name: &[u8]) -> bool {
+    matches!(
+        name,
+        b"a" | b"area"
+            | b"link"
+            | b"base"
+            | b"img"
+            | b"script"
+            | b"iframe"
+            | b"frame"
+            | b"embed"
+            | b"source"
+            | b"audio"
+            | b"video"
+            | b"track"
+            | b"input"
+            | b"form"
+            | b"button"
+            | b"blockquote"
+            | b"q"
+            | b"del"
+            | b"ins"
+            | b"object"
+            | b"body"
+            | b"table"
+            | b"td"
+            | b"meta"
+            | b"image"
+            | b"use"
+    )
+}
 
-/// The elements of the HTML namespace that are never open (void).
-const VOID: &[&[u8]] = &[
-    b"area",
-    b"base",
-    b"basefont",
-    b"bgsound",
-    b"br",
-    b"col",
-    b"embed",
-    b"hr",
-    b"img",
-    b"input",
-    b"keygen",
-    b"link",
-    b"meta",
-    b"param",
-    b"source",
-    b"track",
-    b"wbr",
-];
+/// Whether the elements `name` of the HTML namespace are never open
+/// (void).
+fn void(name: &[u8]) -> bool {
+    matches!(
+        name,
+        b"area"
+            | b"base"
+            | b"basefont"
+            | b"bgsound"
+            | b"br"
+            | b"col"
+            | b"embed"
+            | b"hr"
+            | b"img"
+            | b"input"
+            | b"keygen"
+            | b"link"
+            | b"meta"
+            | b"param"
+            | b"source"
+            | b"track"
+            | b"wbr"
+    )
+}
 
-/// The start tags that switch the text state, where the reader cannot
-/// tell whether the tree builder ignores them.
-const SWITCHES: &[&[u8]] = &[
-    b"textarea",
-    b"title",
-    b"plaintext",
-    b"script",
-    b"style",
-    b"iframe",
-    b"xmp",
-    b"noembed",
-    b"noframes",
-    b"noscript",
-];
+/// Whether a start tag `name` switches the text state (where the reader
+/// cannot tell whether the tree builder ignores it).
+fn switches(name: &[u8]) -> bool {
+    matches!(
+        name,
+        b"textarea"
+            | b"title"
+            | b"plaintext"
+            | b"script"
+            | b"style"
+            | b"iframe"
+            | b"xmp"
+            | b"noembed"
+            | b"noframes"
+            | b"noscript"
+    )
+}
 
 /// The start tags that end foreign content.
 const BREAKS_OUT: &[&[u8]] = &[
@@ -291,7 +300,7 @@ impl Guard {
     /// Follows a start tag: an error when it switches the text state
     /// where the reader cannot tell whether it counts.
     fn start(&mut self, name: &[u8]) -> Result<(), ()> {
-        let switches = is(name, SWITCHES);
+        let switches = switches(name);
         match *self {
             Guard::Default => {
                 if name == b"select" {
@@ -433,7 +442,7 @@ struct Kept {
     tree: Tree,
     open: Vec<Open>,
     names: Vec<u8>,
-    counts: HashMap<u64, usize, BuildHasherDefault<DefaultHasher>>,
+    counts: HashMap<u64, usize, BuildHasherDefault<Hashed>>,
     namespaces: Vec<Ns>,
     buf: Vec<u8>,
 }
@@ -455,10 +464,12 @@ struct Sim<'s> {
     tree: Tree,
     open: Vec<Open>,
     names: Vec<u8>,
-    counts: HashMap<u64, usize, BuildHasherDefault<DefaultHasher>>,
+    counts: HashMap<u64, usize, BuildHasherDefault<Hashed>>,
     namespaces: Namespaces,
     guard: Guard,
     templates: usize,
+    /// The open `<style>` and `<noscript>` elements.
+    raw_text_open: usize,
     budget: Budget,
     /// The `</form>` end tags are noted from the first `<form>` on.
     forms_seen: bool,
@@ -552,8 +563,30 @@ impl StartTag for TokTag<'_, '_> {
     }
 }
 
+/// A name's hash (FNV-1a): names are short, and a collision only costs
+/// a comparison.
 fn hash(name: &[u8]) -> u64 {
-    BuildHasherDefault::<DefaultHasher>::default().hash_one(name)
+    name.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The hasher of a map keyed by [`hash`]es: the key itself.
+#[derive(Default)]
+struct Hashed(u64);
+
+impl Hasher for Hashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        self.0 = hash(bytes);
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
 }
 
 impl Sim<'_> {
@@ -594,7 +627,7 @@ impl Sim<'_> {
         let html = ns == Ns::Html;
         // The element is open unless it is void (HTML) or self-closing
         // (foreign content).
-        let opens = if html { !is(name, VOID) } else { !tag.self_closing() };
+        let opens = if html { !void(name) } else { !tag.self_closing() };
         if opens {
             if !self.budget.open(self.open.len() + 1) {
                 let (from, to) = chunk(last);
@@ -638,7 +671,7 @@ impl Sim<'_> {
                 }
             }
         }
-        let links = is(name, LINK_ELEMENTS)
+        let links = link_element(name)
             || tag.attributes().any(|a| a.name() == b"style");
         if links {
             let within = self.context();
@@ -667,6 +700,7 @@ impl Sim<'_> {
                 Some(RawText { range: start..start, within, style });
             if let Some(open) = self.open.last_mut().filter(|_| opens) {
                 open.raw_text = true;
+                self.raw_text_open += 1;
             }
         }
         Ok(ns != Ns::Html)
@@ -707,6 +741,9 @@ impl Sim<'_> {
             if o.frameset {
                 self.tree.frameset_closed();
             }
+            if o.raw_text {
+                self.raw_text_open -= 1;
+            }
         }
         foreign
     }
@@ -716,7 +753,7 @@ impl Sim<'_> {
         if text.kind() == TextKind::Data {
             self.tree.text(text.raw());
         }
-        if self.open.iter().any(|o| o.raw_text) {
+        if self.raw_text_open > 0 {
             if let Some(raw) = &mut self.pass.pending {
                 let end = base + text.offset() + text.raw().len();
                 raw.range.end = raw.range.end.max(end);
@@ -784,6 +821,7 @@ pub(super) fn scan(
         namespaces: Namespaces { stack: std::mem::take(&mut kept.namespaces) },
         guard: Guard::Default,
         templates: 0,
+        raw_text_open: 0,
         budget: Budget::new(stream::MAX_PARSER_MEMORY >> depth),
         forms_seen: false,
     };
@@ -837,8 +875,6 @@ fn bytes_pass(
         let before = t.consumed();
         let Some(token) = t.next() else {
             // A tag the page ends in, dropped: held all the same.
-            let rest = t.consumed().min(len);
-            let _ = rest;
             if before < len {
                 let grew = t.attributes_grew();
                 if let Err(k) = sim.budget.attributes(grew) {
@@ -856,7 +892,7 @@ fn bytes_pass(
         // A token read across chunks is held whole meanwhile.
         if !matches!(token, Token::Text(_)) {
             let start = before.max(token_start(&token));
-            let end = t_end(&token);
+            let end = token_end(&token);
             if let Err(stop) = across(sim, start, end, len, &chunk) {
                 result = Err(stop);
                 break;
@@ -886,8 +922,8 @@ fn token_start(token: &Token<'_>) -> usize {
     }
 }
 
-/// Where a token ends in its input.
-fn t_end(token: &Token<'_>) -> usize {
+/// Where a token ends in its input (a DOCTYPE: where it starts).
+fn token_end(token: &Token<'_>) -> usize {
     match token {
         Token::StartTag(t) => t.end(),
         Token::EndTag(t) => t.end(),

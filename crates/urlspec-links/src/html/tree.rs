@@ -14,8 +14,8 @@
 //!   element but `<frameset>`, `<frame>` and `<noframes>` is ignored ("in
 //!   frameset", "after frameset").
 //!
-//! lol_html keeps a stack of its own and hands over no end tag it does
-//! not match to an element it has open, so the `</form>` end tags are
+//! A streaming reader keeps a stack of its own, which an end tag closes
+//! only when it matches an element open, so the `</form>` end tags are
 //! found in the bytes as they are written ([`Tree::see`]): one between the
 //! form that set the pointer and a later form clears it, unless it stands
 //! in a `<template>`'s contents (docs/readings.md#html-tree).
@@ -39,9 +39,34 @@ pub(super) const FRAMESET_SELECTOR: &str = "applet, area, br, button, dd, \
 
 /// Whether `tag` is one of [`FRAMESET_SELECTOR`].
 pub(super) fn frameset_selected(tag: &[u8]) -> bool {
-    tag == b"body"
-        || tag == b"frameset"
-        || FRAMESET_NOT_OK.iter().any(|t| t.as_bytes() == tag)
+    matches!(
+        tag,
+        b"applet"
+            | b"area"
+            | b"br"
+            | b"button"
+            | b"dd"
+            | b"dt"
+            | b"embed"
+            | b"hr"
+            | b"iframe"
+            | b"image"
+            | b"img"
+            | b"input"
+            | b"keygen"
+            | b"li"
+            | b"listing"
+            | b"marquee"
+            | b"object"
+            | b"pre"
+            | b"select"
+            | b"table"
+            | b"textarea"
+            | b"wbr"
+            | b"xmp"
+            | b"body"
+            | b"frameset"
+    )
 }
 
 /// The tree builder's state that decides which start tags it ignores.
@@ -206,4 +231,22 @@ fn ends_form(bytes: &[u8]) -> bool {
             bytes[6],
             b'\t' | b'\n' | b'\x0C' | b'\r' | b' ' | b'/' | b'>'
         )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_frameset_tags_are_those_of_the_selector() {
+        let selector: Vec<&str> =
+            FRAMESET_SELECTOR.split(',').map(str::trim).collect();
+        for tag in &selector {
+            assert!(frameset_selected(tag.as_bytes()), "{tag}");
+        }
+        for tag in FRAMESET_NOT_OK {
+            assert!(selector.contains(tag), "{tag}");
+        }
+        assert!(!frameset_selected(b"frame") && !frameset_selected(b"div"));
+    }
 }
