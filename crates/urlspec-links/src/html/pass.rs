@@ -712,7 +712,7 @@ impl Sim<'_> {
         self.guard.end(name);
         let foreign = self.namespaces.end(name) != Ns::Html;
         let h = hash(name);
-        if !self.counts.get(&h).is_some_and(|&n| n > 0) {
+        if self.counts.get(&h).is_none_or(|&n| n == 0) {
             return foreign;
         }
         // The last open element of this name (hashes may collide: the
