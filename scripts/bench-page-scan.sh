@@ -5,7 +5,7 @@
 # (median of ROUNDS rounds, candidates interleaved), then instructions per
 # byte by callgrind (one pass of each candidate, collecting only inside
 # its `cand_` function; for `document`, also inside `html::tokenize`, the
-# lol_html scan of the page and of its `<noscript>` contents). Callgrind
+# scan of the page and of its `<noscript>` contents). Callgrind
 # reads the 200-page crawl, not the 3,000-page one (the same kind of
 # pages, fifteen times the time under valgrind).
 #
@@ -51,16 +51,16 @@ echo "|---|---|---:|---:|---:|"
 for corpus in "${corpora[@]}"; do
     name=${corpus%%=*}
     [ "$name" = gen-3000 ] && continue
-    for cand in document lol-scan lol-one html5ever html5gum html5gum-cb ours ours-tokens; do
+    for cand in document document-lol lol-scan lol-one html5ever html5gum html5gum-cb ours ours-tokens; do
         n=$(count "$name" "$cand" "html_parsers::cand_${cand//-/_}")
         read -r html files < <(awk '/^corpus /{print $5, $9}' "$out/once.$name")
         awk -v c="$name" -v f="$cand" -v n="$n" -v h="$html" -v b="$files" \
             'BEGIN {printf "| %s | %s | %d | %.1f | %.1f |\n", c, f, n, n / h, n / b}'
         if [ "$cand" = document ]; then
-            # The lol_html scan inside it (and its reading of <noscript>).
+            # The scan inside it (and its reading of <noscript>).
             n=$(count "$name" "$cand" "urlspec_links::html::tokenize")
             awk -v c="$name" -v n="$n" -v h="$html" -v b="$files" \
-                'BEGIN {printf "| %s | document: its lol_html scan | %d | %.1f | %.1f |\n", c, n, n / h, n / b}'
+                'BEGIN {printf "| %s | document: its scan | %d | %.1f | %.1f |\n", c, n, n / h, n / b}'
         fi
     done
 done

@@ -5,7 +5,8 @@
 //!
 //! | candidate | what runs |
 //! |---|---|
-//! | `document` | `urlspec_links::html::document`: the reading of a page today (sniffing, the lol_html scan, resolution) |
+//! | `document` | `urlspec_links::html::document`: the reading of a page (sniffing, the tokenizer's pass, resolution) |
+//! | `document-lol` | the same with lol_html's reading, the reference (`html::Engine::Reference`) |
 //! | `lol-scan` | lol_html with the handlers `html::scan` sets up (the `<template>` counter and its end-tag handlers, the links selector, `<style>`/`<noscript>` text when the page has them), a rewriter per page |
 //! | `lol-one` | lol_html with one element handler on the links selector |
 //! | `html5ever` | html5ever's tokenizer, switching to raw text as a tree builder would (no offsets) |
@@ -98,8 +99,9 @@ struct Candidate {
     run: fn(&[Vec<u8>]) -> Tally,
 }
 
-const CANDIDATES: [Candidate; 8] = [
+const CANDIDATES: [Candidate; 9] = [
     Candidate { name: "document", run: cand_document },
+    Candidate { name: "document-lol", run: cand_document_lol },
     Candidate { name: "lol-scan", run: cand_lol_scan },
     Candidate { name: "lol-one", run: cand_lol_one },
     Candidate { name: "html5ever", run: cand_html5ever },
@@ -122,6 +124,11 @@ fn cand_document(pages: &[Vec<u8>]) -> Tally {
         }
     }
     t
+}
+
+#[inline(never)]
+fn cand_document_lol(pages: &[Vec<u8>]) -> Tally {
+    html::with_engine(html::Engine::Reference, || cand_document(pages))
 }
 
 /// The element's URL attributes, decoded, into `t`.

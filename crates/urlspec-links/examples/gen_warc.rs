@@ -203,6 +203,27 @@ fn main() -> io::Result<()> {
             .collect();
 
     let mut out = BufWriter::new(File::create(&out_path)?);
+    let (links, id) =
+        write_crawl(&mut out, pages, &bases, &relative, &absolute)?;
+    out.flush()?;
+    eprintln!("{out_path}: {pages} pages, about {links} links, {id} records");
+    Ok(())
+}
+
+/// Writes the crawl of `pages` pages to `out`, their targets from
+/// `bases`, their links from `relative` and `absolute`: about how many
+/// links it has, and how many records.
+///
+/// # Errors
+///
+/// An error writing `out`.
+pub fn write_crawl(
+    mut out: impl Write,
+    pages: usize,
+    bases: &[String],
+    relative: &[String],
+    absolute: &[String],
+) -> io::Result<(usize, u64)> {
     let mut rng = Rng(0x3986_1808_1630);
     let mut id = 0;
     record(
@@ -237,7 +258,7 @@ fn main() -> io::Result<()> {
             );
             record(&mut out, &mut id, "response", Some(&from), &moved)?;
         }
-        let mut html = page(&mut rng, &relative, &absolute);
+        let mut html = page(&mut rng, relative, absolute);
         if n % 13 == 0 {
             html = html.replacen(
                 "</title>",
@@ -288,7 +309,5 @@ fn main() -> io::Result<()> {
             record(&mut out, &mut id, "response", Some(&img), &png)?;
         }
     }
-    out.flush()?;
-    eprintln!("{out_path}: {pages} pages, about {links} links, {id} records");
-    Ok(())
+    Ok((links, id))
 }

@@ -4,9 +4,12 @@
 //! attribute").
 //!
 //! The page is decoded as a browser decodes it ([`encoding`]) and
-//! tokenised by `lol_html`, which reports where each attribute value
-//! starts in the input; values are entity-decoded as HTML requires before
-//! any URL processing. The base is the first HTML `<base href>` of the
+//! tokenised by the HTML Standard's tokenizer ([`tokenizer`]), which
+//! reports where each attribute value starts in the input, with the tree
+//! facts a streaming reader can follow beside it (`pass`); values are
+//! entity-decoded as HTML requires before any URL processing. `lol_html`
+//! reads pages the same way as a reference ([`Engine::Reference`]), for
+//! the differential test that compares the two. The base is the first HTML `<base href>` of the
 //! document tree, wherever it stands (as browsers do; the seeds put it in
 //! `HEAD`): not one inside `<template>` contents, nor one in SVG or MathML
 //! (another namespace). `<noscript>` is read as the HTML parser reads it
@@ -16,25 +19,19 @@
 pub mod css;
 pub mod encoding;
 pub mod entities;
+mod pass;
+mod reference;
 pub mod stream;
 pub mod tokenizer;
 mod tree;
 
 use std::borrow::Cow;
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::ops::Range;
-use std::rc::Rc;
 
 use encoding_rs::{Encoding, UTF_8};
-use lol_html::errors::RewritingError;
-use lol_html::html_content::Element;
-use lol_html::html_content::TextType;
-use lol_html::{
-    doc_text, element, text, AsciiCompatibleEncoding, HtmlRewriter,
-    MemorySettings, Settings,
-};
 use urlspec::base::Base;
 
 use crate::resolver::LinkResolver;
@@ -360,13 +357,12 @@ fn tokenize(
     // ISO-2022-JP, replacement) are decoded first, and their offsets are
     // then those of the UTF-8 text.
     let tokenized = if decoded { UTF_8 } else { encoding };
-    let (bytes, tokenized) =
-        if AsciiCompatibleEncoding::new(tokenized).is_some() {
-            (Cow::Borrowed(&html[bom..]), tokenized)
-        } else {
-            let (text, _) = encoding.decode_without_bom_handling(&html[bom..]);
-            (Cow::Owned(text.into_owned().into_bytes()), UTF_8)
-        };
+    let (bytes, tokenized) = if tokenized.is_ascii_compatible() {
+        (Cow::Borrowed(&html[bom..]), tokenized)
+    } else {
+        let (text, _) = encoding.decode_without_bom_handling(&html[bom..]);
+        (Cow::Owned(text.into_owned().into_bytes()), UTF_8)
+    };
     let mut problems = Vec::new();
     let source = Source::Bytes(&bytes);
     let found =
@@ -508,11 +504,51 @@ impl Source<'_> {
     }
 }
 
-/// One pass of `lol_html` over `source` (at `shift` in the document),
-/// everything in it `within` that context. Links reach `found` in document
-/// order: the contents of a `<style>` or `<noscript>` are read when the
-/// next element starts (raw text holds no element). `emit` is handed
-/// them after each chunk of a file.
+/// Which reading of a page's markup [`document`] and [`stream`] use.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// The project's tokenizer ([`tokenizer`]), with the tree facts of
+    /// [`scan`]: the default.
+    Tokenizer,
+    /// `lol_html`: the reference the differential test compares the
+    /// default with.
+    Reference,
+}
+
+thread_local! {
+    static ENGINE: Cell<Option<Engine>> = const { Cell::new(None) };
+}
+
+/// The reading of this thread: the one [`with_engine`] set, else
+/// `URLSPEC_HTML_ENGINE=reference` in the environment (read once), else
+/// [`Engine::Tokenizer`].
+fn engine() -> Engine {
+    static FROM_ENV: std::sync::OnceLock<Engine> = std::sync::OnceLock::new();
+    ENGINE.with(Cell::get).unwrap_or_else(|| {
+        *FROM_ENV.get_or_init(|| {
+            match std::env::var("URLSPEC_HTML_ENGINE").as_deref() {
+                Ok("reference") => Engine::Reference,
+                _ => Engine::Tokenizer,
+            }
+        })
+    })
+}
+
+/// Runs `f` with pages read by `engine` on this thread.
+#[doc(hidden)]
+pub fn with_engine<T>(engine: Engine, f: impl FnOnce() -> T) -> T {
+    let before = ENGINE.with(|e| e.replace(Some(engine)));
+    let out = f();
+    ENGINE.with(|e| e.set(before));
+    out
+}
+
+/// One pass over `source` (at `shift` in the document), everything in it
+/// `within` that context. Links reach `found` in document order: the
+/// contents of a `<style>` or `<noscript>` are read when the next element
+/// starts (raw text holds no element). `emit` is handed them after each
+/// chunk of a file.
 #[allow(clippy::too_many_arguments)]
 fn scan(
     source: &Source<'_>,
@@ -524,183 +560,11 @@ fn scan(
     problems: &mut Vec<Problem>,
     emit: &mut dyn FnMut(&mut Found) -> Flow,
 ) {
-    let state = RefCell::new(Pass {
-        found: std::mem::take(found),
-        problems: Vec::new(),
-        pending: None,
-    });
-    let templates = Rc::new(Cell::new(0usize));
-    let tree = tree::Tree::default();
-    let context = |templates: &Rc<Cell<usize>>| {
-        if templates.get() > 0 {
-            Some(Within::Template)
-        } else {
-            within
-        }
+    let scan = match engine() {
+        Engine::Tokenizer => pass::scan,
+        Engine::Reference => reference::scan,
     };
-    let flush = |pass: &mut Pass| {
-        pass.flush(source, encoding, shift, depth);
-    };
-    {
-        let t = templates.clone();
-        let in_template = tree.clone();
-        let template = element!("template", move |el| {
-            if el.namespace_uri() == HTML_NS {
-                if t.get() >= MAX_OPEN_TEMPLATES {
-                    return Err(format!(
-                        "more than {MAX_OPEN_TEMPLATES} <template> elements \
-                         open"
-                    )
-                    .into());
-                }
-                t.set(t.get() + 1);
-                let t = t.clone();
-                let tree = in_template.clone();
-                let start = shift + el.source_location().bytes().start;
-                let end: lol_html::EndTagHandler<'static> =
-                    Box::new(move |end| {
-                        t.set(t.get().saturating_sub(1));
-                        tree.template(
-                            start,
-                            shift + end.source_location().bytes().end,
-                        );
-                        Ok(())
-                    });
-                let _ = el.on_end_tag(end);
-            }
-            Ok(())
-        });
-        let needs = match source {
-            Source::Bytes(bytes) => Needs::of(bytes),
-            // A file is not looked at beforehand.
-            Source::File(_) => Needs {
-                style: true,
-                noscript: true,
-                template: true,
-                frameset: true,
-                form: true,
-            },
-        };
-        let selector = if needs.style { SELECTOR_STYLE } else { SELECTOR };
-        let links = element!(selector, |el| {
-            let within = context(&templates);
-            let mut pass = state.borrow_mut();
-            flush(&mut pass);
-            let at = shift + el.source_location().bytes().start;
-            if tree.inserts(el, at, within) {
-                collect(el, shift, within, &mut pass.found);
-            }
-            Ok(())
-        });
-        // The frameset-ok flag and the framesets open, on a page that has
-        // one.
-        let frameset_tags = element!(tree::FRAMESET_SELECTOR, |el| {
-            tree.frameset_tag(el);
-            Ok(())
-        });
-        let frameset_text = doc_text!(|chunk| {
-            if chunk.text_type() == TextType::Data {
-                tree.text(chunk.as_str());
-            }
-            Ok(())
-        });
-        // Raw text (<noscript>, <style>): its range, filled in by its text
-        // chunks; it cannot nest, so a chunk belongs to the last one.
-        let raw_text = element!(needs.raw_text_selector(), |el| {
-            let start = shift + el.source_location().bytes().end;
-            let style = el.tag_name() == "style";
-            let within = context(&templates);
-            let mut pass = state.borrow_mut();
-            flush(&mut pass);
-            pass.pending =
-                Some(RawText { range: start..start, within, style });
-            Ok(())
-        });
-        let chunks = text!(needs.raw_text_selector(), |chunk| {
-            let end = shift + chunk.source_location().bytes().end;
-            if let Some(raw) = &mut state.borrow_mut().pending {
-                raw.range.end = raw.range.end.max(end);
-            }
-            Ok(())
-        });
-        let mut settings = Settings::new();
-        if let Some(ascii) = AsciiCompatibleEncoding::new(encoding) {
-            settings = settings.with_encoding(ascii);
-        }
-        // Every page, in memory or not: a tag, or elements left open, that
-        // would take more stop the reading instead of growing without end.
-        // The contents of a <noscript> are parsed while the page's parser
-        // is held: half as much again at each depth, so that all of them
-        // together stay under twice the cap.
-        let cap = stream::MAX_PARSER_MEMORY >> depth;
-        settings = settings.with_memory_settings(
-            MemorySettings::new().with_max_allowed_memory_usage(cap),
-        );
-        // Handlers cost lol_html time on every tag: only those the page
-        // needs.
-        if needs.template {
-            settings = settings.append_element_content_handler(template);
-        }
-        if needs.frameset {
-            settings = settings
-                .append_element_content_handler(frameset_tags)
-                .append_document_content_handler(frameset_text);
-        }
-        settings = settings.append_element_content_handler(links);
-        if needs.style || needs.noscript {
-            settings = settings
-                .append_element_content_handler(raw_text)
-                .append_element_content_handler(chunks);
-        }
-        let mut rewriter = HtmlRewriter::new(settings, |_: &[u8]| {});
-        // Where the parser stopped: the chunk it was given (a page in
-        // memory is given in chunks too, so that the note can say where).
-        let mut at = shift;
-        let stopped = |e: RewritingError, at: usize, len: usize| {
-            let end = at + len;
-            Problem::HtmlStopped(match e {
-                RewritingError::MemoryLimitExceeded(_) => format!(
-                    "the parser's {} KiB of memory (elements left open, or \
-                     a tag) used up in bytes {at}..{end}",
-                    cap >> 10
-                ),
-                e => format!("{e} (in bytes {at}..{end})"),
-            })
-        };
-        let written = match source {
-            Source::Bytes(bytes) => {
-                bytes.chunks(stream::CHUNK).try_for_each(|chunk| {
-                    if needs.form {
-                        tree.see(chunk, at);
-                    }
-                    rewriter
-                        .write(chunk)
-                        .map_err(|e| stopped(e, at, chunk.len()))?;
-                    at += chunk.len();
-                    Ok(())
-                })
-            }
-            Source::File(file) => stream::chunks(file, shift, |chunk| {
-                tree.see(chunk, at);
-                rewriter
-                    .write(chunk)
-                    .map_err(|e| stopped(e, at, chunk.len()))?;
-                at += chunk.len();
-                let mut pass = state.borrow_mut();
-                Ok(emit(&mut pass.found))
-            }),
-        };
-        let ended = written
-            .and_then(|()| rewriter.end().map_err(|e| stopped(e, at, 0)));
-        if let Err(problem) = ended {
-            state.borrow_mut().problems.push(problem);
-        }
-    }
-    let mut pass = state.into_inner();
-    flush(&mut pass);
-    emit(&mut pass.found);
-    *found = pass.found;
-    problems.append(&mut pass.problems);
+    scan(source, encoding, shift, within, depth, found, problems, emit);
 }
 
 /// The state of a pass that its handlers share.
@@ -786,18 +650,56 @@ impl Pass {
     }
 }
 
-fn collect(
-    el: &Element<'_, '_>,
-    shift: usize,
-    within: Option<Within>,
-    found: &mut Found,
-) {
-    let tag = el.tag_name();
-    let namespace = el.namespace_uri();
-    let tag_offset = shift + el.source_location().bytes().start;
-    if tag == "meta" && namespace == HTML_NS {
+/// A start tag as [`collect`] reads it, from either tokenizer: names
+/// ASCII lowercased, values decoded from the page's encoding as written
+/// (character references and newlines as in the page), offsets in the
+/// document.
+pub(super) trait StartTag {
+    /// The element's name.
+    fn name(&self) -> &[u8];
+    /// The element's name as a string, for a link of an element outside
+    /// the tables.
+    fn owned_name(&self) -> String;
+    /// Whether the element is of the HTML namespace.
+    fn html(&self) -> bool;
+    /// Whether the element is of the SVG namespace.
+    fn svg(&self) -> bool;
+    /// The offset of its `<`.
+    fn offset(&self) -> usize;
+    /// The number of its attributes.
+    fn len(&self) -> usize;
+    /// The name of attribute `i`.
+    fn attribute_name(&self, i: usize) -> Cow<'_, [u8]>;
+    /// The value of attribute `i`, and where it starts (none when it has
+    /// no value).
+    fn attribute_value(&self, i: usize) -> (Cow<'_, str>, Option<usize>);
+    /// The value of its first attribute `name` (lowercase).
+    fn attribute(&self, name: &str) -> Option<Cow<'_, str>>;
+}
+
+/// The message of a pass stopped at [`MAX_OPEN_TEMPLATES`].
+fn too_many_templates() -> String {
+    format!("more than {MAX_OPEN_TEMPLATES} <template> elements open")
+}
+
+/// The problem of a pass whose parser used up its `cap` of memory in
+/// bytes `at..end`.
+fn out_of_memory(cap: usize, at: usize, end: usize) -> Problem {
+    Problem::HtmlStopped(format!(
+        "the parser's {} KiB of memory (elements left open, or a tag) used \
+         up in bytes {at}..{end}",
+        cap >> 10
+    ))
+}
+
+/// The links of the start tag `el`, `within` a context, into `found`.
+fn collect(el: &impl StartTag, within: Option<Within>, found: &mut Found) {
+    let tag = el.name();
+    let tag_offset = el.offset();
+    let (html, svg) = (el.html(), el.svg());
+    if tag == b"meta" && html {
         let attribute = |name| {
-            el.get_attribute(name)
+            el.attribute(name)
                 .map(|v| entities::decode_attribute(&v).into_owned())
         };
         let declared = encoding::declared(
@@ -818,24 +720,25 @@ fn collect(
     // The table entries of this element, found once: bit k for HTML's
     // entry k, 32 + k for SVG's.
     let mut candidates = 0u64;
-    if namespace == HTML_NS {
+    if html {
         for (k, (e, _, _)) in URL_ATTRIBUTES.iter().enumerate() {
-            if *e == tag {
+            if e.as_bytes() == tag {
                 candidates |= 1 << k;
             }
         }
-    } else if namespace == SVG_NS {
+    } else if svg {
         for (k, (e, _)) in SVG_ATTRIBUTES.iter().enumerate() {
-            if *e == tag {
+            if e.as_bytes() == tag {
                 candidates |= 1 << (32 + k);
             }
         }
     }
-    for attr in el.attributes() {
-        let name = attr.name();
+    for i in 0..el.len() {
+        let name = el.attribute_name(i);
+        let name = &*name;
         let mut bits = candidates;
         let mut entry = None;
-        if name == "style" {
+        if name == b"style" {
             entry = Some((63, ("", "style", None)));
         }
         while entry.is_none() && bits != 0 {
@@ -843,10 +746,11 @@ fn collect(
             bits &= bits - 1;
             entry = if bit < 32 {
                 let (e, a, h) = URL_ATTRIBUTES[bit];
-                (a == name).then_some((bit, (e, a, Some(h))))
+                (a.as_bytes() == name).then_some((bit, (e, a, Some(h))))
             } else {
                 let (e, a) = SVG_ATTRIBUTES[bit - 32];
-                (a == name).then_some((bit, (e, a, Some(Holds::Url))))
+                (a.as_bytes() == name)
+                    .then_some((bit, (e, a, Some(Holds::Url))))
             };
         }
         let Some((bit, entry)) = entry else { continue };
@@ -855,10 +759,8 @@ fn collect(
         }
         seen |= 1 << bit;
         let (element, attribute, holds) = entry;
-        let raw = attr.value();
-        let start = attr
-            .value_source_location()
-            .map_or(tag_offset, |l| shift + l.bytes().start);
+        let (raw, start) = el.attribute_value(i);
+        let start = start.unwrap_or(tag_offset);
         // The input stream's newlines normalised (HTML §13.2.3.5), before
         // character references are (`&#13;` stays a CR).
         let normalized = normalize_newlines(&raw);
@@ -892,8 +794,11 @@ fn collect(
                     known.chain(SVG_ATTRIBUTES.iter().map(|&(e, _)| e));
                 let name = known
                     .into_iter()
-                    .find(|e| *e == tag)
-                    .map_or_else(|| Cow::Owned(tag.clone()), Cow::Borrowed);
+                    .find(|e| e.as_bytes() == tag)
+                    .map_or_else(
+                        || Cow::Owned(el.owned_name()),
+                        Cow::Borrowed,
+                    );
                 for (_, i, url) in css::urls(&value) {
                     push(name.clone(), &url, at(i), true, Against::Base);
                 }
@@ -942,9 +847,9 @@ fn collect(
             }
             Some(Holds::Meta) => {
                 let refresh = el
-                    .get_attribute("http-equiv")
+                    .attribute("http-equiv")
                     .is_some_and(|v| v.trim().eq_ignore_ascii_case("refresh"));
-                let graph = el.get_attribute("property").is_some_and(|p| {
+                let graph = el.attribute("property").is_some_and(|p| {
                     OPEN_GRAPH.iter().any(|g| p.trim().eq_ignore_ascii_case(g))
                 });
                 if refresh {

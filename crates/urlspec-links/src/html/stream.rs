@@ -15,7 +15,6 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
 
 use encoding_rs::{Encoding, UTF_8};
-use lol_html::AsciiCompatibleEncoding;
 use urlspec::base::Base;
 
 use super::{
@@ -234,7 +233,7 @@ fn tokenized_file(
     decoded: bool,
 ) -> io::Result<Tokenized> {
     let tokenized = if decoded { UTF_8 } else { encoding };
-    if AsciiCompatibleEncoding::new(tokenized).is_some() {
+    if tokenized.is_ascii_compatible() {
         Ok(Tokenized::Page(tokenized))
     } else {
         decode_to_file(file, bom, encoding).map(Tokenized::Decoded)

@@ -14,18 +14,12 @@
 //!   element but `<frameset>`, `<frame>` and `<noframes>` is ignored ("in
 //!   frameset", "after frameset").
 //!
-//! lol_html keeps a stack of its own and hands over no end tag it does
-//! not match to an element it has open, so the `</form>` end tags are
+//! A streaming reader keeps a stack of its own, which an end tag closes
+//! only when it matches an element open, so the `</form>` end tags are
 //! found in the bytes as they are written ([`Tree::see`]): one between the
 //! form that set the pointer and a later form clears it, unless it stands
 //! in a `<template>`'s contents (docs/readings.md#html-tree).
 
-use std::cell::{Cell, RefCell};
-use std::rc::Rc;
-
-use lol_html::html_content::Element;
-
-use super::HTML_NS;
 use crate::Within;
 
 /// The start tags after which a `<frameset>` in the body is ignored: the
@@ -43,53 +37,95 @@ pub(super) const FRAMESET_SELECTOR: &str = "applet, area, br, button, dd, \
     dt, embed, hr, iframe, image, img, input, keygen, li, listing, marquee, \
     object, pre, select, table, textarea, wbr, xmp, body, frameset";
 
-/// The tree builder's state that decides which start tags it ignores,
-/// shared with the end-tag handlers that change it.
+/// Whether `tag` is one of [`FRAMESET_SELECTOR`].
+pub(super) fn frameset_selected(tag: &[u8]) -> bool {
+    matches!(
+        tag,
+        b"applet"
+            | b"area"
+            | b"br"
+            | b"button"
+            | b"dd"
+            | b"dt"
+            | b"embed"
+            | b"hr"
+            | b"iframe"
+            | b"image"
+            | b"img"
+            | b"input"
+            | b"keygen"
+            | b"li"
+            | b"listing"
+            | b"marquee"
+            | b"object"
+            | b"pre"
+            | b"select"
+            | b"table"
+            | b"textarea"
+            | b"wbr"
+            | b"xmp"
+            | b"body"
+            | b"frameset"
+    )
+}
+
+/// The tree builder's state that decides which start tags it ignores.
+/// Its buffers are kept from one page to the next ([`Tree::reset`]).
 #[derive(Clone, Default)]
 pub(super) struct Tree {
     /// Where the form that set the form element pointer starts.
-    form: Rc<Cell<Option<usize>>>,
+    form: Option<usize>,
     /// Where each `</form>` written so far starts, in order.
-    form_ends: Rc<RefCell<Vec<usize>>>,
+    form_ends: Vec<usize>,
     /// The last bytes written, which may begin a `</form` the next ones
     /// end.
-    tail: Rc<RefCell<Vec<u8>>>,
+    tail: Vec<u8>,
     /// The byte ranges of the `<template>` elements closed so far.
-    templates: Rc<RefCell<Vec<(usize, usize)>>>,
+    templates: Vec<(usize, usize)>,
     /// The frameset-ok flag is "not ok".
-    frameset_not_ok: Rc<Cell<bool>>,
+    frameset_not_ok: bool,
     /// The `<frameset>` elements open.
-    framesets: Rc<Cell<usize>>,
+    framesets: usize,
     /// A `<frameset>` made the document a frameset document.
-    frameset_document: Rc<Cell<bool>>,
+    frameset_document: bool,
 }
 
 impl Tree {
-    /// Whether the tree builder inserts the element `el` starts at byte
-    /// `at`, `within` a context: the links handler keeps its links only
-    /// then.
+    /// Back to the start of a page, the buffers kept.
+    pub(super) fn reset(&mut self) {
+        self.form = None;
+        self.form_ends.clear();
+        self.tail.clear();
+        self.templates.clear();
+        self.frameset_not_ok = false;
+        self.framesets = 0;
+        self.frameset_document = false;
+    }
+
+    /// Whether the tree builder inserts the element `tag` (of the HTML
+    /// namespace: `html`) that starts at byte `at`, `within` a context:
+    /// the links handler keeps its links only then.
     pub(super) fn inserts(
-        &self,
-        el: &Element<'_, '_>,
+        &mut self,
+        html: bool,
+        tag: &[u8],
         at: usize,
         within: Option<Within>,
     ) -> bool {
-        let html = el.namespace_uri() == HTML_NS;
-        let tag = el.tag_name();
-        if self.frameset_document.get() {
-            return html && tag == "frame" && self.framesets.get() > 0;
+        if self.frameset_document {
+            return html && tag == b"frame" && self.framesets > 0;
         }
         if !html {
             return true;
         }
-        match tag.as_str() {
-            "frame" => false,
+        match tag {
+            b"frame" => false,
             // In a template's contents the pointer is neither read nor set.
-            "form" if within == Some(Within::Template) => true,
-            "form" => match self.form.get() {
+            b"form" if within == Some(Within::Template) => true,
+            b"form" => match self.form {
                 Some(open) if !self.form_ended(open, at) => false,
                 _ => {
-                    self.form.set(Some(at));
+                    self.form = Some(at);
                     true
                 }
             },
@@ -100,82 +136,88 @@ impl Tree {
     /// Whether a `</form>` outside template contents stands between bytes
     /// `open` and `at`.
     fn form_ended(&self, open: usize, at: usize) -> bool {
-        let templates = self.templates.borrow();
-        self.form_ends.borrow().iter().any(|&end| {
+        self.form_ends.iter().any(|&end| {
             open < end
                 && end < at
-                && !templates.iter().any(|&(s, e)| s < end && end < e)
+                && !self.templates.iter().any(|&(s, e)| s < end && end < e)
         })
     }
 
     /// Notes the `</form>` end tags of `chunk`, the bytes of the page from
     /// byte `at` on, before the tokenizer is given them.
-    pub(super) fn see(&self, chunk: &[u8], at: usize) {
+    pub(super) fn see(&mut self, chunk: &[u8], at: usize) {
         const END: &[u8] = b"</form";
-        let mut tail = self.tail.borrow_mut();
-        let mut ends = self.form_ends.borrow_mut();
         // A `</form` across the boundary with the chunk before.
-        let head = &chunk[..chunk.len().min(END.len())];
-        let joined = [&tail[..], head].concat();
-        let from = at - tail.len();
-        for i in memchr::memmem::find_iter(&joined, b"</") {
-            if i < tail.len() && ends_form(&joined[i..]) {
-                ends.push(from + i);
+        if !self.tail.is_empty() {
+            let head = &chunk[..chunk.len().min(END.len())];
+            let tail = self.tail.len();
+            let joined = [&self.tail[..], head].concat();
+            let from = at - tail;
+            for i in memchr::memmem::find_iter(&joined, b"</") {
+                if i < tail && ends_form(&joined[i..]) {
+                    self.form_ends.push(from + i);
+                }
             }
         }
         for i in memchr::memmem::find_iter(chunk, b"</") {
             if ends_form(&chunk[i..]) {
-                ends.push(at + i);
+                self.form_ends.push(at + i);
             }
         }
         let keep = chunk.len().min(END.len());
-        *tail = chunk[chunk.len() - keep..].to_vec();
+        self.tail.clear();
+        self.tail.extend_from_slice(&chunk[chunk.len() - keep..]);
     }
 
     /// Notes a `<template>` element's byte range, once it is closed.
-    pub(super) fn template(&self, start: usize, end: usize) {
-        self.templates.borrow_mut().push((start, end));
+    pub(super) fn template(&mut self, start: usize, end: usize) {
+        self.templates.push((start, end));
     }
 
     /// Follows the frameset-ok flag and the framesets open, at a start tag
-    /// of [`FRAMESET_SELECTOR`].
-    pub(super) fn frameset_tag(&self, el: &mut Element<'_, '_>) {
-        if el.namespace_uri() != HTML_NS {
-            return;
+    /// of [`FRAMESET_SELECTOR`] (of the HTML namespace: `html`); `hidden`:
+    /// an `<input>` whose type is `hidden`. True when the tag opens a
+    /// frameset, whose end the caller reports ([`Tree::frameset_closed`]).
+    pub(super) fn frameset_tag(
+        &mut self,
+        html: bool,
+        tag: &[u8],
+        hidden: impl FnOnce() -> bool,
+    ) -> bool {
+        if !html {
+            return false;
         }
-        let tag = el.tag_name();
-        if tag == "frameset" {
-            let nested = self.frameset_document.get();
-            if !nested && self.frameset_not_ok.get() {
-                return;
+        if tag == b"frameset" {
+            let nested = self.frameset_document;
+            if !nested && self.frameset_not_ok {
+                return false;
             }
-            self.frameset_document.set(true);
-            self.framesets.set(self.framesets.get() + 1);
-            let framesets = self.framesets.clone();
-            let end: lol_html::EndTagHandler<'static> = Box::new(move |_| {
-                framesets.set(framesets.get().saturating_sub(1));
-                Ok(())
-            });
-            let _ = el.on_end_tag(end);
-            return;
+            self.frameset_document = true;
+            self.framesets += 1;
+            return true;
         }
-        let hidden = tag == "input"
-            && el
-                .get_attribute("type")
-                .is_some_and(|t| t.trim().eq_ignore_ascii_case("hidden"));
-        if tag == "body" || !hidden && FRAMESET_NOT_OK.contains(&tag.as_str())
-        {
-            self.frameset_not_ok.set(true);
+        let not_ok = FRAMESET_NOT_OK.iter().any(|t| t.as_bytes() == tag);
+        if tag == b"body" || not_ok && !(tag == b"input" && hidden()) {
+            self.frameset_not_ok = true;
         }
+        false
     }
 
-    /// Follows the frameset-ok flag at text of the page: a character that
-    /// is not whitespace sets it to "not ok".
-    pub(super) fn text(&self, text: &str) {
-        if text.contains(|c: char| {
-            !matches!(c, '\t' | '\n' | '\x0C' | '\r' | ' ' | '\0')
-        }) {
-            self.frameset_not_ok.set(true);
+    /// A `<frameset>` that [`Tree::frameset_tag`] opened is closed.
+    pub(super) fn frameset_closed(&mut self) {
+        self.framesets = self.framesets.saturating_sub(1);
+    }
+
+    /// Follows the frameset-ok flag at text of the page (its bytes, in an
+    /// ASCII-compatible encoding): a character that is not whitespace
+    /// sets it to "not ok".
+    pub(super) fn text(&mut self, text: &[u8]) {
+        if !self.frameset_not_ok
+            && text.iter().any(|c| {
+                !matches!(c, b'\t' | b'\n' | b'\x0C' | b'\r' | b' ' | 0)
+            })
+        {
+            self.frameset_not_ok = true;
         }
     }
 }
@@ -189,4 +231,22 @@ fn ends_form(bytes: &[u8]) -> bool {
             bytes[6],
             b'\t' | b'\n' | b'\x0C' | b'\r' | b' ' | b'/' | b'>'
         )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_frameset_tags_are_those_of_the_selector() {
+        let selector: Vec<&str> =
+            FRAMESET_SELECTOR.split(',').map(str::trim).collect();
+        for tag in &selector {
+            assert!(frameset_selected(tag.as_bytes()), "{tag}");
+        }
+        for tag in FRAMESET_NOT_OK {
+            assert!(selector.contains(tag), "{tag}");
+        }
+        assert!(!frameset_selected(b"frame") && !frameset_selected(b"div"));
+    }
 }

@@ -141,6 +141,9 @@ pub struct State {
     foreign: bool,
     options: Options,
     attrs: Vec<Attr>,
+    /// Where the attributes of the last tag read whose count passes a
+    /// power of two (1, 9, 17, 33, …) start: their count and offset.
+    grew: Vec<(usize, usize)>,
     names: Vec<u8>,
 }
 
@@ -156,6 +159,7 @@ impl State {
             foreign: false,
             options,
             attrs: Vec::new(),
+            grew: Vec::new(),
             names: Vec::new(),
         }
     }
@@ -242,6 +246,7 @@ pub enum Token<'t> {
 #[derive(Debug)]
 pub struct Tag<'t> {
     input: &'t [u8],
+    grew: &'t [(usize, usize)],
     names: &'t [u8],
     attrs: &'t [Attr],
     name: Name,
@@ -280,6 +285,20 @@ impl<'t> Tag<'t> {
     pub fn attributes(&self) -> impl ExactSizeIterator<Item = Attribute<'t>> {
         let (input, names) = (self.input, self.names);
         self.attrs.iter().map(move |a| Attribute { input, names, attr: *a })
+    }
+
+    /// [`Tokenizer::attributes_grew`] for this tag.
+    #[must_use]
+    pub fn attributes_grew(&self) -> &'t [(usize, usize)] {
+        self.grew
+    }
+
+    /// Its attribute `i`, in the order of [`Tag::attributes`].
+    #[must_use]
+    pub fn nth_attribute(&self, i: usize) -> Option<Attribute<'t>> {
+        let (input, names) = (self.input, self.names);
+        let attr = *self.attrs.get(i)?;
+        Some(Attribute { input, names, attr })
     }
 
     /// Its attribute `name` (lowercase).
@@ -591,6 +610,16 @@ impl<'a> Tokenizer<'a> {
         self.st
     }
 
+    /// The attributes of the last tag read (a start tag, or one the
+    /// input ends in), before repeated names are dropped, at each power
+    /// of two they pass: their count (1, 9, 17, 33, …) and where the one
+    /// that passes it starts. What a reader that keeps every attribute
+    /// grows its buffer at.
+    #[must_use]
+    pub fn attributes_grew(&self) -> &[(usize, usize)] {
+        &self.st.grew
+    }
+
     /// The bytes of the input read into tokens so far.
     #[must_use]
     pub fn consumed(&self) -> usize {
@@ -661,6 +690,7 @@ impl<'a> Tokenizer<'a> {
             Found::Start { start, end, name, self_closing } => {
                 Token::StartTag(Tag {
                     input,
+                    grew: &self.st.grew,
                     names: &self.st.names,
                     attrs: &self.st.attrs,
                     name,
@@ -940,6 +970,7 @@ impl<'a> Tokenizer<'a> {
         let st = &mut self.st;
         st.names.clear();
         st.attrs.clear();
+        st.grew.clear();
         let name = st.name(b, name_start, i, classes);
         let mut self_closing = false;
         loop {
@@ -962,6 +993,12 @@ impl<'a> Tokenizer<'a> {
                 first => {
                     // An attribute: its name (the first byte may be `=`).
                     let an = i;
+                    if start_tag {
+                        let n = st.attrs.len() + 1;
+                        if n == 1 || n > 8 && (n - 1).is_power_of_two() {
+                            st.grew.push((n, an));
+                        }
+                    }
                     let mut classes = class::of(first);
                     i += 1;
                     while let Some(&c) = b.get(i) {
