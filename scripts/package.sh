@@ -73,13 +73,16 @@ if bad:
     for name in $names; do args+=(-p "$name"); done
     echo "packaging the crates:" $names
     # Cargo extracts the crates of its local registry of the packages once
-    # per checkout path, and reuses them while name and version stay:
-    # packaging again from the same checkout would verify each crate
-    # against the files of the earlier packaging. Only those copies go
-    # (registries other than crates.io have a directory starting with `-`).
+    # per checkout path and builds them in TARGET/package, and takes both
+    # as they are while name and version stay (a registry's crates do not
+    # change): packaging again from the same checkout would verify each
+    # crate against the files of the earlier packaging. Those copies go
+    # (registries other than crates.io have a directory starting with `-`),
+    # and the verification builds again.
     for name in $names; do
         rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/"$name"-[0-9]*
     done
+    rm -rf "$target/package"
     # --allow-dirty: the check is of what the files build, also before
     # they are committed; publishing itself refuses a dirty tree.
     cargo package --allow-dirty "${args[@]}"
