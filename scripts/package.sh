@@ -73,16 +73,17 @@ if bad:
     for name in $names; do args+=(-p "$name"); done
     echo "packaging the crates:" $names
     # Cargo extracts the crates of its local registry of the packages once
-    # per checkout path and builds them in TARGET/package, and takes both
-    # as they are while name and version stay (a registry's crates do not
+    # per checkout path, builds them in TARGET/debug, and takes both as
+    # they are while name and version stay (a registry's crates do not
     # change): packaging again from the same checkout would verify each
-    # crate against the files of the earlier packaging. Those copies go
-    # (registries other than crates.io have a directory starting with `-`),
-    # and the verification builds again.
+    # crate against the files of the earlier packaging. Those copies and
+    # builds go (registries other than crates.io have a directory starting
+    # with `-`), and the verification builds them again.
     for name in $names; do
         rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/"$name"-[0-9]*
+        rm -rf "$target"/debug/.fingerprint/"$name"-[0-9a-f]* \
+            "$target"/debug/deps/lib"${name//-/_}"-[0-9a-f]*
     done
-    rm -rf "$target/package"
     # --allow-dirty: the check is of what the files build, also before
     # they are committed; publishing itself refuses a dirty tree.
     cargo package --allow-dirty "${args[@]}"
