@@ -155,8 +155,9 @@ def test_a_missing_object_is_an_error_of_its_archive(s3):
     statistics row with the error."""
     rows = list(links_job.make_extractor("rfc1808", "urlspec", "skip", s3["endpoint"])([f"s3://{BUCKET}/missing.warc.gz"]))
     (row,) = rows
-    stats = row[-1]
-    assert stats[:5] == (0, 0, 0, 0, 0) and "NoSuchKey" in stats[7]
+    stats = dict(zip(links_job.STATS_COLUMNS, row[-1]))
+    assert [stats[k] for k in ("pages", "links", "unresolved", "unreadable_pages", "skipped_records")] == [0] * 5
+    assert "NoSuchKey" in stats["error"]
     with pytest.raises(Exception, match="NoSuchKey"):
         list(links_job.make_extractor("rfc1808", "urlspec", "fail", s3["endpoint"])([f"s3://{BUCKET}/missing.warc.gz"]))
 
