@@ -10,7 +10,7 @@ pub mod records;
 pub mod text;
 
 use std::fmt;
-use std::io::{self, BufWriter, IsTerminal, Write};
+use std::io::{self, IsTerminal, Write};
 
 pub use json::JsonObject;
 pub use lines::{
@@ -62,9 +62,11 @@ pub const BUFFER: usize = 64 * 1024;
 
 /// Standard output, buffered; flushed after every record when it is a
 /// terminal, so that interactive use sees each answer at once, and only
-/// when the buffer fills otherwise.
+/// when the buffer fills otherwise. Printers may write straight into its
+/// buffer ([`RecordWrite::extend_with`]).
 pub struct Output {
-    out: BufWriter<io::StdoutLock<'static>>,
+    out: io::StdoutLock<'static>,
+    buf: Vec<u8>,
     interactive: bool,
 }
 
@@ -74,7 +76,8 @@ impl Output {
         let stdout = io::stdout();
         let interactive = stdout.is_terminal();
         Output {
-            out: BufWriter::with_capacity(BUFFER, stdout.lock()),
+            out: stdout.lock(),
+            buf: Vec::with_capacity(2 * BUFFER),
             interactive,
         }
     }
@@ -83,28 +86,57 @@ impl Output {
     #[inline]
     pub fn end_record(&mut self) -> io::Result<()> {
         if self.interactive {
-            self.out.flush()?;
+            self.flush()?;
         }
         Ok(())
     }
 
     /// Flushes what is left.
     pub fn finish(mut self) -> io::Result<()> {
-        self.out.flush()
+        self.flush()
+    }
+
+    /// Writes the buffer out. It is emptied even when the write fails, so
+    /// that a closed pipe is reported once.
+    fn write_buffer(&mut self) -> io::Result<()> {
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        let written = self.out.write_all(&self.buf);
+        self.buf.clear();
+        written
     }
 }
 
 impl Write for Output {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.out.write(buf)
+        self.write_all(buf)?;
+        Ok(buf.len())
     }
 
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        self.out.write_all(buf)
+        if self.buf.len() + buf.len() > BUFFER {
+            self.write_buffer()?;
+        }
+        if buf.len() >= BUFFER {
+            self.out.write_all(buf)
+        } else {
+            self.buf.extend_from_slice(buf);
+            Ok(())
+        }
     }
 
     fn flush(&mut self) -> io::Result<()> {
+        self.write_buffer()?;
         self.out.flush()
+    }
+}
+
+impl Drop for Output {
+    fn drop(&mut self) {
+        // As `BufWriter` does: what a command left unflushed (it stopped
+        // on an error) still goes out.
+        let _ = self.write_buffer();
     }
 }
 
@@ -122,11 +154,24 @@ pub trait RecordWrite: Write {
         false
     }
 
-    /// How many bytes of output a printer may gather before it writes
-    /// them here ([`BUFFER`]): a writer that bounds what it holds (a
-    /// worker's spool) takes each line as it comes.
+    /// How many bytes of output a printer may add in one
+    /// [`extend_with`](RecordWrite::extend_with) ([`BUFFER`]): a writer
+    /// that bounds what it holds (a worker's spool) takes each line as it
+    /// comes.
     fn gather(&self) -> usize {
         BUFFER
+    }
+
+    /// Lets `fill` append output straight to the writer's own buffer,
+    /// then writes the buffer out if it is full: lines built in place
+    /// rather than built in a printer's buffer and copied into this one.
+    fn extend_with(
+        &mut self,
+        fill: impl FnOnce(&mut Vec<u8>),
+    ) -> io::Result<()> {
+        let mut buf = Vec::new();
+        fill(&mut buf);
+        self.write_all(&buf)
     }
 
     /// Starts a block of the output (a document of `urlspec links`
@@ -157,10 +202,30 @@ impl RecordWrite for Output {
     fn interactive(&self) -> bool {
         self.interactive
     }
+
+    #[inline]
+    fn extend_with(
+        &mut self,
+        fill: impl FnOnce(&mut Vec<u8>),
+    ) -> io::Result<()> {
+        fill(&mut self.buf);
+        if self.buf.len() >= BUFFER {
+            self.write_buffer()?;
+        }
+        Ok(())
+    }
 }
 
 impl RecordWrite for Vec<u8> {
     fn end_record(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn extend_with(
+        &mut self,
+        fill: impl FnOnce(&mut Vec<u8>),
+    ) -> io::Result<()> {
+        fill(self);
         Ok(())
     }
 }

@@ -205,6 +205,28 @@ impl RecordWrite for Spool<'_> {
         0
     }
 
+    fn extend_with(
+        &mut self,
+        fill: impl FnOnce(&mut Vec<u8>),
+    ) -> io::Result<()> {
+        let added = match self.pieces.last_mut() {
+            Some(Piece::Out(out)) => {
+                let before = out.len();
+                fill(out);
+                out.len() - before
+            }
+            _ => {
+                let mut out = self.window.buffer();
+                fill(&mut out);
+                let added = out.len();
+                self.pieces.push(Piece::Out(out));
+                added
+            }
+        };
+        self.held += added;
+        self.spill()
+    }
+
     fn begin_block(&mut self, _first: bool) -> io::Result<()> {
         self.pieces.push(Piece::Block);
         Ok(())

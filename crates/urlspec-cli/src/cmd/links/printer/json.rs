@@ -3,22 +3,23 @@
 //! error, offset, base_chain, containers, encoding and context, and
 //! host_split with `--parsers`.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::io;
 
 use urlspec_links::{Document, Link};
 
-use super::{write_out, BaseInfo};
+use super::{write_lines, BaseInfo};
 use crate::output::json::push_json_string;
 use crate::output::JsonObject;
 use crate::output::RecordWrite;
 
 /// The JSON printer.
 pub struct Json {
-    /// The lines of a batch of links, written out together.
-    lines: Vec<u8>,
     /// The members the lines of a document share.
     shared: Shared,
+    /// The members a link shares with the link before it.
+    place: Place,
     /// A link's error, as its line says it.
     error: String,
     /// Whether each line has a `host_split` member (`--parsers`).
@@ -28,8 +29,8 @@ pub struct Json {
 impl Json {
     pub fn new(parsers: bool) -> Json {
         Json {
-            lines: Vec::new(),
             shared: Shared::default(),
+            place: Place::default(),
             error: String::new(),
             parsers,
         }
@@ -44,19 +45,15 @@ impl Json {
         if doc.links.is_empty() {
             return Ok(());
         }
-        let gather = out.gather();
         self.shared.render(doc, &BaseInfo::of(&doc.base));
-        for link in &doc.links {
-            line(&mut self.lines, &mut self.error, &self.shared, link);
-            if self.parsers {
-                host_split(&mut self.lines, link);
+        let Json { shared, place, error, parsers } = self;
+        write_lines(out, &doc.links, |buf, link| {
+            line(buf, error, shared, place.of(link), link);
+            if *parsers {
+                host_split(buf, link);
             }
-            self.lines.extend_from_slice(b"}\n");
-            if self.lines.len() >= gather {
-                write_out(out, &mut self.lines)?;
-            }
-        }
-        write_out(out, &mut self.lines)
+            buf.extend_from_slice(b"}\n");
+        })
     }
 }
 
@@ -123,17 +120,74 @@ impl Shared {
     }
 }
 
+/// The `element` and `attribute` members of a line, with the key of
+/// `reference` after them, rendered once for each pair a crawl's links
+/// have (a few: `a` `href`, `img` `src`, `link` `href`, ...).
+#[derive(Default)]
+struct Place {
+    pairs: Vec<Pair>,
+}
+
+struct Pair {
+    element: Cow<'static, str>,
+    attribute: Cow<'static, str>,
+    rendered: Vec<u8>,
+}
+
+/// The pairs kept; a pair past them replaces the last one.
+const PAIRS: usize = 16;
+
+impl Place {
+    /// The members of `link`'s element and attribute.
+    fn of(&mut self, link: &Link) -> &[u8] {
+        // The names are mostly the same static strings: equal addresses
+        // spare comparing their bytes.
+        fn same(a: &str, b: &str) -> bool {
+            a.len() == b.len() && (a.as_ptr() == b.as_ptr() || a == b)
+        }
+        let found = self.pairs.iter().position(|pair| {
+            same(&pair.element, &link.element)
+                && same(&pair.attribute, &link.attribute)
+        });
+        let at = match found {
+            Some(at) => at,
+            None => {
+                let mut rendered = Vec::new();
+                push_json_string(&mut rendered, &link.element);
+                rendered.extend_from_slice(b",\"attribute\":");
+                push_json_string(&mut rendered, &link.attribute);
+                rendered.extend_from_slice(b",\"reference\":");
+                let pair = Pair {
+                    element: link.element.clone(),
+                    attribute: link.attribute.clone(),
+                    rendered,
+                };
+                if self.pairs.len() == PAIRS {
+                    self.pairs.pop();
+                }
+                self.pairs.push(pair);
+                self.pairs.len() - 1
+            }
+        };
+        &self.pairs[at].rendered
+    }
+}
+
 /// One line: document, element, attribute, reference, url, base,
 /// base_source, error, offset, base_chain, containers, encoding (an HTML
 /// page's), and context (`noscript`, `template`, or null for the
 /// document tree); written straight into `buf`, the keys as literals.
-/// `error` is room for the link's error.
-fn line(buf: &mut Vec<u8>, error: &mut String, shared: &Shared, link: &Link) {
+/// `place` is the rendered element and attribute; `error` is room for
+/// the link's error.
+fn line(
+    buf: &mut Vec<u8>,
+    error: &mut String,
+    shared: &Shared,
+    place: &[u8],
+    link: &Link,
+) {
     buf.extend_from_slice(&shared.head);
-    push_json_string(buf, &link.element);
-    buf.extend_from_slice(b",\"attribute\":");
-    push_json_string(buf, &link.attribute);
-    buf.extend_from_slice(b",\"reference\":");
+    buf.extend_from_slice(place);
     push_json_string(buf, &link.reference);
     buf.extend_from_slice(b",\"url\":");
     match &link.url {

@@ -21,15 +21,27 @@ use tsv::Tsv;
 
 pub use tsv::HEADER as TSV_HEADER;
 
-/// Writes the `lines` gathered (nothing when there are none), and empties
-/// the buffer for more.
-fn write_out(out: &mut impl Write, lines: &mut Vec<u8>) -> io::Result<()> {
-    if lines.is_empty() {
-        return Ok(());
+/// Writes a line for each of `items` with `line`, straight into `out`'s
+/// buffer, as much at a time as it [gathers](RecordWrite::gather).
+fn write_lines<T>(
+    out: &mut impl RecordWrite,
+    items: &[T],
+    mut line: impl FnMut(&mut Vec<u8>, &T),
+) -> io::Result<()> {
+    let gather = out.gather();
+    let mut rest = items.iter();
+    while rest.len() > 0 {
+        out.extend_with(|buf| {
+            let start = buf.len();
+            for item in rest.by_ref() {
+                line(buf, item);
+                if buf.len() - start >= gather {
+                    break;
+                }
+            }
+        })?;
     }
-    let written = out.write_all(lines);
-    lines.clear();
-    written
+    Ok(())
 }
 
 /// Prints documents as they come, in one of the output formats.

@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use urlspec::base::Source;
 use urlspec_links::{Document, Link};
 
-use super::write_out;
+use super::write_lines;
 use crate::output::{self, RecordWrite};
 
 /// The widest `element@attribute` column.
@@ -27,8 +27,6 @@ pub struct Text {
     pub first: bool,
     /// The document being printed, between its first links and its end.
     open: Option<Open>,
-    /// The lines of a block of links, written out together.
-    lines: Vec<u8>,
 }
 
 /// What is kept of a document while its links come.
@@ -43,7 +41,7 @@ struct Open {
 
 impl Text {
     pub fn new() -> Text {
-        Text { first: true, open: None, lines: Vec::new() }
+        Text { first: true, open: None }
     }
 
     /// Forgets a document begun and never ended.
@@ -70,12 +68,7 @@ impl Text {
                     std::mem::replace(&mut self.first, false),
                 )?;
             }
-            write_links(
-                out,
-                &mut self.lines,
-                &open.pending,
-                &mut open.widths,
-            )?;
+            write_links(out, &open.pending, &mut open.widths)?;
             open.pending.clear();
         }
         Ok(())
@@ -97,7 +90,7 @@ impl Text {
                 writeln!(out, "   (no links)")?;
             }
         }
-        write_links(out, &mut self.lines, &open.pending, &mut open.widths)?;
+        write_links(out, &open.pending, &mut open.widths)?;
         if streamed {
             // The problems of a long document come after its links.
             for problem in &doc.problems {
@@ -147,11 +140,9 @@ fn write_head(
 }
 
 /// A line for each of `links`, in columns of `widths`, found on these
-/// links when there are none yet (the first block of the document):
-/// gathered in `lines`, written out together.
+/// links when there are none yet (the first block of the document).
 fn write_links(
     out: &mut impl RecordWrite,
-    lines: &mut Vec<u8>,
     links: &[Link],
     widths: &mut Option<(usize, usize)>,
 ) -> io::Result<()> {
@@ -174,8 +165,7 @@ fn write_links(
             .min(MAX_REFERENCE_WIDTH);
         (place, reference)
     });
-    let gather = out.gather();
-    for link in links {
+    write_lines(out, links, |lines, link| {
         // ELEMENT@ATTRIBUTE  REFERENCE  ->, padded in place.
         lines.extend_from_slice(b"   ");
         lines.extend_from_slice(link.element.as_bytes());
@@ -192,7 +182,10 @@ fn write_links(
         lines.extend_from_slice(b"  ->  ");
         match &link.url {
             Ok(url) => output::push_visible(lines, url),
-            Err(reason) => write!(lines, "error: {reason}")?,
+            // Writing to a `Vec` does not fail.
+            Err(reason) => {
+                let _ = write!(lines, "error: {reason}");
+            }
         }
         lines.push(b'\n');
         if let Some(split) = &link.host_split {
@@ -200,11 +193,7 @@ fn write_links(
             output::push_visible(lines, &super::host_split_text(split));
             lines.push(b'\n');
         }
-        if lines.len() >= gather {
-            write_out(out, lines)?;
-        }
-    }
-    write_out(out, lines)
+    })
 }
 
 /// Appends `n` spaces.

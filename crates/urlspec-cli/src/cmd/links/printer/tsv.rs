@@ -9,7 +9,7 @@ use std::io;
 
 use urlspec_links::Document;
 
-use super::{write_out, BaseInfo};
+use super::{write_lines, BaseInfo};
 use crate::output::{push_visible, RecordWrite};
 
 /// The header row.
@@ -18,8 +18,6 @@ pub const HEADER: &str =
 
 /// The TSV printer.
 pub struct Tsv {
-    /// The rows of a batch of links, written out together.
-    rows: Vec<u8>,
     /// The fields a document's rows share, shown once: its name (with
     /// the tab after it), and its base and the base's source (with the
     /// tabs around them).
@@ -34,7 +32,6 @@ pub struct Tsv {
 impl Tsv {
     pub fn new(parsers: bool) -> Tsv {
         Tsv {
-            rows: Vec::new(),
             name: Vec::new(),
             base: Vec::new(),
             error: String::new(),
@@ -51,7 +48,6 @@ impl Tsv {
         if doc.links.is_empty() {
             return Ok(());
         }
-        let gather = out.gather();
         let info = BaseInfo::of(&doc.base);
         self.name.clear();
         push_visible(&mut self.name, &doc.name);
@@ -63,9 +59,9 @@ impl Tsv {
         push_visible(&mut self.base, &info.source);
         self.base.push(b'\t');
         let encoding = doc.encoding.map_or("", |e| e.name());
-        for link in &doc.links {
-            let rows = &mut self.rows;
-            rows.extend_from_slice(&self.name);
+        let Tsv { name, base, error, parsers } = self;
+        write_lines(out, &doc.links, |rows, link| {
+            rows.extend_from_slice(name);
             push_visible(rows, &link.element);
             rows.push(b'\t');
             push_visible(rows, &link.attribute);
@@ -79,11 +75,11 @@ impl Tsv {
             if let Ok(url) = &link.url {
                 push_visible(rows, url);
             }
-            rows.extend_from_slice(&self.base);
+            rows.extend_from_slice(base);
             if let Err(e) = &link.url {
-                self.error.clear();
-                let _ = write!(self.error, "{e}");
-                push_visible(rows, &self.error);
+                error.clear();
+                let _ = write!(error, "{e}");
+                push_visible(rows, error);
             }
             rows.push(b'\t');
             push_visible(rows, encoding);
@@ -91,17 +87,13 @@ impl Tsv {
             rows.extend_from_slice(
                 link.within.map_or("", |w| w.name()).as_bytes(),
             );
-            if self.parsers {
+            if *parsers {
                 rows.push(b'\t');
                 if let Some(split) = &link.host_split {
                     push_visible(rows, &super::host_split_text(split));
                 }
             }
             rows.push(b'\n');
-            if rows.len() >= gather {
-                write_out(out, rows)?;
-            }
-        }
-        write_out(out, &mut self.rows)
+        })
     }
 }
