@@ -238,6 +238,14 @@ def build_parser():
     )
     p.add_argument("--compression", default="zstd", choices=("zstd", "snappy", "gzip", "none"), help="Parquet compression (default: zstd)")
     p.add_argument(
+        "--dictionary",
+        default="auto",
+        choices=("auto", "on", "off"),
+        help="Parquet dictionary encoding of the links: auto is off under zstd and gzip, whose compression "
+        "takes the repeated values (document, base, ...) as well for a fraction of the executors' time, "
+        "and on under snappy and none (default: auto)",
+    )
+    p.add_argument(
         "--on-error",
         default="fail",
         choices=("fail", "skip"),
@@ -1054,7 +1062,9 @@ def run(spark, args):
         stats=stats,
         parsers=parsers,
     )
-    rows.write.mode(args.mode).option("compression", compression).parquet(args.output)
+    rows.write.mode(args.mode).option("compression", compression).option(
+        "parquet.enable.dictionary", str(dictionary(args)).lower()
+    ).parquet(args.output)
     table = spark.createDataFrame([(path,) + tuple(s) for path, s in sorted(stats.value)], _stats_schema())
     table.coalesce(1).write.mode(args.mode).option("compression", compression).parquet(stats_path(args))
     seconds = time.perf_counter() - start
@@ -1063,6 +1073,16 @@ def run(spark, args):
         graph = host_graph(spark.read.parquet(args.output), args.spec)
         graph.write.mode(args.mode).option("compression", compression).parquet(args.host_graph)
     return counts, seconds
+
+
+def dictionary(args):
+    """Whether the links' Parquet is dictionary-encoded (--dictionary).
+    Spark's Parquet writer hashes every value of every column to look it
+    up in the column's dictionary; a zstd or gzip page compresses the
+    repeats nearly as small without it (examples/spark/README.md)."""
+    if args.dictionary == "auto":
+        return args.compression in ("snappy", "none")
+    return args.dictionary == "on"
 
 
 def summary_line(counts):

@@ -207,6 +207,32 @@ def test_links_and_statistics_match_the_cli(clean, cli, archives, spark):
     assert sum(n for n, _ in edges.values()) < len(got)
 
 
+def _dictionary_encoded(out):
+    """Whether any column chunk of the Parquet files under `out` is
+    dictionary-encoded."""
+    import glob
+
+    import pyarrow.parquet as pq
+
+    found = False
+    for path in glob.glob(os.path.join(out, "*.parquet")):
+        meta = pq.ParquetFile(path).metadata
+        for g in range(meta.num_row_groups):
+            for c in range(meta.num_columns):
+                found |= any("DICTIONARY" in e for e in meta.row_group(g).column(c).encodings)
+    return found
+
+
+def test_dictionary_encoding_follows_the_compression(clean, spark, archives, tmp_path):
+    # zstd (the default) without dictionaries; snappy, or asked for, with them.
+    assert not _dictionary_encoded(clean["dir"])
+    for extra in (["--compression", "snappy"], ["--dictionary", "on"]):
+        out = str(tmp_path / "-".join(extra).strip("-"))
+        links_job.main(job_args(archives, out, *extra), spark=spark)
+        assert _dictionary_encoded(out), extra
+        assert sorted(link_rows(out)) == sorted(clean["links"]), extra
+
+
 def test_a_retried_task_counts_once(clean, spark, archives, tmp_path, monkeypatch):
     """The first attempt of the task reading b.warc fails after handing on
     all its rows (the job's test variable); Spark runs the task again. The
