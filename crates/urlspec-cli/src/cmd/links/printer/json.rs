@@ -60,12 +60,16 @@ impl Json {
 /// The parts of a document's lines that are the same for each of its
 /// links, rendered once, each with the key that follows it: `document`
 /// (after the opening brace), `base` and `base_source` (before `error`),
-/// `base_chain`, `containers` and `encoding` (before `context`).
+/// `base_chain`, `containers` and `encoding` (before `context`); and
+/// with the members most links have after them: `base` with a null
+/// `error` and the key of `offset`, `tail` with a null `context`.
 #[derive(Default)]
 struct Shared {
     head: Vec<u8>,
     base: Vec<u8>,
     tail: Vec<u8>,
+    base_resolved: Vec<u8>,
+    tail_in_tree: Vec<u8>,
 }
 
 impl Shared {
@@ -117,6 +121,12 @@ impl Shared {
             },
             b",\"context\":",
         );
+        self.base_resolved.clear();
+        self.base_resolved.extend_from_slice(&self.base);
+        self.base_resolved.extend_from_slice(b"null,\"offset\":");
+        self.tail_in_tree.clear();
+        self.tail_in_tree.extend_from_slice(&self.tail);
+        self.tail_in_tree.extend_from_slice(b"null");
     }
 }
 
@@ -191,24 +201,26 @@ fn line(
     push_json_string(buf, &link.reference);
     buf.extend_from_slice(b",\"url\":");
     match &link.url {
-        Ok(url) => push_json_string(buf, url),
-        Err(_) => buf.extend_from_slice(b"null"),
-    }
-    buf.extend_from_slice(&shared.base);
-    match &link.url {
-        Ok(_) => buf.extend_from_slice(b"null"),
+        Ok(url) => {
+            push_json_string(buf, url);
+            buf.extend_from_slice(&shared.base_resolved);
+        }
         Err(e) => {
+            buf.extend_from_slice(b"null");
+            buf.extend_from_slice(&shared.base);
             error.clear();
             let _ = write!(error, "{e}");
             push_json_string(buf, error);
+            buf.extend_from_slice(b",\"offset\":");
         }
     }
-    buf.extend_from_slice(b",\"offset\":");
     buf.extend_from_slice(itoa::Buffer::new().format(link.offset).as_bytes());
-    buf.extend_from_slice(&shared.tail);
     match link.within {
-        Some(within) => push_json_string(buf, within.name()),
-        None => buf.extend_from_slice(b"null"),
+        Some(within) => {
+            buf.extend_from_slice(&shared.tail);
+            push_json_string(buf, within.name());
+        }
+        None => buf.extend_from_slice(&shared.tail_in_tree),
     }
 }
 
