@@ -199,7 +199,8 @@ def callgrind(path):
     gz, raw = sizes([path])
     print(f"\n### callgrind, {os.path.basename(path)}: {gz * 1e6:,.0f} "
           f"bytes as stored, {raw * 1e6:,.0f} of WARC; start-up: the same "
-          "command on an empty file, left out of the figures a byte and a link")
+          "command on an empty file, left out of the figures a byte and "
+          "a link")
     print("| command | links | instructions | start-up | a byte as stored | "
           "a byte of WARC | a link |")
     print("|---|" + "---:|" * 6)
@@ -212,8 +213,13 @@ def callgrind(path):
               f"{work / max(n, 1):,.0f} |")
 
 
+def uptime():
+    return subprocess.run(["uptime"], capture_output=True,
+                          text=True).stdout.strip()
+
+
 print(f"urlspec: {args.urlspec}; Python: {python}")
-print(f"uptime: {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}")
+print(f"uptime: {uptime()}")
 measure("generated crawl", args.crawl)
 if args.real != "none":
     common, refused = real_archives(args.real)
@@ -225,4 +231,4 @@ if args.real != "none":
     measure("real archives read by every command", common)
 if args.callgrind:
     callgrind(args.callgrind)
-print(f"\nuptime: {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}")
+print(f"\nuptime: {uptime()}")

@@ -5,17 +5,22 @@ stacks a user would pick for the job. One JSON line per link on
 standard output (document, element, attribute, reference, url), as
 `urlspec links --output json` writes, and the counts on standard error.
 
-    python3 bench/cli/links_python.py [--stack warcio|fastwarc] crawl.warc.gz [MORE.warc.gz ...] > /dev/null
+    python3 bench/cli/links_python.py [--stack warcio|fastwarc] \\
+        crawl.warc.gz [MORE.warc.gz ...] > /dev/null
 
 --stack warcio (the default): warcio reads the records (gzip members;
-ARC records as WARC ones), undoes the chunked transfer coding and the
-gzip, deflate and (with the brotli package) br content codings;
-`urllib.parse.urljoin` (RFC 3986) resolves.
+ARC records as WARC ones) and undoes the chunked transfer coding and
+the gzip, deflate and br content codings (br with brotlipy, the brotli
+module warcio works with); `urllib.parse.urljoin` (RFC 3986) resolves.
 
 --stack fastwarc: FastWARC's ArchiveIterator reads the records (gzip
-members) and undoes the same codings (`auto_decode="all"`);
-`ada_url.join_url` (the WHATWG URL Standard) resolves, and a reference
-it cannot resolve gets the URL null.
+members; `quirks_mode`, for the headers of real archives), and this
+script undoes the same codings as warcio does, falling back to the bytes
+as they are where they do not decode (FastWARC 2.0.1's own `auto_decode`
+loses its place in the stream when a decoded record is skipped unread,
+and refuses a body labelled chunked that is not); `ada_url.join_url`
+(the WHATWG URL Standard) resolves, and a reference it cannot resolve
+gets the URL null.
 
 Both parse the HTML with selectolax's LexborHTMLParser and read the
 same elements and attributes, resolved against the page's first
