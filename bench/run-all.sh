@@ -13,7 +13,7 @@
 # resolve, resolve-prepared, escape, hostile and whatwg sections of
 # `compare`), counts (callgrind instruction counts of those tables),
 # scaling, pairs (`resolve --pairs` against a urljoin loop), links (a
-# 3,000-page crawl against the Python stack), files (the same pages split
+# 3,000-page crawl and the real archives against the Python stacks), files (the same pages split
 # into 30, 100 and 300 archives), memory (the 1 GB tests; MEMORY=1 only,
 # they take minutes and 4 GB of disk), python (the package against urllib
 # and its peers), spark (the Spark job; needs Java 17+), serve, parsers
@@ -21,8 +21,9 @@
 #
 # Environment: URLSPEC_DATA (the corpora; default ../shared/data/urls
 # beside the repository), OUT, ONLY, SKIP, QUICK, MEMORY. Python packages
-# (the urlspec package, pyarrow, warcio, selectolax, can-ada, ada-url,
-# yarl, pyspark) are installed from PyPI into a venv under target/.
+# (the urlspec package, pyarrow, fastwarc, warcio, brotlipy, selectolax,
+# can-ada, ada-url, yarl, pyspark) are installed from PyPI into a venv
+# under target/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
@@ -192,10 +193,12 @@ step pairs pairs
 pages=3000
 if quick; then pages=60; fi
 links() {
-    python_env warcio selectolax
+    python_env fastwarc warcio brotlipy selectolax ada-url
     "$gen_warc" "$work/crawl.warc.gz" "$pages" "$data"
-    PYTHON="$venv/bin/python" ROUNDS="$(rounds 7)" PYTHON_ROUNDS="$(rounds 3)" \
-        python3 bench/cli/links_threads.py "$work/crawl.warc.gz" "$urlspec"
+    "$gen_warc" "$work/gen-200.warc.gz" 200 "$data"
+    PYTHON="$venv/bin/python" ROUNDS="$(rounds 7)" \
+        python3 bench/cli/links_end_to_end.py "$work/crawl.warc.gz" \
+        --callgrind "$work/gen-200.warc.gz" --urlspec "$urlspec"
 }
 step links links
 
