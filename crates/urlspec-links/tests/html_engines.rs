@@ -281,6 +281,12 @@ fn limits() -> Vec<(String, Vec<u8>)> {
         ("select", "<a href=1><select><style>x</style></select><a href=2>".into()),
         ("frameset", "<frameset><noframes><a href=1></noframes><title>t</title><a href=2>".into()),
         ("long value", format!("<a href=\"{}\"><a href=y>", "x".repeat(MB + 1))),
+        ("form ends that are no end tag", concat!(
+            "<form action=a><!-- </form> --><form action=b><script>\"</form>\"</script>",
+            "<form action=c><p title=\"</form>\"><form action=d><textarea></form></textarea>",
+            "<form action=e><svg><![CDATA[</form>]]></svg><!</form><?</form><form action=f>",
+            "<div></form></div><form action=g>",
+        ).into()),
     ] {
         out.push((name.to_string(), page.into_bytes()));
     }

@@ -71,6 +71,40 @@ fn a_form_inside_an_open_form_is_ignored() {
 }
 
 #[test]
+fn a_form_end_that_is_no_end_tag_leaves_the_form_open() {
+    // `</form>` written in a comment, script, raw or escapable text, an
+    // attribute value or a CDATA section is no end tag: the second form
+    // is ignored, as Chromium ignores it.
+    for inside in [
+        "<!-- </form> -->",
+        r#"<script>var s="</form>";</script>"#,
+        r#"<a title="</form>"></a>"#,
+        "<textarea></form></textarea>",
+        "<style></form></style>",
+        "<noscript></form></noscript>",
+        "<title></form></title>",
+        "<xmp></form></xmp>",
+        "<svg><![CDATA[</form>]]></svg>",
+        "<!</form>",
+        "<?</form>",
+    ] {
+        let page = format!(
+            r#"<form action="a">{inside}<form action="b"><button formaction="f">"#
+        );
+        let got: Vec<_> = urls(&page)
+            .into_iter()
+            .filter(|u| u.starts_with("form@"))
+            .collect();
+        assert_eq!(got, ["form@action http://h/d/a"], "{page}");
+    }
+    // A real one clears the pointer, wherever it stands.
+    assert_eq!(
+        urls(r#"<form action="a"><div></form></div><form action="b">"#),
+        ["form@action http://h/d/a", "form@action http://h/d/b"]
+    );
+}
+
+#[test]
 fn frames_count_only_in_a_frameset_document() {
     // <frame> in the body, or after body content, is ignored; a frameset
     // before the body is the document, and then nothing else is.

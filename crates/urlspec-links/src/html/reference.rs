@@ -11,10 +11,10 @@ use std::rc::Rc;
 
 use encoding_rs::Encoding;
 use lol_html::errors::RewritingError;
-use lol_html::html_content::{Element, TextType};
+use lol_html::html_content::{Element, SourceLocation, TextType};
 use lol_html::{
-    doc_text, element, text, AsciiCompatibleEncoding, HtmlRewriter,
-    MemorySettings, Settings,
+    doc_comments, doc_text, element, text, AsciiCompatibleEncoding,
+    HtmlRewriter, MemorySettings, Settings,
 };
 
 use super::{
@@ -69,6 +69,13 @@ impl StartTag for LolTag<'_, '_, '_> {
     fn attribute(&self, name: &str) -> Option<Cow<'_, str>> {
         self.el.get_attribute(name).map(Cow::Owned)
     }
+}
+
+/// Takes back the `</form>` of the bytes at `at` (from `shift` in the
+/// document), which are no end tag.
+fn not_ended(tree: &RefCell<tree::Tree>, shift: usize, at: SourceLocation) {
+    let bytes = at.bytes();
+    tree.borrow_mut().no_end_tag(shift + bytes.start, shift + bytes.end);
 }
 
 /// One pass of `lol_html` over `source` (at `shift` in the document),
@@ -178,6 +185,22 @@ pub(super) fn scan(
             }
             Ok(())
         });
+        // The `</form>` found in the bytes that are no end tag: in a
+        // comment, in text that is not markup, in a start tag.
+        let form_comments = doc_comments!(|c| {
+            not_ended(&tree, shift, c.source_location());
+            Ok(())
+        });
+        let form_text = doc_text!(|chunk| {
+            if chunk.text_type() != TextType::Data {
+                not_ended(&tree, shift, chunk.source_location());
+            }
+            Ok(())
+        });
+        let form_tags = element!("*", |el| {
+            not_ended(&tree, shift, el.source_location());
+            Ok(())
+        });
         // Raw text (<noscript>, <style>): its range, filled in by its text
         // chunks; it cannot nest, so a chunk belongs to the last one.
         let raw_text = element!(needs.raw_text_selector(), |el| {
@@ -219,6 +242,12 @@ pub(super) fn scan(
             settings = settings
                 .append_element_content_handler(frameset_tags)
                 .append_document_content_handler(frameset_text);
+        }
+        if needs.form {
+            settings = settings
+                .append_document_content_handler(form_comments)
+                .append_document_content_handler(form_text)
+                .append_element_content_handler(form_tags);
         }
         settings = settings.append_element_content_handler(links);
         if needs.style || needs.noscript {

@@ -14,11 +14,14 @@
 //!   element but `<frameset>`, `<frame>` and `<noframes>` is ignored ("in
 //!   frameset", "after frameset").
 //!
-//! A streaming reader keeps a stack of its own, which an end tag closes
-//! only when it matches an element open, so the `</form>` end tags are
-//! found in the bytes as they are written ([`Tree::see`]): one between the
-//! form that set the pointer and a later form clears it, unless it stands
-//! in a `<template>`'s contents (docs/readings.md#html-tree).
+//! Every `</form>` end tag clears the pointer, whether or not it closes an
+//! element open, so the reader hands each over ([`Tree::form_end`]): one
+//! between the form that set the pointer and a later form clears it,
+//! unless it stands in a `<template>`'s contents. A reader that is not
+//! given every end tag finds them in the bytes as they are written
+//! ([`Tree::see`]) and takes back those that are no end tag, in a
+//! comment, text or a start tag ([`Tree::no_end_tag`];
+//! docs/readings.md#html-tree).
 
 use crate::Within;
 
@@ -141,6 +144,22 @@ impl Tree {
                 && end < at
                 && !self.templates.iter().any(|&(s, e)| s < end && end < e)
         })
+    }
+
+    /// Notes a `</form>` end tag that starts at byte `at`.
+    pub(super) fn form_end(&mut self, at: usize) {
+        self.form_ends.push(at);
+    }
+
+    /// Takes back the `</form>` noted by [`Tree::see`] in bytes
+    /// `from..to`, which are no end tag (a comment, text, a start tag).
+    /// The ranges come in the order of the page.
+    pub(super) fn no_end_tag(&mut self, from: usize, to: usize) {
+        let first = self.form_ends.partition_point(|&end| end < from);
+        let last = self.form_ends.partition_point(|&end| end < to);
+        if first < last {
+            self.form_ends.drain(first..last);
+        }
     }
 
     /// Notes the `</form>` end tags of `chunk`, the bytes of the page from
