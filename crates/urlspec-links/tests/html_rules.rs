@@ -142,6 +142,50 @@ fn frames_count_only_in_a_frameset_document() {
 }
 
 #[test]
+fn a_frameset_that_replaces_the_body_takes_its_links_away() {
+    // While the frameset-ok flag is "ok", a <frameset> removes the body
+    // the tree builder opened and all in it: Chromium's DOM keeps the
+    // head (what follows </head> up to the body goes there) and the
+    // frameset.
+    let head = r#"<html><head><link rel=stylesheet href="h.css"></head>"#;
+    for (body, kept) in [
+        (r#"<a href="a.html">"#, &[][..]),
+        (r#"<p><a href="a.html"></a></p>"#, &[]),
+        (r#"<div style="background:url(s.png)"></div>"#, &[]),
+        (
+            r#"<link rel=stylesheet href="b.css">"#,
+            &["link@href http://h/d/b.css"][..],
+        ),
+        (r#"<a href="a.html"><link rel=stylesheet href="b.css">"#, &[]),
+        (
+            r#"<base href="http://other/x/"><a href="a.html">"#,
+            &["base@href http://other/x/"][..],
+        ),
+    ] {
+        let page = format!(
+            "{head}{body}\n<frameset><frame src=\"f.html\"></frameset>"
+        );
+        // A <base> kept is the base of every link.
+        let base = if kept.iter().any(|k| k.starts_with("base@")) {
+            "http://other/x/"
+        } else {
+            "http://h/d/"
+        };
+        let mut want = vec![format!("link@href {base}h.css")];
+        want.extend(kept.iter().map(|k| k.to_string()));
+        want.push(format!("frame@src {base}f.html"));
+        assert_eq!(urls(&page), want, "{page}");
+    }
+    // A <base> in the body it replaces is no base.
+    assert_eq!(
+        urls(
+            r#"<a href="a.html"><base href="http://other/x/"><frameset><frame src="f.html">"#
+        ),
+        ["frame@src http://h/d/f.html"]
+    );
+}
+
+#[test]
 fn newlines_in_attribute_values_are_normalised() {
     let page = "<a href=\"a.pdf\r\n\">x</a><a href=\"b\rc.html\">y</a><a href=\"d&#13;.html\">z</a>";
     let got = links(page, Spec::Rfc3986);

@@ -655,6 +655,7 @@ impl Sim<'_> {
                 open.template = Some(at);
             }
         }
+        self.tree.start_tag(html, name, at);
         if tree::frameset_selected(name) {
             let hidden = || {
                 tag.attribute(b"type").is_some_and(|t| {
@@ -667,6 +668,10 @@ impl Sim<'_> {
                 if let Some(open) = self.open.last_mut().filter(|_| opens) {
                     open.frameset = true;
                 }
+            }
+            if let Some(from) = self.tree.replaced() {
+                self.flush();
+                self.pass.found.take_back(from);
             }
         }
         let links = link_element(name)
@@ -980,7 +985,7 @@ fn file_pass(
         // A token held across chunks is read again once the bytes after
         // it are as many (linear in the page).
         if held > 0 && buf.len() < 2 * held {
-            return Ok(emit(&mut sim.pass.found));
+            return Ok(sim.pass.found.hand_on(sim.tree.tentative(), emit));
         }
         let chunk_of = move |_: usize| whole;
         let input: &[u8] = buf;
@@ -1011,7 +1016,7 @@ fn file_pass(
         if held > 0 && !sim.budget.token(held) {
             return Err(out_of_memory(sim.budget.cap, whole.0, whole.1));
         }
-        Ok(emit(&mut sim.pass.found))
+        Ok(sim.pass.found.hand_on(sim.tree.tentative(), emit))
     });
     let mut result = Ok(());
     match read {

@@ -168,6 +168,12 @@ pub(super) fn scan(
             let name = el.tag_name();
             let opened =
                 tree.borrow_mut().frameset_tag(html, name.as_bytes(), hidden);
+            let replaced = tree.borrow_mut().replaced();
+            if let Some(from) = replaced {
+                let mut pass = state.borrow_mut();
+                flush(&mut pass);
+                pass.found.take_back(from);
+            }
             if opened {
                 let tree = tree.clone();
                 let end: lol_html::EndTagHandler<'static> =
@@ -195,6 +201,12 @@ pub(super) fn scan(
             if chunk.text_type() != TextType::Data {
                 not_ended(&tree, shift, chunk.source_location());
             }
+            Ok(())
+        });
+        let body_tags = element!("*", |el| {
+            let html = el.namespace_uri() == HTML_NS;
+            let at = shift + el.source_location().bytes().start;
+            tree.borrow_mut().start_tag(html, el.tag_name().as_bytes(), at);
             Ok(())
         });
         let form_tags = element!("*", |el| {
@@ -240,6 +252,7 @@ pub(super) fn scan(
         }
         if needs.frameset {
             settings = settings
+                .append_element_content_handler(body_tags)
                 .append_element_content_handler(frameset_tags)
                 .append_document_content_handler(frameset_text);
         }
@@ -290,7 +303,8 @@ pub(super) fn scan(
                     .map_err(|e| stopped(e, at, chunk.len()))?;
                 at += chunk.len();
                 let mut pass = state.borrow_mut();
-                Ok(emit(&mut pass.found))
+                let tentative = tree.borrow().tentative();
+                Ok(pass.found.hand_on(tentative, emit))
             }),
         };
         let ended = written

@@ -10,6 +10,10 @@
 //!   `<frameset>` only replaces the body while the frameset-ok flag is
 //!   "ok": before an explicit `<body>`, body text, or one of
 //!   [`FRAMESET_NOT_OK`];
+//! * a `<frameset>` that counts while the tree builder has opened a body
+//!   takes the body's place: what the body held is no longer in the
+//!   document ([`Tree::replaced`]), so its links are taken back, and
+//!   they are held meanwhile ([`Tree::tentative`]);
 //! * once a `<frameset>` made the document a frameset document, every
 //!   element but `<frameset>`, `<frame>` and `<noframes>` is ignored ("in
 //!   frameset", "after frameset").
@@ -32,6 +36,27 @@ pub(super) const FRAMESET_NOT_OK: &[&str] = &[
     "applet", "area", "br", "button", "dd", "dt", "embed", "hr", "iframe",
     "image", "img", "input", "keygen", "li", "listing", "marquee", "object",
     "pre", "select", "table", "textarea", "wbr", "xmp",
+];
+
+/// The start tags the tree builder puts in the head before the body
+/// (and `html`, `head`, `body`, `frameset`, which open no body): any
+/// other opens the body (§13.2.6.4.4 to §13.2.6.4.6, "anything else").
+const OPEN_NO_BODY: &[&[u8]] = &[
+    b"html",
+    b"head",
+    b"body",
+    b"frameset",
+    b"base",
+    b"basefont",
+    b"bgsound",
+    b"link",
+    b"meta",
+    b"noframes",
+    b"script",
+    b"style",
+    b"template",
+    b"title",
+    b"noscript",
 ];
 
 /// The selector of the start tags that change the frameset-ok flag or
@@ -91,6 +116,11 @@ pub(super) struct Tree {
     framesets: usize,
     /// A `<frameset>` made the document a frameset document.
     frameset_document: bool,
+    /// Where the body the tree builder opened (by a start tag, not
+    /// `<body>`) starts.
+    body: Option<usize>,
+    /// Where the body a `<frameset>` has just taken the place of starts.
+    replaced: Option<usize>,
 }
 
 impl Tree {
@@ -103,6 +133,33 @@ impl Tree {
         self.frameset_not_ok = false;
         self.framesets = 0;
         self.frameset_document = false;
+        self.body = None;
+        self.replaced = None;
+    }
+
+    /// Follows a start tag `tag` (of the HTML namespace: `html`) at byte
+    /// `at`, before any other rule: the first that is no head's opens the
+    /// body.
+    pub(super) fn start_tag(&mut self, html: bool, tag: &[u8], at: usize) {
+        if self.body.is_none()
+            && !self.frameset_document
+            && html
+            && !OPEN_NO_BODY.contains(&tag)
+        {
+            self.body = Some(at);
+        }
+    }
+
+    /// Whether a `<frameset>` may still take the place of the body opened
+    /// (docs/readings.md#html-frameset-body): its links are not yet sure.
+    pub(super) fn tentative(&self) -> bool {
+        self.body.is_some() && !self.frameset_not_ok && !self.frameset_document
+    }
+
+    /// Where the body starts that a `<frameset>` has just taken the place
+    /// of, once: the links from there on are no longer in the document.
+    pub(super) fn replaced(&mut self) -> Option<usize> {
+        self.replaced.take()
     }
 
     /// Whether the tree builder inserts the element `tag` (of the HTML
@@ -210,6 +267,9 @@ impl Tree {
             let nested = self.frameset_document;
             if !nested && self.frameset_not_ok {
                 return false;
+            }
+            if !nested {
+                self.replaced = self.body.take();
             }
             self.frameset_document = true;
             self.framesets += 1;
