@@ -511,6 +511,11 @@ impl<R: BufRead> Records<R> {
                     match read {
                         Ok(Step::End) => self.input = Input::Done,
                         Ok(Step::Record(record)) => return Some(Ok(record)),
+                        // Damaged data: it would be met again.
+                        Ok(Step::Damaged(record)) => {
+                            self.input = Input::Done;
+                            return Some(Ok(record));
+                        }
                         // Not read in a member: never cut.
                         Ok(Step::Cut(carry)) => {
                             return Some(Err(carry.error()))
@@ -585,7 +590,8 @@ impl<R: BufRead> Records<R> {
                             self.input =
                                 Input::Inflated { origin, member, ahead };
                             return Some(read.map(|step| match step {
-                                Step::Record(record) => record,
+                                Step::Record(record)
+                                | Step::Damaged(record) => record,
                                 Step::Cut(_) | Step::End => unreachable!(),
                             }));
                         }
@@ -639,6 +645,14 @@ impl<R: BufRead> Records<R> {
                     match read {
                         Ok(Step::Record(record)) => {
                             self.input = Input::Member { origin, member };
+                            return Some(Ok(record));
+                        }
+                        // The member stopped inflating inside the block:
+                        // the record as far as it goes, then the next
+                        // member.
+                        Ok(Step::Damaged(record)) => {
+                            let raw = member.inner.into_inner().into_inner();
+                            self.input = resync_gzip(raw, 1);
                             return Some(Ok(record));
                         }
                         Ok(step @ (Step::End | Step::Cut(_))) => {
