@@ -152,6 +152,7 @@ fn a_frameset_that_replaces_the_body_takes_its_links_away() {
         (r#"<a href="a.html">"#, &[][..]),
         (r#"<p><a href="a.html"></a></p>"#, &[]),
         (r#"<div style="background:url(s.png)"></div>"#, &[]),
+        (r#"<svg><a href="a.html"></a></svg>"#, &[]),
         (
             r#"<link rel=stylesheet href="b.css">"#,
             &["link@href http://h/d/b.css"][..],

@@ -139,11 +139,13 @@ impl Tree {
 
     /// Follows a start tag `tag` (of the HTML namespace: `html`) at byte
     /// `at`, before any other rule: the first that is no head's opens the
-    /// body.
+    /// body (`<svg>` and `<math>` too, whose elements are of their own
+    /// namespaces).
     pub(super) fn start_tag(&mut self, html: bool, tag: &[u8], at: usize) {
+        let foreign = matches!(tag, b"svg" | b"math");
         if self.body.is_none()
             && !self.frameset_document
-            && html
+            && (html || foreign)
             && !OPEN_NO_BODY.contains(&tag)
         {
             self.body = Some(at);
