@@ -103,6 +103,9 @@ pub struct Carry {
     /// it.
     pub reason: Reason,
     taken: Taken,
+    /// The fields, when the cut is in the block.
+    fields: Option<Fields>,
+    kind: Kind,
 }
 
 impl Carry {
@@ -114,6 +117,28 @@ impl Carry {
     /// The error of the record when no member goes on with it.
     pub fn error(&self) -> Error {
         Error::new(self.offset, self.reason.clone())
+    }
+
+    /// The record when no member goes on with it: one cut in its block
+    /// is read as far as it goes ([`Record::cut`]), unless the block holds
+    /// the start of another record; else its error.
+    pub fn into_item(self) -> Result<Record, Error> {
+        let error = self.error();
+        let (Some(fields), Reason::Truncated { declared, .. }) =
+            (self.fields, &self.reason)
+        else {
+            return Err(error);
+        };
+        if runs_on(&self.taken.block, self.kind).unwrap_or(true) {
+            return Err(error);
+        }
+        Ok(Record {
+            offset: self.offset,
+            fields,
+            block: self.taken.block,
+            trailing: None,
+            cut: Some(Cut { declared: *declared, damage: None }),
+        })
     }
 
     /// Puts the bytes back in front of `input`, whose place is then the
@@ -197,11 +222,14 @@ pub fn read<B: BufRead>(
         }
     };
     let at = offset(start);
-    let cut =
-        |taken, reason| Ok(Step::Cut(Carry { offset: at, reason, taken }));
+    let cut = |taken, reason, fields, kind| {
+        Ok(Step::Cut(Carry { offset: at, reason, taken, fields, kind }))
+    };
     if member && !taken.line.ends_with(b"\n") {
-        return cut(taken, Reason::CutInHeader);
+        return cut(taken, Reason::CutInHeader, None, *kind);
     }
+    // The fields of a record whose block the end of its member cuts.
+    let mut cut_fields = None;
     let read = match starts(&taken.line, *kind) {
         Some(Start::Warc) => {
             *kind = Kind::Warc;
@@ -237,6 +265,7 @@ pub fn read<B: BufRead>(
         let cut_by_end = cut.damage.is_none();
         if cut_by_end && member || runs_on(&taken.block, *kind)? {
             let declared = cut.declared;
+            cut_fields = Some(fields);
             return Err(Damage::Cut(Reason::Truncated { declared, got }));
         }
         Ok((fields, None, Some(cut)))
@@ -258,7 +287,9 @@ pub fn read<B: BufRead>(
             })
         }
         Err(Damage::Io(e)) => Err(read_error(at, e)),
-        Err(Damage::Cut(reason)) if member => cut(taken, reason),
+        Err(Damage::Cut(reason)) if member => {
+            cut(taken, reason, cut_fields, *kind)
+        }
         Err(Damage::Cut(reason) | Damage::Bad(reason)) => {
             taken.line.clear();
             skip_to_next_record(input, taken, *kind);
