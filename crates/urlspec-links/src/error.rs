@@ -336,6 +336,19 @@ pub enum Problem {
         /// Why the body is not in it.
         why: String,
     },
+    /// An archive record's block is cut short (the archive ends, or its
+    /// gzip member stops inflating, inside it): the links of the bytes
+    /// there are were read, and those after are lost.
+    CutShort {
+        /// The byte offset of the record (of its gzip member).
+        offset: u64,
+        /// The block's `Content-Length`.
+        declared: u64,
+        /// The bytes there were.
+        got: u64,
+        /// The damage that cut it, if the archive does not just end.
+        damage: Option<Reason>,
+    },
 }
 
 impl Problem {
@@ -345,7 +358,8 @@ impl Problem {
         match self {
             Problem::RawTextTooLong { offset, .. } => Some(*offset as u64),
             Problem::Payload(e) => Some(e.offset),
-            Problem::ReadAsIs { offset, .. } => Some(*offset),
+            Problem::ReadAsIs { offset, .. }
+            | Problem::CutShort { offset, .. } => Some(*offset),
             Problem::HtmlStopped(_)
             | Problem::SpoolRead(_)
             | Problem::NoClosingBoundary
@@ -396,6 +410,17 @@ impl fmt::Display for Problem {
                 "at byte {offset}: the body is not {coding}-coded as its \
                  Content-Encoding says ({why}): read as it is"
             ),
+            Problem::CutShort { offset, declared, got, damage } => {
+                write!(f, "at byte {offset}: record cut short")?;
+                if let Some(damage) = damage {
+                    write!(f, " ({damage})")?;
+                }
+                write!(
+                    f,
+                    ": Content-Length {declared}, {got} bytes; the links of \
+                     those were read"
+                )
+            }
         }
     }
 }

@@ -572,8 +572,30 @@ impl<R: BufRead> Documents<R> {
             self.pending = record.trailing.map(|bytes| {
                 Error::new(record.offset, Reason::Trailing { bytes })
             });
+            let cut = record.cut.take().map(|cut| {
+                let got = record.block.len();
+                (cut.declared, got, cut.damage)
+            });
             match self.page(&mut record) {
-                Ok(page) => return Ok(Some(page)),
+                Ok(mut page) => {
+                    page.cut =
+                        cut.map(|(declared, got, damage)| Problem::CutShort {
+                            offset: record.offset,
+                            declared,
+                            got,
+                            damage,
+                        });
+                    return Ok(Some(page));
+                }
+                // A record cut short that is no page is damaged, as
+                // before it was read.
+                Err(_) if cut.is_some() => {
+                    self.skipped[Skip::Damaged as usize] += 1;
+                    let (declared, got, damage) = cut.unwrap_or_default();
+                    let reason =
+                        damage.unwrap_or(Reason::Truncated { declared, got });
+                    return Err(Error::new(record.offset, reason));
+                }
                 Err(reason) => self.skip(&record, reason),
             }
             if let Some(e) = self.pending.take() {
@@ -611,6 +633,7 @@ impl<R: BufRead> Documents<R> {
                 target,
                 block: std::mem::take(&mut record.block),
                 http: None,
+                cut: None,
             });
         }
         let response = match record.block.memory() {
@@ -657,6 +680,7 @@ impl<R: BufRead> Documents<R> {
             target,
             block: std::mem::take(&mut record.block),
             http: Some(Http { response, chain }),
+            cut: None,
         })
     }
 }
@@ -673,6 +697,8 @@ pub struct Page {
     /// A `response` record's HTTP head and redirect chain; `None` for a
     /// `resource` record.
     http: Option<Http>,
+    /// The record's block is cut short: said with the document.
+    cut: Option<Problem>,
 }
 
 /// What the sequential reading found of a `response` record.
@@ -758,6 +784,18 @@ impl Page {
     /// assert!(last.links.len() < links);
     /// ```
     pub fn read(
+        self,
+        ctx: &Context,
+        sink: &mut dyn FnMut(&mut Document),
+    ) -> Document {
+        let cut = self.cut.clone();
+        let mut doc = self.read_whole(ctx, sink);
+        doc.problems.extend(cut);
+        doc
+    }
+
+    /// [`Page::read`], but for the block's being cut short.
+    fn read_whole(
         self,
         ctx: &Context,
         sink: &mut dyn FnMut(&mut Document),

@@ -175,24 +175,27 @@ fn a_record_split_over_two_gzip_members_is_read_whole() {
             "cut at {cut}"
         );
     }
-    // A member that ends inside a record, followed by one that starts a
-    // record: the first is cut short, reported where it starts.
+    // A member that ends inside a record's block, followed by one that
+    // starts a record: the first is read as far as it goes (its link's
+    // tag is cut), and said to be cut short where it starts.
     let cut = record.len() - 10;
     let first = gzip(&record[..cut]);
     let archive = [first.clone(), gzip(&next)].concat();
+    let short = "http://h/a [] [\"at byte 0: record cut short: Content-Length";
     let seen = read(&archive);
     assert_eq!(seen.len(), 2, "{seen:?}");
-    assert!(
-        seen[0]
-            .starts_with("error at byte 0: record cut short: Content-Length"),
-        "{seen:?}"
-    );
+    assert!(seen[0].starts_with(short), "{seen:?}");
+    assert!(seen[0].ends_with("the links of those were read\"]"), "{seen:?}");
     assert!(seen[1].starts_with("http://h/b "), "{seen:?}");
     // ... or by the end of the input.
     let seen = read(&first);
     assert_eq!(seen.len(), 1, "{seen:?}");
+    assert!(seen[0].starts_with(short), "{seen:?}");
+    // Cut in its header, it is damaged.
+    let seen = read(&gzip(&record[..20]));
+    assert_eq!(seen.len(), 1, "{seen:?}");
     assert!(
-        seen[0].starts_with("error at byte 0: record cut short"),
+        seen[0].starts_with("error at byte 0: WARC record cut"),
         "{seen:?}"
     );
 }

@@ -420,20 +420,32 @@ fn warc_truncated_in_a_body_is_a_clear_error() {
         assert_eq!(urls(&docs), ["http://h/d/g"], "cut at {cut}");
         assert!(errors.is_empty(), "{errors:?}");
     }
-    // The second record cut short: the first one's document was handed on,
-    // and the error names the second record's offset.
+    // The second record cut short in its payload: read as far as it goes
+    // (its `<a href="g"` ends in the tag, which is dropped), and its
+    // document says so, naming the record's offset.
     let mut two = one.clone();
     two.extend_from_slice(&one[..one.len() - 10]);
     let (docs, errors) = warc_documents(&two);
+    assert!(errors.is_empty(), "{errors:?}");
     assert_eq!(urls(&docs), ["http://h/d/g"]);
+    assert_eq!(docs.len(), 2);
+    let problems: Vec<String> =
+        docs[1].problems.iter().map(ToString::to_string).collect();
     assert_eq!(
-        errors,
+        problems,
         [format!(
-            "at byte {}: record cut short: Content-Length {body}, {} bytes",
+            "at byte {}: record cut short: Content-Length {body}, {} bytes; \
+             the links of those were read",
             one.len(),
             body - 6
         )]
     );
+    // Cut after the tag: its link is read.
+    let mut two = one.clone();
+    two.extend_from_slice(&one[..one.len() - 8]);
+    let (docs, errors) = warc_documents(&two);
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(urls(&docs), ["http://h/d/g", "http://h/d/g"]);
 }
 
 #[test]
@@ -456,13 +468,18 @@ fn warc_truncated_in_a_header_is_a_clear_error() {
 
 #[test]
 fn warc_lengths_that_lie_allocate_nothing_of_their_size() {
-    // A Content-Length of 100 GB over a record of a few bytes: an error,
-    // and no buffer of that size.
+    // A Content-Length of 100 GB over a record of a few bytes at the end
+    // of the archive: a block cut short, read as far as it goes, and no
+    // buffer of that size.
     let data = record("99999999999", PAYLOAD);
     let ((docs, errors), bytes) = peak(|| warc_documents(&data));
-    assert!(docs.is_empty());
-    assert_eq!(errors.len(), 1);
-    assert!(errors[0].contains("Content-Length 99999999999"), "{errors:?}");
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(urls(&docs), ["http://h/d/g"]);
+    let problem = docs[0].problems[0].to_string();
+    assert!(
+        problem.contains("cut short: Content-Length 99999999999"),
+        "{problem}"
+    );
     assert!(bytes < 8 * MB, "{bytes} bytes allocated");
     // Lengths that are no number: a header error.
     for len in ["-1", "1e3", "0x10", ""] {
@@ -484,8 +501,12 @@ fn warc_length_at_the_top_of_usize_is_an_error() {
     for len in [usize::MAX, usize::MAX - 3] {
         let data = record(&len.to_string(), PAYLOAD);
         let (docs, errors) = warc_documents(&data);
-        assert!(docs.is_empty());
-        assert_eq!(errors.len(), 1, "{len}: {errors:?}");
+        assert!(errors.is_empty(), "{len}: {errors:?}");
+        let problem = docs[0].problems[0].to_string();
+        assert!(
+            problem.contains(&format!("Content-Length {len},")),
+            "{problem}"
+        );
     }
 }
 

@@ -281,6 +281,13 @@ fn limits() -> Vec<(String, Vec<u8>)> {
         ("select", "<a href=1><select><style>x</style></select><a href=2>".into()),
         ("frameset", "<frameset><noframes><a href=1></noframes><title>t</title><a href=2>".into()),
         ("long value", format!("<a href=\"{}\"><a href=y>", "x".repeat(MB + 1))),
+        ("frameset replacing a body", "<a href=a><link href=b><base href=http://o/><frameset><frame src=f>".into()),
+        ("form ends that are no end tag", concat!(
+            "<form action=a><!-- </form> --><form action=b><script>\"</form>\"</script>",
+            "<form action=c><p title=\"</form>\"><form action=d><textarea></form></textarea>",
+            "<form action=e><svg><![CDATA[</form>]]></svg><!</form><?</form><form action=f>",
+            "<div></form></div><form action=g>",
+        ).into()),
     ] {
         out.push((name.to_string(), page.into_bytes()));
     }
@@ -310,4 +317,26 @@ fn pages_at_the_limits_read_the_same() {
         }
     }
     assert!(differences.is_empty(), "{}", differences.join("\n"));
+}
+
+#[test]
+fn a_streamed_body_a_frameset_replaces_gives_no_links() {
+    // A page past the in-memory size whose body (links and whitespace
+    // only) a <frameset> takes the place of: its links are held until
+    // then, and taken back, under both readings.
+    let ctx = Context::new(Spec::Rfc3986);
+    let mut page = b"<head><link rel=icon href=i.png></head>".to_vec();
+    let unit = format!("<a href=a.html></a>{}", "\n".repeat(80));
+    while page.len() <= stream::IN_MEMORY + (1 << 20) {
+        page.extend_from_slice(unit.as_bytes());
+    }
+    page.extend_from_slice(b"<frameset><frame src=f.html></frameset>");
+    let (ours, reference) = both(|| streamed(&page, &ctx));
+    let links: Vec<&str> =
+        ours.lines().filter(|l| l.starts_with("link ")).collect();
+    assert_eq!(links.len(), 2, "{}", links.join("\n"));
+    assert!(links[0].contains("i.png") && links[1].contains("f.html"));
+    if let Some(d) = differ("frameset streamed", &ours, &reference) {
+        panic!("{d}");
+    }
 }

@@ -71,6 +71,40 @@ fn a_form_inside_an_open_form_is_ignored() {
 }
 
 #[test]
+fn a_form_end_that_is_no_end_tag_leaves_the_form_open() {
+    // `</form>` written in a comment, script, raw or escapable text, an
+    // attribute value or a CDATA section is no end tag: the second form
+    // is ignored, as Chromium ignores it.
+    for inside in [
+        "<!-- </form> -->",
+        r#"<script>var s="</form>";</script>"#,
+        r#"<a title="</form>"></a>"#,
+        "<textarea></form></textarea>",
+        "<style></form></style>",
+        "<noscript></form></noscript>",
+        "<title></form></title>",
+        "<xmp></form></xmp>",
+        "<svg><![CDATA[</form>]]></svg>",
+        "<!</form>",
+        "<?</form>",
+    ] {
+        let page = format!(
+            r#"<form action="a">{inside}<form action="b"><button formaction="f">"#
+        );
+        let got: Vec<_> = urls(&page)
+            .into_iter()
+            .filter(|u| u.starts_with("form@"))
+            .collect();
+        assert_eq!(got, ["form@action http://h/d/a"], "{page}");
+    }
+    // A real one clears the pointer, wherever it stands.
+    assert_eq!(
+        urls(r#"<form action="a"><div></form></div><form action="b">"#),
+        ["form@action http://h/d/a", "form@action http://h/d/b"]
+    );
+}
+
+#[test]
 fn frames_count_only_in_a_frameset_document() {
     // <frame> in the body, or after body content, is ignored; a frameset
     // before the body is the document, and then nothing else is.
@@ -105,6 +139,51 @@ fn frames_count_only_in_a_frameset_document() {
             "{page}: {got:?}"
         );
     }
+}
+
+#[test]
+fn a_frameset_that_replaces_the_body_takes_its_links_away() {
+    // While the frameset-ok flag is "ok", a <frameset> removes the body
+    // the tree builder opened and all in it: Chromium's DOM keeps the
+    // head (what follows </head> up to the body goes there) and the
+    // frameset.
+    let head = r#"<html><head><link rel=stylesheet href="h.css"></head>"#;
+    for (body, kept) in [
+        (r#"<a href="a.html">"#, &[][..]),
+        (r#"<p><a href="a.html"></a></p>"#, &[]),
+        (r#"<div style="background:url(s.png)"></div>"#, &[]),
+        (r#"<svg><a href="a.html"></a></svg>"#, &[]),
+        (
+            r#"<link rel=stylesheet href="b.css">"#,
+            &["link@href http://h/d/b.css"][..],
+        ),
+        (r#"<a href="a.html"><link rel=stylesheet href="b.css">"#, &[]),
+        (
+            r#"<base href="http://other/x/"><a href="a.html">"#,
+            &["base@href http://other/x/"][..],
+        ),
+    ] {
+        let page = format!(
+            "{head}{body}\n<frameset><frame src=\"f.html\"></frameset>"
+        );
+        // A <base> kept is the base of every link.
+        let base = if kept.iter().any(|k| k.starts_with("base@")) {
+            "http://other/x/"
+        } else {
+            "http://h/d/"
+        };
+        let mut want = vec![format!("link@href {base}h.css")];
+        want.extend(kept.iter().map(|k| k.to_string()));
+        want.push(format!("frame@src {base}f.html"));
+        assert_eq!(urls(&page), want, "{page}");
+    }
+    // A <base> in the body it replaces is no base.
+    assert_eq!(
+        urls(
+            r#"<a href="a.html"><base href="http://other/x/"><frameset><frame src="f.html">"#
+        ),
+        ["frame@src http://h/d/f.html"]
+    );
 }
 
 #[test]

@@ -390,7 +390,7 @@ fn each_skipped_record_is_counted_by_its_reason() {
 }
 
 #[test]
-fn a_truncated_archive_keeps_the_documents_before_the_break() {
+fn a_truncated_archive_reads_the_documents_before_and_the_cut_one() {
     let mut data = records().concat();
     let cut = data.len() - 40;
     data.truncate(cut);
@@ -403,8 +403,14 @@ fn a_truncated_archive_keeps_the_documents_before_the_break() {
         Ok(d) => docs.push(d),
         Err(e) => errors.push(e),
     });
-    assert_eq!(errors.len(), 1);
-    assert_eq!(docs.len(), 2);
+    // The last record, a page, is read as far as it goes, and says so.
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(docs.len(), 3);
+    assert!(docs[..2].iter().all(|d| d.problems.is_empty()));
+    let problems: Vec<String> =
+        docs[2].problems.iter().map(ToString::to_string).collect();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].contains("record cut short"), "{problems:?}");
 }
 
 #[test]

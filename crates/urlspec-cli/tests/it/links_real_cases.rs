@@ -486,3 +486,76 @@ fn case_7_newlines_in_attribute_values() {
         .any(|l| l["document"] == "http://www.archive.org/details/etree"
             && l["reference"].as_str().unwrap().ends_with(".pdf\n")));
 }
+
+/// The bytes a gzip stream inflates to before it stops (cut short).
+fn inflated_prefix(data: &[u8]) -> Vec<u8> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    let mut decoder = flate2::read::GzDecoder::new(data);
+    let mut buf = [0u8; 4096];
+    while let Ok(n) = decoder.read(&mut buf) {
+        if n == 0 {
+            break;
+        }
+        out.extend_from_slice(&buf[..n]);
+    }
+    out
+}
+
+#[test]
+fn case_8_a_record_cut_short_is_read_as_far_as_it_goes() {
+    // A plain archive that ends inside a page's block (`</a>` cut to
+    // `</`): the page is read as far as it goes, and said to be cut short.
+    let record = response(OK, PAGE);
+    let file = repro("cut-in-block.warc", &record[..record.len() - 6]);
+    let (status, out, err) = links(&["-o", "tsv"], &file);
+    assert_eq!(
+        tsv_urls(&out),
+        [("http://h.example/p".into(), "http://h.example/next.html".into())],
+        "{err}"
+    );
+    let block = record.len() - 4 - find(&record, b"HTTP/1.1").unwrap();
+    assert!(
+        err.contains(&format!(
+            "at byte 0: record cut short: Content-Length {block}, {} bytes; \
+             the links of those were read",
+            block - 2
+        )),
+        "{err}"
+    );
+    assert_eq!(status, 1, "{err}");
+    // Common Crawl's record whose gzip member stops inflating (resiliparse
+    // reads it as a block shorter than its Content-Length): its page's
+    // links are those of the page's bytes that inflate, read as a page
+    // of their own.
+    let file = real("resiliparse__clipped.warc.gz");
+    let inflated = inflated_prefix(&std::fs::read(&file).unwrap());
+    let target = "http://www.houstonpress.com/music/a-humble-chance-the-rapper-leads-a-spiritual-awakening-at-revention-8866723";
+    assert!(find(&inflated, target.as_bytes()).is_some());
+    let payload = &inflated[find(&inflated, b"<!DOCTYPE").unwrap()..];
+    let page = repro("clipped-payload.html", payload);
+    for j in ["1", "2"] {
+        let (status, out, err) = links(&["-o", "tsv", "-j", j], &file);
+        let got = tsv_urls(&out);
+        assert!(got.len() > 100, "{err}");
+        assert!(got.iter().all(|(d, _)| d == target), "{err}");
+        let (_, alone, _) = links(
+            &["-o", "tsv", "--url", target, "--encoding", "utf-8"],
+            &page,
+        );
+        let alone: Vec<String> =
+            tsv_urls(&alone).into_iter().map(|(_, u)| u).collect();
+        let got: Vec<String> = got.into_iter().map(|(_, u)| u).collect();
+        assert_eq!(got, alone);
+        assert!(
+            err.contains(
+                "at byte 0: record cut short (damaged gzip member: incomplete \
+                 deflate stream): Content-Length 88275,"
+            ),
+            "{err}"
+        );
+        assert_eq!(err.lines().count(), 2, "{err}");
+        assert!(err.contains("unreadable 1"), "{err}");
+        assert_eq!(status, 1, "{err}");
+    }
+}

@@ -200,7 +200,33 @@ impl Found {
     fn push(&mut self, raw: Raw) {
         keep(&mut self.links, &mut self.too_long, raw);
     }
+
+    /// Takes back what was found from byte `from` on (a body a
+    /// `<frameset>` took the place of).
+    fn take_back(&mut self, from: usize) {
+        self.links.retain(|l| l.offset < from);
+        self.bases.retain(|&(at, _)| at < from);
+        self.too_long.retain(|&at| at < from);
+    }
+
+    /// Hands the links found on to `emit`, unless they are `tentative`
+    /// (a `<frameset>` may take them back) and fewer than [`MAX_HELD`].
+    fn hand_on(
+        &mut self,
+        tentative: bool,
+        emit: &mut dyn FnMut(&mut Found) -> Flow,
+    ) -> Flow {
+        if tentative && self.links.len() < MAX_HELD {
+            return Flow::Go;
+        }
+        emit(self)
+    }
 }
+
+/// The most links of a streamed page held while a `<frameset>` may take
+/// them back: past it they are handed on
+/// (docs/readings.md#html-frameset-body).
+const MAX_HELD: usize = 1 << 16;
 
 /// Adds `raw` to `links`, or its offset to `too_long` when it is longer
 /// than [`stream::MAX_REFERENCE`].

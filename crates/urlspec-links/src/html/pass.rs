@@ -471,8 +471,6 @@ struct Sim<'s> {
     /// The open `<style>` and `<noscript>` elements.
     raw_text_open: usize,
     budget: Budget,
-    /// The `</form>` end tags are noted from the first `<form>` on.
-    forms_seen: bool,
 }
 
 /// Where a pass stopped: the problem, said by the chunk of the page
@@ -657,6 +655,7 @@ impl Sim<'_> {
                 open.template = Some(at);
             }
         }
+        self.tree.start_tag(html, name, at);
         if tree::frameset_selected(name) {
             let hidden = || {
                 tag.attribute(b"type").is_some_and(|t| {
@@ -670,21 +669,16 @@ impl Sim<'_> {
                     open.frameset = true;
                 }
             }
+            if let Some(from) = self.tree.replaced() {
+                self.flush();
+                self.pass.found.take_back(from);
+            }
         }
         let links = link_element(name)
             || tag.attributes().any(|a| a.name() == b"style");
         if links {
             let within = self.context();
             self.flush();
-            if name == b"form" && !self.forms_seen {
-                // The `</form>` end tags from here on (before it, none
-                // ends a form it opens).
-                self.forms_seen = true;
-                if let Source::Bytes(bytes) = self.source {
-                    let from = at - self.shift;
-                    self.tree.see(&bytes[from..], at);
-                }
-            }
             if self.tree.inserts(html, name, at, within) {
                 let el =
                     TokTag { tag, input, encoding: self.encoding, ns, base };
@@ -709,6 +703,9 @@ impl Sim<'_> {
     /// An end tag, from byte `base` of the document.
     fn end(&mut self, tag: &EndTag<'_>, base: usize) -> bool {
         let name = tag.name();
+        if name == b"form" {
+            self.tree.form_end(base + tag.offset());
+        }
         self.guard.end(name);
         let foreign = self.namespaces.end(name) != Ns::Html;
         let h = hash(name);
@@ -823,7 +820,6 @@ pub(super) fn scan(
         templates: 0,
         raw_text_open: 0,
         budget: Budget::new(stream::MAX_PARSER_MEMORY >> depth),
-        forms_seen: false,
     };
     let mut buf = std::mem::take(&mut kept.buf);
     let stopped = match source {
@@ -982,7 +978,6 @@ fn file_pass(
     let read = stream::chunks(file, shift, |chunk| {
         let at = shift + base + buf.len();
         let whole = (at, at + chunk.len());
-        sim.tree.see(chunk, at);
         if held > 0 && !sim.budget.token(buf.len() + chunk.len()) {
             return Err(out_of_memory(sim.budget.cap, whole.0, whole.1));
         }
@@ -990,7 +985,7 @@ fn file_pass(
         // A token held across chunks is read again once the bytes after
         // it are as many (linear in the page).
         if held > 0 && buf.len() < 2 * held {
-            return Ok(emit(&mut sim.pass.found));
+            return Ok(sim.pass.found.hand_on(sim.tree.tentative(), emit));
         }
         let chunk_of = move |_: usize| whole;
         let input: &[u8] = buf;
@@ -1021,7 +1016,7 @@ fn file_pass(
         if held > 0 && !sim.budget.token(held) {
             return Err(out_of_memory(sim.budget.cap, whole.0, whole.1));
         }
-        Ok(emit(&mut sim.pass.found))
+        Ok(sim.pass.found.hand_on(sim.tree.tentative(), emit))
     });
     let mut result = Ok(());
     match read {

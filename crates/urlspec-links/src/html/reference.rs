@@ -11,10 +11,10 @@ use std::rc::Rc;
 
 use encoding_rs::Encoding;
 use lol_html::errors::RewritingError;
-use lol_html::html_content::{Element, TextType};
+use lol_html::html_content::{Element, SourceLocation, TextType};
 use lol_html::{
-    doc_text, element, text, AsciiCompatibleEncoding, HtmlRewriter,
-    MemorySettings, Settings,
+    doc_comments, doc_text, element, text, AsciiCompatibleEncoding,
+    HtmlRewriter, MemorySettings, Settings,
 };
 
 use super::{
@@ -69,6 +69,13 @@ impl StartTag for LolTag<'_, '_, '_> {
     fn attribute(&self, name: &str) -> Option<Cow<'_, str>> {
         self.el.get_attribute(name).map(Cow::Owned)
     }
+}
+
+/// Takes back the `</form>` of the bytes at `at` (from `shift` in the
+/// document), which are no end tag.
+fn not_ended(tree: &RefCell<tree::Tree>, shift: usize, at: SourceLocation) {
+    let bytes = at.bytes();
+    tree.borrow_mut().no_end_tag(shift + bytes.start, shift + bytes.end);
 }
 
 /// One pass of `lol_html` over `source` (at `shift` in the document),
@@ -161,6 +168,12 @@ pub(super) fn scan(
             let name = el.tag_name();
             let opened =
                 tree.borrow_mut().frameset_tag(html, name.as_bytes(), hidden);
+            let replaced = tree.borrow_mut().replaced();
+            if let Some(from) = replaced {
+                let mut pass = state.borrow_mut();
+                flush(&mut pass);
+                pass.found.take_back(from);
+            }
             if opened {
                 let tree = tree.clone();
                 let end: lol_html::EndTagHandler<'static> =
@@ -176,6 +189,28 @@ pub(super) fn scan(
             if chunk.text_type() == TextType::Data {
                 tree.borrow_mut().text(chunk.as_str().as_bytes());
             }
+            Ok(())
+        });
+        // The `</form>` found in the bytes that are no end tag: in a
+        // comment, in text that is not markup, in a start tag.
+        let form_comments = doc_comments!(|c| {
+            not_ended(&tree, shift, c.source_location());
+            Ok(())
+        });
+        let form_text = doc_text!(|chunk| {
+            if chunk.text_type() != TextType::Data {
+                not_ended(&tree, shift, chunk.source_location());
+            }
+            Ok(())
+        });
+        let body_tags = element!("*", |el| {
+            let html = el.namespace_uri() == HTML_NS;
+            let at = shift + el.source_location().bytes().start;
+            tree.borrow_mut().start_tag(html, el.tag_name().as_bytes(), at);
+            Ok(())
+        });
+        let form_tags = element!("*", |el| {
+            not_ended(&tree, shift, el.source_location());
             Ok(())
         });
         // Raw text (<noscript>, <style>): its range, filled in by its text
@@ -217,8 +252,15 @@ pub(super) fn scan(
         }
         if needs.frameset {
             settings = settings
+                .append_element_content_handler(body_tags)
                 .append_element_content_handler(frameset_tags)
                 .append_document_content_handler(frameset_text);
+        }
+        if needs.form {
+            settings = settings
+                .append_document_content_handler(form_comments)
+                .append_document_content_handler(form_text)
+                .append_element_content_handler(form_tags);
         }
         settings = settings.append_element_content_handler(links);
         if needs.style || needs.noscript {
@@ -261,7 +303,8 @@ pub(super) fn scan(
                     .map_err(|e| stopped(e, at, chunk.len()))?;
                 at += chunk.len();
                 let mut pass = state.borrow_mut();
-                Ok(emit(&mut pass.found))
+                let tentative = tree.borrow().tentative();
+                Ok(pass.found.hand_on(tentative, emit))
             }),
         };
         let ended = written

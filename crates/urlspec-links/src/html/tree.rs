@@ -10,15 +10,22 @@
 //!   `<frameset>` only replaces the body while the frameset-ok flag is
 //!   "ok": before an explicit `<body>`, body text, or one of
 //!   [`FRAMESET_NOT_OK`];
+//! * a `<frameset>` that counts while the tree builder has opened a body
+//!   takes the body's place: what the body held is no longer in the
+//!   document ([`Tree::replaced`]), so its links are taken back, and
+//!   they are held meanwhile ([`Tree::tentative`]);
 //! * once a `<frameset>` made the document a frameset document, every
 //!   element but `<frameset>`, `<frame>` and `<noframes>` is ignored ("in
 //!   frameset", "after frameset").
 //!
-//! A streaming reader keeps a stack of its own, which an end tag closes
-//! only when it matches an element open, so the `</form>` end tags are
-//! found in the bytes as they are written ([`Tree::see`]): one between the
-//! form that set the pointer and a later form clears it, unless it stands
-//! in a `<template>`'s contents (docs/readings.md#html-tree).
+//! Every `</form>` end tag clears the pointer, whether or not it closes an
+//! element open, so the reader hands each over ([`Tree::form_end`]): one
+//! between the form that set the pointer and a later form clears it,
+//! unless it stands in a `<template>`'s contents. A reader that is not
+//! given every end tag finds them in the bytes as they are written
+//! ([`Tree::see`]) and takes back those that are no end tag, in a
+//! comment, text or a start tag ([`Tree::no_end_tag`];
+//! docs/readings.md#html-tree).
 
 use crate::Within;
 
@@ -29,6 +36,27 @@ pub(super) const FRAMESET_NOT_OK: &[&str] = &[
     "applet", "area", "br", "button", "dd", "dt", "embed", "hr", "iframe",
     "image", "img", "input", "keygen", "li", "listing", "marquee", "object",
     "pre", "select", "table", "textarea", "wbr", "xmp",
+];
+
+/// The start tags the tree builder puts in the head before the body
+/// (and `html`, `head`, `body`, `frameset`, which open no body): any
+/// other opens the body (§13.2.6.4.4 to §13.2.6.4.6, "anything else").
+const OPEN_NO_BODY: &[&[u8]] = &[
+    b"html",
+    b"head",
+    b"body",
+    b"frameset",
+    b"base",
+    b"basefont",
+    b"bgsound",
+    b"link",
+    b"meta",
+    b"noframes",
+    b"script",
+    b"style",
+    b"template",
+    b"title",
+    b"noscript",
 ];
 
 /// The selector of the start tags that change the frameset-ok flag or
@@ -88,6 +116,11 @@ pub(super) struct Tree {
     framesets: usize,
     /// A `<frameset>` made the document a frameset document.
     frameset_document: bool,
+    /// Where the body the tree builder opened (by a start tag, not
+    /// `<body>`) starts.
+    body: Option<usize>,
+    /// Where the body a `<frameset>` has just taken the place of starts.
+    replaced: Option<usize>,
 }
 
 impl Tree {
@@ -100,6 +133,35 @@ impl Tree {
         self.frameset_not_ok = false;
         self.framesets = 0;
         self.frameset_document = false;
+        self.body = None;
+        self.replaced = None;
+    }
+
+    /// Follows a start tag `tag` (of the HTML namespace: `html`) at byte
+    /// `at`, before any other rule: the first that is no head's opens the
+    /// body (`<svg>` and `<math>` too, whose elements are of their own
+    /// namespaces).
+    pub(super) fn start_tag(&mut self, html: bool, tag: &[u8], at: usize) {
+        let foreign = matches!(tag, b"svg" | b"math");
+        if self.body.is_none()
+            && !self.frameset_document
+            && (html || foreign)
+            && !OPEN_NO_BODY.contains(&tag)
+        {
+            self.body = Some(at);
+        }
+    }
+
+    /// Whether a `<frameset>` may still take the place of the body opened
+    /// (docs/readings.md#html-frameset-body): its links are not yet sure.
+    pub(super) fn tentative(&self) -> bool {
+        self.body.is_some() && !self.frameset_not_ok && !self.frameset_document
+    }
+
+    /// Where the body starts that a `<frameset>` has just taken the place
+    /// of, once: the links from there on are no longer in the document.
+    pub(super) fn replaced(&mut self) -> Option<usize> {
+        self.replaced.take()
     }
 
     /// Whether the tree builder inserts the element `tag` (of the HTML
@@ -141,6 +203,22 @@ impl Tree {
                 && end < at
                 && !self.templates.iter().any(|&(s, e)| s < end && end < e)
         })
+    }
+
+    /// Notes a `</form>` end tag that starts at byte `at`.
+    pub(super) fn form_end(&mut self, at: usize) {
+        self.form_ends.push(at);
+    }
+
+    /// Takes back the `</form>` noted by [`Tree::see`] in bytes
+    /// `from..to`, which are no end tag (a comment, text, a start tag).
+    /// The ranges come in the order of the page.
+    pub(super) fn no_end_tag(&mut self, from: usize, to: usize) {
+        let first = self.form_ends.partition_point(|&end| end < from);
+        let last = self.form_ends.partition_point(|&end| end < to);
+        if first < last {
+            self.form_ends.drain(first..last);
+        }
     }
 
     /// Notes the `</form>` end tags of `chunk`, the bytes of the page from
@@ -191,6 +269,9 @@ impl Tree {
             let nested = self.frameset_document;
             if !nested && self.frameset_not_ok {
                 return false;
+            }
+            if !nested {
+                self.replaced = self.body.take();
             }
             self.frameset_document = true;
             self.framesets += 1;

@@ -426,7 +426,7 @@ impl<R: BufRead> Records<R> {
                 None => {
                     self.ended = true;
                     if let Some(carry) = self.carry.take() {
-                        self.queue.push_back(Err(carry.error()));
+                        self.queue.push_back(carry.into_item());
                     }
                     if self.kind == Kind::Unknown && !self.queue.is_empty() {
                         // Something was found, and no record.
@@ -450,8 +450,9 @@ impl<R: BufRead> Records<R> {
 
     /// Hands the record carried from the member before to `member`, a
     /// member about to be read at `origin`, when it goes on with it (its
-    /// bytes do not start a record); else the record is damaged, queued
-    /// as such. `Err` when the member cannot be read.
+    /// bytes do not start a record); else it is queued as it is
+    /// ([`record::Carry::into_item`]). `Err` when the member cannot be
+    /// read.
     fn join<B: BufRead>(
         &mut self,
         member: &mut Pushback<B>,
@@ -467,7 +468,7 @@ impl<R: BufRead> Records<R> {
         };
         if head.is_empty() || head.starts_with(&b"WARC/"[..head.len().min(5)])
         {
-            self.queue.push_back(Err(carry.error()));
+            self.queue.push_back(carry.into_item());
             return Ok(());
         }
         let error = carry.error();
@@ -484,11 +485,11 @@ impl<R: BufRead> Records<R> {
         Ok(())
     }
 
-    /// The damage of a record carried from the member before, now that
-    /// no member follows it.
+    /// The record carried from the member before, now that no member
+    /// follows it, queued as it is ([`record::Carry::into_item`]).
     fn drop_carry(&mut self) {
         if let Some(carry) = self.carry.take() {
-            self.queue.push_back(Err(carry.error()));
+            self.queue.push_back(carry.into_item());
         }
     }
 
@@ -511,6 +512,11 @@ impl<R: BufRead> Records<R> {
                     match read {
                         Ok(Step::End) => self.input = Input::Done,
                         Ok(Step::Record(record)) => return Some(Ok(record)),
+                        // Damaged data: it would be met again.
+                        Ok(Step::Damaged(record)) => {
+                            self.input = Input::Done;
+                            return Some(Ok(record));
+                        }
                         // Not read in a member: never cut.
                         Ok(Step::Cut(carry)) => {
                             return Some(Err(carry.error()))
@@ -585,7 +591,8 @@ impl<R: BufRead> Records<R> {
                             self.input =
                                 Input::Inflated { origin, member, ahead };
                             return Some(read.map(|step| match step {
-                                Step::Record(record) => record,
+                                Step::Record(record)
+                                | Step::Damaged(record) => record,
                                 Step::Cut(_) | Step::End => unreachable!(),
                             }));
                         }
@@ -639,6 +646,14 @@ impl<R: BufRead> Records<R> {
                     match read {
                         Ok(Step::Record(record)) => {
                             self.input = Input::Member { origin, member };
+                            return Some(Ok(record));
+                        }
+                        // The member stopped inflating inside the block:
+                        // the record as far as it goes, then the next
+                        // member.
+                        Ok(Step::Damaged(record)) => {
+                            let raw = member.inner.into_inner().into_inner();
+                            self.input = resync_gzip(raw, 1);
                             return Some(Ok(record));
                         }
                         Ok(step @ (Step::End | Step::Cut(_))) => {

@@ -54,6 +54,19 @@ pub struct Record {
     /// record (its length is short of the data), skipped up to the next
     /// record: how many.
     pub trailing: Option<u64>,
+    /// The block is cut short: what is there was kept.
+    pub cut: Option<Cut>,
+}
+
+/// A block cut short by the end of the input or by damage to it (a gzip
+/// member that stops inflating): the block holds what came before
+/// (docs/readings.md#warc-cut-block).
+#[derive(Clone, Debug)]
+pub struct Cut {
+    /// The block's `Content-Length`.
+    pub declared: u64,
+    /// The damage that cut it; `None` when the input ends.
+    pub damage: Option<Reason>,
 }
 
 impl Record {
@@ -70,6 +83,9 @@ impl Record {
 pub enum Step {
     /// A record.
     Record(Record),
+    /// A record whose block damage to the input cut short ([`Record::cut`]):
+    /// the input cannot be read on from there.
+    Damaged(Record),
     /// The input (a gzip member) ended inside a record: what was read of
     /// it, to go on in the next member, and why it is damaged if it does
     /// not.
@@ -87,6 +103,9 @@ pub struct Carry {
     /// it.
     pub reason: Reason,
     taken: Taken,
+    /// The fields, when the cut is in the block.
+    fields: Option<Fields>,
+    kind: Kind,
 }
 
 impl Carry {
@@ -98,6 +117,28 @@ impl Carry {
     /// The error of the record when no member goes on with it.
     pub fn error(&self) -> Error {
         Error::new(self.offset, self.reason.clone())
+    }
+
+    /// The record when no member goes on with it: one cut in its block
+    /// is read as far as it goes ([`Record::cut`]), unless the block holds
+    /// the start of another record; else its error.
+    pub fn into_item(self) -> Result<Record, Error> {
+        let error = self.error();
+        let (Some(fields), Reason::Truncated { declared, .. }) =
+            (self.fields, &self.reason)
+        else {
+            return Err(error);
+        };
+        if runs_on(&self.taken.block, self.kind).unwrap_or(true) {
+            return Err(error);
+        }
+        Ok(Record {
+            offset: self.offset,
+            fields,
+            block: self.taken.block,
+            trailing: None,
+            cut: Some(Cut { declared: *declared, damage: None }),
+        })
     }
 
     /// Puts the bytes back in front of `input`, whose place is then the
@@ -181,24 +222,27 @@ pub fn read<B: BufRead>(
         }
     };
     let at = offset(start);
-    let cut =
-        |taken, reason| Ok(Step::Cut(Carry { offset: at, reason, taken }));
+    let cut = |taken, reason, fields, kind| {
+        Ok(Step::Cut(Carry { offset: at, reason, taken, fields, kind }))
+    };
     if member && !taken.line.ends_with(b"\n") {
-        return cut(taken, Reason::CutInHeader);
+        return cut(taken, Reason::CutInHeader, None, *kind);
     }
+    // The fields of a record whose block the end of its member cuts.
+    let mut cut_fields = None;
     let read = match starts(&taken.line, *kind) {
         Some(Start::Warc) => {
             *kind = Kind::Warc;
             warc_fields(input, &mut taken).and_then(|fields| {
                 let length = content_length(&fields)?;
-                read_block(input, length, &mut taken.block)?;
-                Ok(fields)
+                let cut = read_block(input, length, &mut taken.block)?;
+                Ok((fields, cut))
             })
         }
         Some(Start::Arc(header)) => {
             *kind = Kind::Arc(header.fields);
             read_block(input, header.length, &mut taken.block)
-                .map(|()| header.warc_fields(&taken.block))
+                .map(|cut| (header.warc_fields(&taken.block), cut))
         }
         None => {
             let why = match kind {
@@ -209,19 +253,43 @@ pub fn read<B: BufRead>(
             return Err(Error::new(at, Reason::BadRecord(why.into())));
         }
     };
-    let read = read.and_then(|fields| {
-        let trailing = end_of_block(input, &mut taken, *kind)?;
-        Ok((fields, trailing))
+    let read = read.and_then(|(fields, cut)| {
+        let Some(cut) = cut else {
+            let trailing = end_of_block(input, &mut taken, *kind)?;
+            return Ok((fields, trailing, None));
+        };
+        let got = taken.block.len();
+        // Cut by the end of a member, the next may go on with it; a block
+        // that holds the start of another record is damaged (its length
+        // too long), and reading resumes there.
+        let cut_by_end = cut.damage.is_none();
+        if cut_by_end && member || runs_on(&taken.block, *kind)? {
+            let declared = cut.declared;
+            cut_fields = Some(fields);
+            return Err(Damage::Cut(Reason::Truncated { declared, got }));
+        }
+        Ok((fields, None, Some(cut)))
     });
     match read {
-        Ok((fields, trailing)) => Ok(Step::Record(Record {
-            offset: at,
-            fields,
-            block: taken.block,
-            trailing,
-        })),
+        Ok((fields, trailing, cut)) => {
+            let damaged = cut.as_ref().is_some_and(|c| c.damage.is_some());
+            let record = Record {
+                offset: at,
+                fields,
+                block: taken.block,
+                trailing,
+                cut,
+            };
+            Ok(if damaged {
+                Step::Damaged(record)
+            } else {
+                Step::Record(record)
+            })
+        }
         Err(Damage::Io(e)) => Err(read_error(at, e)),
-        Err(Damage::Cut(reason)) if member => cut(taken, reason),
+        Err(Damage::Cut(reason)) if member => {
+            cut(taken, reason, cut_fields, *kind)
+        }
         Err(Damage::Cut(reason) | Damage::Bad(reason)) => {
             taken.line.clear();
             skip_to_next_record(input, taken, *kind);
@@ -233,14 +301,22 @@ pub fn read<B: BufRead>(
 /// A read error at `at`: damaged compressed data (the inflater's kinds of
 /// error), or an input that cannot be read on.
 pub fn read_error(at: u64, e: io::Error) -> Error {
-    match e.kind() {
-        io::ErrorKind::InvalidData
-        | io::ErrorKind::InvalidInput
-        | io::ErrorKind::UnexpectedEof => {
-            Error::new(at, Reason::Gzip(e.into()))
-        }
-        _ => Error::io(at, e),
+    if damaged_data(&e) {
+        Error::new(at, Reason::Gzip(e.into()))
+    } else {
+        Error::io(at, e)
     }
+}
+
+/// Whether `e` is of the inflater's kinds of error: damaged compressed
+/// data.
+fn damaged_data(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::InvalidData
+            | io::ErrorKind::InvalidInput
+            | io::ErrorKind::UnexpectedEof
+    )
 }
 
 /// The start of a record, from its first line.
@@ -395,12 +471,14 @@ fn content_length(fields: &Fields) -> Result<u64, Damage> {
     }
 }
 
-/// Reads a block of `length` bytes into `block`.
+/// Reads a block of `length` bytes into `block`: `Some` when it is cut
+/// short, by the end of the input or, after some of it, by damaged
+/// compressed data.
 fn read_block<B: BufRead>(
     input: &mut Pushback<B>,
     length: u64,
     block: &mut Spill,
-) -> Result<(), Damage> {
+) -> Result<Option<Cut>, Damage> {
     // Copied out of the reader's buffer (`read_to_end` would zero the
     // spare room first: 9% of the instructions on a crawl); room for the
     // declared length up front when it is held in memory, so that a
@@ -410,7 +488,14 @@ fn read_block<B: BufRead>(
     }
     let mut left = length;
     while left > 0 {
-        let buf = input.fill_buf()?;
+        let buf = match input.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if block.len() > 0 && damaged_data(&e) => {
+                let damage = Some(Reason::Gzip(e.into()));
+                return Ok(Some(Cut { declared: length, damage }));
+            }
+            Err(e) => return Err(e.into()),
+        };
         if buf.is_empty() {
             break;
         }
@@ -419,11 +504,18 @@ fn read_block<B: BufRead>(
         input.consume(n);
         left -= n as u64;
     }
-    let got = block.len();
-    if got < length {
-        return Err(Damage::Cut(Reason::Truncated { declared: length, got }));
+    if block.len() < length {
+        return Ok(Some(Cut { declared: length, damage: None }));
     }
-    Ok(())
+    Ok(None)
+}
+
+/// Whether a block holds the start of another record of `kind`.
+fn runs_on(block: &Spill, kind: Kind) -> io::Result<bool> {
+    match kind {
+        Kind::Arc(_) => runs_into_arc(block, kind),
+        _ => Ok(block.find(b"\nWARC/", 0)?.is_some()),
+    }
 }
 
 /// Reads the end of a block: the line ends after it (kept in `taken`),
@@ -456,11 +548,7 @@ fn end_of_block<B: BufRead>(
     }
     // A length short of the data, or one past it: then the block holds
     // the start of the next record, which is read from there.
-    let runs_on = match kind {
-        Kind::Arc(_) => runs_into_arc(&taken.block, kind)?,
-        _ => taken.block.find(b"\nWARC/", 0)?.is_some(),
-    };
-    if runs_on {
+    if runs_on(&taken.block, kind)? {
         return Err(Damage::Bad(Reason::BadRecord(
             "the block runs into the next record (Content-Length too long?)"
                 .into(),
