@@ -21,7 +21,7 @@ use crate::error::{Error, Reason};
 
 mod ahead;
 mod record;
-mod whole;
+pub(super) mod whole;
 
 use record::{read_error, Carry, Step};
 pub use record::{Kind, Record};

@@ -25,7 +25,7 @@ const FHCRC: u8 = 1 << 1;
 
 /// Why a member was not inflated.
 #[derive(Debug, PartialEq, Eq)]
-pub(super) enum Failed {
+pub(crate) enum Failed {
     /// Its bytes are not a whole, sound member: damaged, or cut short by
     /// the end of the bytes given.
     Data,
@@ -34,7 +34,7 @@ pub(super) enum Failed {
 }
 
 /// One libdeflate decompressor, used for member after member.
-pub(super) struct Inflater(NonNull<libdeflate_decompressor>);
+pub(crate) struct Inflater(NonNull<libdeflate_decompressor>);
 
 // SAFETY: a decompressor is plain memory that libdeflate reads and writes
 // only within a call given it; calls take `&mut self`, so it is never used
@@ -43,7 +43,7 @@ unsafe impl Send for Inflater {}
 
 impl Inflater {
     /// `None` when libdeflate cannot allocate one.
-    pub(super) fn new() -> Option<Inflater> {
+    pub(crate) fn new() -> Option<Inflater> {
         // SAFETY: no arguments; the result is null or a decompressor
         // owned by the value, freed by its `Drop`.
         NonNull::new(unsafe { libdeflate_alloc_decompressor() }).map(Inflater)
@@ -53,7 +53,7 @@ impl Inflater {
     /// `out`: how many bytes of `input` it took and how many of `out` it
     /// wrote. The CRC and size of its trailer are checked; a member whose
     /// header has a CRC of its own is refused ([`Failed::Data`]).
-    pub(super) fn member(
+    pub(crate) fn member(
         &mut self,
         input: &[u8],
         out: &mut [u8],
