@@ -1,17 +1,18 @@
-//! The gzip members of a record-compressed archive inflated ahead, in
-//! order, on a thread of their own, while the records of the members
-//! before them are framed.
+//! The gzip members of a record-compressed archive inflated in batches,
+//! in order ([`Members`]): ahead, on a thread of their own while the
+//! records of the members before them are framed, or on the framing's
+//! thread when it asks for the next batch.
 //!
-//! The thread takes a member only where the one before it ended, as the
-//! sequential reading does, so no place is inflated twice and bytes that
-//! merely look like a gzip header inside compressed data are never tried.
-//! It stops and hands the compressed stream back wherever the sequential
-//! reading has something to report or to stream: bytes that start no
+//! A member is taken only where the one before it ended, as the reading
+//! of one member at a time does, so no place is inflated twice and bytes
+//! that merely look like a gzip header inside compressed data are never
+//! tried. The batches stop and hand the compressed stream back wherever
+//! that reading has something to report or to stream: bytes that start no
 //! member, a damaged member (rewound to its first byte, so that its
-//! records, its offsets and the resync after it are those of one thread),
-//! a member that inflates past the block limit (handed over live, its
-//! inflated bytes so far in front), a read error, the end. The framing
-//! starts a new thread at the next member boundary after that.
+//! records, its offsets and the resync after it are those of that
+//! reading), a member that inflates past the block limit (handed over
+//! live, its inflated bytes so far in front), a read error, the end. The
+//! framing starts new batches at the next member boundary after that.
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read};
