@@ -852,8 +852,9 @@ impl Page {
                 head(doc);
                 sink(doc);
             };
-            stream::document(
+            stream::document_sized(
                 &mut payload,
+                response.payload_size(&self.block),
                 charset,
                 &self.target,
                 &base,
@@ -1027,6 +1028,34 @@ impl Response {
             .map(|(_, v, _)| v.as_str())
     }
 
+    /// The likely size of the payload of `block`, 0 when not known: that
+    /// of a body held in memory with no coding, or the size a body in one
+    /// gzip coding gives in its trailer (RFC 1952 §2.3.1, ISIZE). Only a
+    /// hint: wrong, it costs a reallocation.
+    fn payload_size(&self, block: &Spill) -> usize {
+        let Some(body) = block.memory().and_then(|b| b.get(self.body_start..))
+        else {
+            return 0;
+        };
+        let codings = match self.header("content-encoding") {
+            Some(value) => Coding::list(value).unwrap_or_default(),
+            None => Vec::new(),
+        };
+        match codings[..] {
+            [] => body.len(),
+            [Coding::Gzip] if !self.chunked() => body
+                .last_chunk::<4>()
+                .map_or(0, |&size| u32::from_le_bytes(size) as usize),
+            _ => 0,
+        }
+    }
+
+    /// Whether the body is in the chunked transfer coding.
+    fn chunked(&self) -> bool {
+        self.header("transfer-encoding")
+            .is_some_and(|t| t.to_ascii_lowercase().contains("chunked"))
+    }
+
     /// The payload, with transfer and content codings undone as it is
     /// read ([`coding`]); what the decoding finds besides the bytes goes
     /// to `found`.
@@ -1035,9 +1064,7 @@ impl Response {
         block: &'b Spill,
         found: &'b RefCell<coding::Found>,
     ) -> Result<Box<dyn Read + 'b>, Reason> {
-        let chunked = self
-            .header("transfer-encoding")
-            .is_some_and(|t| t.to_ascii_lowercase().contains("chunked"));
+        let chunked = self.chunked();
         let body_start = self.body_start as u64;
         let open = || -> io::Result<Box<dyn BufRead + 'b>> {
             let body = block.reader(body_start)?;
@@ -1053,6 +1080,15 @@ impl Response {
             }
             None => Vec::new(),
         };
+        // A page in one gzip member, in memory: inflated at once.
+        if let ([Coding::Gzip], false, Some(block)) =
+            (&codings[..], chunked, block.memory())
+        {
+            let body = block.get(self.body_start..).unwrap_or_default();
+            if let Some(page) = coding::gunzip_whole(body, stream::IN_MEMORY) {
+                return Ok(Box::new(io::Cursor::new(page)));
+            }
+        }
         coding::decode(&open, &codings, found)
             .map_err(|e| Reason::Io(e.into()))
     }

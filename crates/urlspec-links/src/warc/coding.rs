@@ -16,6 +16,7 @@ use std::io::{self, BufRead, BufReader, Read};
 
 use flate2::bufread::{DeflateDecoder, MultiGzDecoder, ZlibDecoder};
 
+use super::framing::whole::Inflater;
 use crate::{Error, IoError, Problem, Reason};
 
 /// The most codings a body may list: more are no body a server sends.
@@ -162,6 +163,36 @@ impl Found {
         }
         problems
     }
+}
+
+thread_local! {
+    /// The inflater of [`gunzip_whole`], one a thread.
+    static INFLATER: RefCell<Option<Inflater>> = const { RefCell::new(None) };
+}
+
+/// `body`, in the gzip coding, inflated whole when it is one sound gzip
+/// member of at most `most` bytes inflated (the size its trailer gives),
+/// and nothing after it; `None` otherwise, for [`decode`] to read it as a
+/// stream (and report what it finds). What is inflated here is what
+/// [`decode`] reads, without its setting up and growing.
+pub(super) fn gunzip_whole(body: &[u8], most: usize) -> Option<Vec<u8>> {
+    let size = u32::from_le_bytes(*body.last_chunk::<4>()?) as usize;
+    if size > most {
+        return None;
+    }
+    let mut page = vec![0; size];
+    INFLATER.with(|slot| {
+        let mut slot = slot.try_borrow_mut().ok()?;
+        let inflater = match &mut *slot {
+            Some(inflater) => inflater,
+            None => slot.insert(Inflater::new()?),
+        };
+        match inflater.member(body, &mut page) {
+            Ok((taken, n)) if taken == body.len() && n == size => Some(()),
+            _ => None,
+        }
+    })?;
+    Some(page)
 }
 
 /// The body `open` gives (each call from its start, the transfer coding
@@ -357,6 +388,29 @@ mod tests {
 
     /// PAGE compressed with brotli (quality 11, by Python's `brotli`).
     const BROTLI_PAGE: &[u8] = b"\x1b7\x00h\xa4_x\xdc\xe8\x802\x0e\xd8W\xebu\xe0\x1b\x1d6\xe0@\xe2iZ\x1f~\xaa\xddB\xce!\xef\xcc\xd6\x03";
+
+    #[test]
+    fn only_one_whole_sound_gzip_member_is_inflated_at_once() {
+        let one = encoded(Layer::Gzip, PAGE);
+        // As the stream reads it.
+        assert_eq!(gunzip_whole(&one, 1 << 20), Some(read("gzip", &one).0));
+        assert_eq!(gunzip_whole(&one, PAGE.len()).as_deref(), Some(PAGE));
+        // Longer than the most asked for.
+        assert_eq!(gunzip_whole(&one, PAGE.len() - 1), None);
+        // Two members, or bytes after the member: read as a stream.
+        assert_eq!(
+            gunzip_whole(&[one.clone(), one.clone()].concat(), 999),
+            None
+        );
+        assert_eq!(gunzip_whole(&[&one[..], b"\n"].concat(), 999), None);
+        // Cut, or a wrong CRC.
+        assert_eq!(gunzip_whole(&one[..one.len() - 5], 999), None);
+        let mut bad = one.clone();
+        let crc = bad.len() - 8;
+        bad[crc] ^= 1;
+        assert_eq!(gunzip_whole(&bad, 999), None);
+        assert_eq!(gunzip_whole(b"", 999), None);
+    }
 
     /// The body decoded under `header`, and the problems.
     fn read(header: &str, body: &[u8]) -> (Vec<u8>, Vec<String>) {

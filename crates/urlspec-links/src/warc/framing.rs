@@ -21,6 +21,7 @@ use crate::error::{Error, Reason};
 
 mod ahead;
 mod record;
+pub(super) mod whole;
 
 use record::{read_error, Carry, Step};
 pub use record::{Kind, Record};
@@ -203,11 +204,20 @@ pub struct Pushback<R> {
     /// Bytes handed out, less those given back.
     pub consumed: u64,
     tee: Option<Spill>,
+    /// An error of `inner` met by a read whose bytes were given back: it
+    /// comes after them.
+    error: Option<io::Error>,
 }
 
 impl<R: BufRead> Pushback<R> {
     fn new(inner: R) -> Pushback<R> {
-        Pushback { inner, front: Vec::new(), consumed: 0, tee: None }
+        Pushback {
+            inner,
+            front: Vec::new(),
+            consumed: 0,
+            tee: None,
+            error: None,
+        }
     }
 
     /// Puts `bytes` back in front of what is still unread.
@@ -255,7 +265,10 @@ impl<R: BufRead> BufRead for Pushback<R> {
         }
         match self.front.last_mut() {
             Some(top) => top.fill_buf(),
-            None => self.inner.fill_buf(),
+            None => match self.error.take() {
+                Some(e) => Err(e),
+                None => self.inner.fill_buf(),
+            },
         }
     }
 
@@ -346,10 +359,8 @@ pub struct Records<R> {
     /// the compressed bytes of a gzip member, kept for a resync after
     /// damage.
     block_limit: usize,
-    /// Starts the thread that inflates members ahead
-    /// ([`Records::inflate_ahead`]); `None`: each member is inflated as it
-    /// is read.
-    spawn: Option<Spawn<R>>,
+    /// How gzip members are inflated.
+    way: Way<R>,
     /// Where the thread handed the stream back: the member there is read
     /// the sequential way, the next one ahead again.
     not_ahead: Option<u64>,
@@ -360,9 +371,39 @@ type Spawn<R> = fn(
     usize,
 ) -> Result<Receiver<Vec<ahead::Item<R>>>, Pushback<R>>;
 
-/// The members inflated ahead: the batches to come and the one being read.
+/// How the gzip members of an archive are inflated.
+enum Way<R> {
+    /// In batches ([`ahead::Members`]) on the framing's thread, when it
+    /// asks for them.
+    Batches,
+    /// In batches on a thread of their own, started by the function
+    /// ([`Records::inflate_ahead`]).
+    Ahead(Spawn<R>),
+    /// Each as a stream while its records are read.
+    #[cfg(test)]
+    Stream,
+}
+
+/// Where the batches of inflated members come from.
+enum Source<R> {
+    Here(Box<ahead::Members<R>>),
+    Thread(Receiver<Vec<ahead::Item<R>>>),
+}
+
+impl<R: BufRead> Source<R> {
+    /// The next batch, `None` when there is none.
+    fn next(&mut self) -> Option<Vec<ahead::Item<R>>> {
+        match self {
+            Source::Here(members) => members.batch(),
+            Source::Thread(batches) => batches.recv().ok(),
+        }
+    }
+}
+
+/// The members inflated in batches: the batches to come and the one being
+/// read.
 struct Ahead<R> {
-    batches: Receiver<Vec<ahead::Item<R>>>,
+    batches: Source<R>,
     items: VecDeque<ahead::Item<R>>,
     /// Where the member after the last one taken starts: where an
     /// error of the thread itself is reported.
@@ -375,7 +416,7 @@ impl<R: BufRead + Send + 'static> Records<R> {
     /// before are read. The records, their offsets and the damage reported
     /// are those of the sequential reading.
     pub fn inflate_ahead(&mut self) {
-        self.spawn = Some(ahead::spawn::<R>);
+        self.way = Way::Ahead(ahead::spawn::<R>);
     }
 }
 
@@ -400,9 +441,16 @@ impl<R: BufRead> Records<R> {
             ended: false,
             carry: None,
             block_limit: crate::html::stream::IN_MEMORY,
-            spawn: None,
+            way: Way::Batches,
             not_ahead: None,
         })
+    }
+
+    /// Each gzip member inflated as a stream while its records are read:
+    /// the reading the batches are checked against.
+    #[cfg(test)]
+    fn stream_members(&mut self) {
+        self.way = Way::Stream;
     }
 
     /// Blocks longer than `bytes` go to a temporary file.
@@ -536,15 +584,15 @@ impl<R: BufRead> Records<R> {
                 }
                 Input::Ahead(mut ahead) => {
                     let Some(item) = ahead.items.pop_front() else {
-                        match ahead.batches.recv() {
-                            Ok(batch) => {
+                        match ahead.batches.next() {
+                            Some(batch) => {
                                 ahead.items.extend(batch);
                                 self.input = Input::Ahead(ahead);
                                 continue;
                             }
                             // The thread ended without handing the stream
                             // back: it cannot have, short of a panic.
-                            Err(_) => {
+                            None => {
                                 self.drop_carry();
                                 let e =
                                     io::Error::other("the inflater stopped");
@@ -690,37 +738,48 @@ impl<R: BufRead> Records<R> {
     /// [`Records::next_record`].
     pub fn start(&mut self) {
         self.input = match std::mem::replace(&mut self.input, Input::Done) {
-            Input::Between(raw) if self.may_go_ahead(&raw) => {
+            Input::Between(raw)
+                if matches!(self.way, Way::Ahead(_))
+                    && self.may_go_ahead(&raw) =>
+            {
                 self.start_ahead(raw)
             }
             input => input,
         };
     }
 
-    /// Whether the thread that inflates ahead is to start at `raw`'s
-    /// place: it is asked for, and did not hand the stream back there.
+    /// Whether members are to be inflated in batches from `raw`'s place
+    /// on: they are not inflated as streams, and the batches did not hand
+    /// the stream back there.
     fn may_go_ahead(&self, raw: &Pushback<R>) -> bool {
-        self.spawn.is_some() && self.not_ahead != Some(raw.consumed)
+        #[cfg(test)]
+        if matches!(self.way, Way::Stream) {
+            return false;
+        }
+        self.not_ahead != Some(raw.consumed)
     }
 
-    /// The thread that inflates ahead, started at `raw`'s place; the
-    /// sequential reading when it cannot be started.
+    /// The batches of members from `raw`'s place on: on the thread that
+    /// inflates ahead when it is asked for and can be started, else here.
     fn start_ahead(&mut self, raw: Pushback<R>) -> Input<R> {
-        let Some(spawn) = self.spawn else {
-            return Input::Between(raw);
-        };
         let at = raw.consumed;
-        match spawn(raw, self.block_limit) {
-            Ok(batches) => Input::Ahead(Box::new(Ahead {
-                batches,
-                items: VecDeque::new(),
-                at,
-            })),
-            Err(raw) => {
-                self.spawn = None;
-                Input::Between(raw)
+        let (batches, way) = match self.way {
+            Way::Ahead(spawn) => match spawn(raw, self.block_limit) {
+                Ok(batches) => (Source::Thread(batches), Way::Ahead(spawn)),
+                Err(raw) => {
+                    let members = ahead::Members::new(raw, self.block_limit);
+                    (Source::Here(Box::new(members)), Way::Batches)
+                }
+            },
+            Way::Batches => {
+                let members = ahead::Members::new(raw, self.block_limit);
+                (Source::Here(Box::new(members)), Way::Batches)
             }
-        }
+            #[cfg(test)]
+            Way::Stream => return Input::Between(raw),
+        };
+        self.way = way;
+        Input::Ahead(Box::new(Ahead { batches, items: VecDeque::new(), at }))
     }
 }
 

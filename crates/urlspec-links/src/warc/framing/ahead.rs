@@ -1,28 +1,33 @@
-//! The gzip members of a record-compressed archive inflated ahead, in
-//! order, on a thread of their own, while the records of the members
-//! before them are framed.
+//! The gzip members of a record-compressed archive inflated in batches,
+//! in order ([`Members`]): ahead, on a thread of their own while the
+//! records of the members before them are framed, or on the framing's
+//! thread when it asks for the next batch.
 //!
-//! The thread takes a member only where the one before it ended, as the
-//! sequential reading does, so no place is inflated twice and bytes that
-//! merely look like a gzip header inside compressed data are never tried.
-//! It stops and hands the compressed stream back wherever the sequential
-//! reading has something to report or to stream: bytes that start no
+//! A member is taken only where the one before it ended, as the reading
+//! of one member at a time does, so no place is inflated twice and bytes
+//! that merely look like a gzip header inside compressed data are never
+//! tried. The batches stop and hand the compressed stream back wherever
+//! that reading has something to report or to stream: bytes that start no
 //! member, a damaged member (rewound to its first byte, so that its
-//! records, its offsets and the resync after it are those of one thread),
-//! a member that inflates past the block limit (handed over live, its
-//! inflated bytes so far in front), a read error, the end. The framing
-//! starts a new thread at the next member boundary after that.
+//! records, its offsets and the resync after it are those of that
+//! reading), a member that inflates past the block limit (handed over
+//! live, its inflated bytes so far in front), a read error, the end. The
+//! framing starts new batches at the next member boundary after that.
 
+use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read};
 use std::mem;
 use std::ops::Range;
-use std::sync::mpsc::{self, Receiver, SyncSender};
+use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 
 use flate2::bufread::GzDecoder;
 
-use super::{starts_member, Front, Member, Pushback, Spill, MEMBER_BUFFER};
+use super::whole::{Failed, Inflater};
+use super::{
+    starts_member, Front, Member, Pushback, Spill, GZIP_MAGIC, MEMBER_BUFFER,
+};
 
 /// A batch is sent once it holds this many inflated bytes (or
 /// [`BATCH_MEMBERS`] members): a hand-over per member would cost a
@@ -80,7 +85,13 @@ pub(super) fn spawn<R: BufRead + Send + 'static>(
         move || {
             let raw = taken.lock().ok().and_then(|mut raw| raw.take());
             if let Some(raw) = raw {
-                inflate(raw, limit, &tx);
+                let mut members = Members::new(raw, limit);
+                while let Some(batch) = members.batch() {
+                    if tx.send(batch).is_err() {
+                        // The framing is gone.
+                        return;
+                    }
+                }
             }
         },
     );
@@ -92,73 +103,249 @@ pub(super) fn spawn<R: BufRead + Send + 'static>(
     raw.map_or_else(|| Ok(rx), Err)
 }
 
-/// The thread: members inflated one after the other and sent in batches,
-/// until one is not whole or the framing is gone.
-fn inflate<R: BufRead>(
-    mut raw: Pushback<R>,
+/// How many times more bytes are read into the window for a member that
+/// it cuts, before the member is inflated as a stream instead.
+const MORE: usize = 2;
+/// The least room given to a member's inflated bytes on a first try.
+const ROOM: usize = 4 * CHUNK;
+/// Batch buffers kept to be filled again once the framing has let go of
+/// them (no zeroing of a fresh buffer), and the largest one kept.
+const SPARE: usize = BATCHES + 3;
+const SPARE_BYTES: usize = 4 * BATCH_BYTES;
+
+/// The members of a compressed stream, inflated one after the other into
+/// batches, on the thread that inflates ahead ([`spawn`]) or on the
+/// framing's own.
+///
+/// A member is inflated whole from a window of the compressed bytes
+/// ([`whole`]); the window is one read of the stream, and up to [`MORE`]
+/// reads more when the member goes on past it. A member that does not
+/// fit, is damaged or is longer than the limit is inflated as a stream
+/// from the stream itself, the window's bytes given back to it first, as
+/// the sequential reading does.
+pub(super) struct Members<R> {
+    /// `None` once handed back.
+    raw: Option<Pushback<R>>,
     limit: usize,
-    tx: &SyncSender<Vec<Item<R>>>,
-) {
-    // The members of the batch being filled: where each starts and ends,
-    // where its bytes are in `buf`.
-    let mut members: Vec<(u64, u64, Range<usize>)> = Vec::new();
-    let mut buf = Vec::with_capacity(2 * BATCH_BYTES);
-    // The bytes of `buf` the batch's members fill.
-    let mut used = 0;
-    loop {
+    /// `None` when libdeflate had no memory: every member as a stream.
+    inflater: Option<Inflater>,
+    /// Compressed bytes read from `raw`, from `pos` on not inflated yet.
+    window: Vec<u8>,
+    pos: usize,
+    /// The members of the batch being filled: where each starts and ends,
+    /// where its bytes are in `buf`.
+    members: Vec<(u64, u64, Range<usize>)>,
+    /// The batch's bytes: the first `used`; its length is how much of it
+    /// is initialized, kept from member to member and batch to batch.
+    buf: Vec<u8>,
+    used: usize,
+    /// The buffers of batches sent, reused once only this holds them.
+    sent: VecDeque<Arc<Vec<u8>>>,
+}
+
+impl<R: BufRead> Members<R> {
+    /// The members of `raw` from its current place on, none held whole
+    /// past `limit` inflated bytes.
+    pub(super) fn new(raw: Pushback<R>, limit: usize) -> Members<R> {
+        Members {
+            raw: Some(raw),
+            limit,
+            inflater: Inflater::new(),
+            window: Vec::new(),
+            pos: 0,
+            members: Vec::new(),
+            buf: Vec::new(),
+            used: 0,
+            sent: VecDeque::new(),
+        }
+    }
+
+    /// The next batch, `None` after the one that handed the stream back
+    /// ([`Item::Back`], [`Item::Live`]).
+    pub(super) fn batch(&mut self) -> Option<Vec<Item<R>>> {
+        let mut raw = self.raw.take()?;
+        loop {
+            raw = match self.member(raw) {
+                Ok(raw) => raw,
+                Err(last) => {
+                    let mut batch = self.share();
+                    batch.push(last);
+                    return Some(batch);
+                }
+            };
+            if self.used >= BATCH_BYTES || self.members.len() >= BATCH_MEMBERS
+            {
+                self.raw = Some(raw);
+                return Some(self.share());
+            }
+        }
+    }
+
+    /// Adds the next member to the batch; `Err` with the item that hands
+    /// the stream back.
+    fn member(
+        &mut self,
+        mut raw: Pushback<R>,
+    ) -> Result<Pushback<R>, Item<R>> {
+        if self.whole(&mut raw) {
+            return Ok(raw);
+        }
         let member =
             raw.fill_buf().is_ok_and(|h| !h.is_empty() && starts_member(h));
         if !member {
-            let mut batch = share(&mut buf, &mut used, &mut members);
-            batch.push(Item::Back(raw));
-            let _ = tx.send(batch);
-            return;
+            return Err(Item::Back(raw));
         }
         let start = raw.consumed;
         // The compressed bytes, to rewind to the member's start on damage.
-        raw.tee = Some(Spill::new(limit));
+        raw.tee = Some(Spill::new(self.limit));
         let mut decoder = GzDecoder::new(raw);
-        let from = used;
-        match fill(&mut decoder, &mut buf, &mut used, limit) {
+        let from = self.used;
+        match fill(&mut decoder, &mut self.buf, &mut self.used, self.limit) {
             Ok(true) => {
-                raw = decoder.into_inner();
+                let mut raw = decoder.into_inner();
                 raw.tee = None;
-                members.push((start, raw.consumed, from..used));
+                self.members.push((start, raw.consumed, from..self.used));
+                Ok(raw)
             }
             Ok(false) => {
-                let bytes = buf[from..used].to_vec();
-                used = from;
+                let bytes = self.buf[from..self.used].to_vec();
+                self.used = from;
                 let member = Pushback {
                     inner: BufReader::with_capacity(MEMBER_BUFFER, decoder),
                     front: vec![Front::Bytes(bytes, 0)],
                     consumed: 0,
                     tee: None,
+                    error: None,
                 };
-                let mut batch = share(&mut buf, &mut used, &mut members);
-                batch.push(Item::Live { start, member: Box::new(member) });
-                let _ = tx.send(batch);
-                return;
+                Err(Item::Live { start, member: Box::new(member) })
             }
             Err(_) => {
-                used = from;
-                raw = decoder.into_inner();
+                self.used = from;
+                let mut raw = decoder.into_inner();
                 let seen = raw.tee.take().unwrap_or_else(|| Spill::new(0));
                 // Rewound from the copy, as the resync after damage reads
                 // it (a temporary file that fails loses the bytes there
                 // too).
                 raw.unread_spill(seen, 0);
-                let mut batch = share(&mut buf, &mut used, &mut members);
-                batch.push(Item::Back(raw));
-                let _ = tx.send(batch);
-                return;
+                Err(Item::Back(raw))
             }
         }
-        if used >= BATCH_BYTES || members.len() >= BATCH_MEMBERS {
-            let batch = share(&mut buf, &mut used, &mut members);
-            if tx.send(batch).is_err() {
-                // The framing is gone.
-                return;
+    }
+
+    /// Inflates the next member whole from the window into the batch;
+    /// `false` when it cannot be, the window's bytes then given back to
+    /// `raw`.
+    fn whole(&mut self, raw: &mut Pushback<R>) -> bool {
+        let mut more = 0;
+        while let Some(inflater) = &mut self.inflater {
+            let input = &self.window[self.pos..];
+            if input.len() >= GZIP_MAGIC.len() {
+                if !input.starts_with(GZIP_MAGIC) {
+                    break;
+                }
+                let (buf, used) = (&mut self.buf, self.used);
+                match inflate(inflater, input, buf, used, self.limit) {
+                    Ok((taken, n)) => {
+                        let after = (input.len() - taken) as u64;
+                        let end = raw.consumed - after;
+                        let start = end - taken as u64;
+                        self.members.push((start, end, used..used + n));
+                        self.used += n;
+                        self.pos += taken;
+                        return true;
+                    }
+                    Err(Failed::Data) if more < MORE => more += 1,
+                    Err(_) => break,
+                }
             }
+            if !self.read(raw) {
+                break;
+            }
+        }
+        raw.unread(&self.window[self.pos..]);
+        self.window.clear();
+        self.pos = 0;
+        false
+    }
+
+    /// Appends one read of `raw` to the window; `false` at its end or on
+    /// an error (kept in `raw` for the stream path to meet).
+    fn read(&mut self, raw: &mut Pushback<R>) -> bool {
+        let n = match raw.fill_buf() {
+            Ok([]) => return false,
+            Ok(bytes) => {
+                // What was inflated goes, what a member cut stays.
+                self.window.drain(..self.pos);
+                self.pos = 0;
+                self.window.extend_from_slice(bytes);
+                bytes.len()
+            }
+            Err(e) => {
+                raw.error = Some(e);
+                return false;
+            }
+        };
+        raw.consume(n);
+        true
+    }
+
+    /// The batch of the members so far, their bytes shared; all left
+    /// empty.
+    fn share(&mut self) -> Vec<Item<R>> {
+        if self.members.is_empty() {
+            return Vec::new();
+        }
+        // A buffer of an earlier batch the framing is done with, its
+        // bytes initialized already.
+        let spare = self.sent.iter().position(|b| Arc::strong_count(b) == 1);
+        let next = spare
+            .and_then(|i| self.sent.remove(i))
+            .and_then(|b| Arc::try_unwrap(b).ok())
+            .unwrap_or_default();
+        let batch = Arc::new(mem::replace(&mut self.buf, next));
+        self.used = 0;
+        if batch.len() <= SPARE_BYTES {
+            self.sent.push_back(batch.clone());
+            if self.sent.len() > SPARE {
+                self.sent.pop_front();
+            }
+        }
+        self.members
+            .drain(..)
+            .map(|(start, end, range)| Item::Whole {
+                start,
+                end,
+                bytes: Shared { batch: batch.clone(), range },
+            })
+            .collect()
+    }
+}
+
+/// Inflates the member at the start of `input` into `buf` from `used` on,
+/// `buf` grown (and zeroed) as it needs: the bytes taken and written.
+/// [`Failed::Room`] when it inflates to more than `limit` bytes.
+fn inflate(
+    inflater: &mut Inflater,
+    input: &[u8],
+    buf: &mut Vec<u8>,
+    used: usize,
+    limit: usize,
+) -> Result<(usize, usize), Failed> {
+    let most = limit.saturating_add(1);
+    // Tried with the room there is, at least ROOM; four times more each
+    // time it is short, up to the limit.
+    let mut room = (buf.len() - used).max(ROOM).min(most);
+    loop {
+        if buf.len() < used + room {
+            buf.resize(used + room, 0);
+        }
+        match inflater.member(input, &mut buf[used..used + room]) {
+            Ok((taken, n)) if n <= limit => return Ok((taken, n)),
+            Ok(_) => return Err(Failed::Room),
+            Err(Failed::Room) if room < most => {
+                room = room.saturating_mul(4).min(most);
+            }
+            Err(e) => return Err(e),
         }
     }
 }
@@ -191,26 +378,6 @@ fn fill(
     }
 }
 
-/// The batch of `members`, their bytes (the first `used` of `buf`)
-/// shared; all left empty.
-fn share<R>(
-    buf: &mut Vec<u8>,
-    used: &mut usize,
-    members: &mut Vec<(u64, u64, Range<usize>)>,
-) -> Vec<Item<R>> {
-    buf.truncate(mem::take(used));
-    let batch =
-        Arc::new(mem::replace(buf, Vec::with_capacity(2 * BATCH_BYTES)));
-    members
-        .drain(..)
-        .map(|(start, end, range)| Item::Whole {
-            start,
-            end,
-            bytes: Shared { batch: batch.clone(), range },
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::{Records, GZIP_MAGIC};
@@ -240,14 +407,24 @@ mod tests {
         r
     }
 
+    /// How the members are inflated.
+    #[derive(Clone, Copy)]
+    enum Way {
+        Stream,
+        Batches,
+        Thread,
+    }
+
     /// Each record's offset, target and block, or the error, as read
-    /// with or without the thread, blocks past `limit` spilled.
-    fn read(archive: &[u8], ahead: bool, limit: usize) -> Vec<String> {
+    /// with members inflated `way`, blocks past `limit` spilled.
+    fn read(archive: &[u8], way: Way, limit: usize) -> Vec<String> {
         let input = std::io::BufReader::new(Cursor::new(archive.to_vec()));
         let mut records = Records::new(input).unwrap();
         records.set_block_limit(limit);
-        if ahead {
-            records.inflate_ahead();
+        match way {
+            Way::Stream => records.stream_members(),
+            Way::Batches => {}
+            Way::Thread => records.inflate_ahead(),
         }
         let mut seen = Vec::new();
         while let Some(next) = records.next_record() {
@@ -264,10 +441,12 @@ mod tests {
         seen
     }
 
-    /// Read the same with the thread as without it; what was read.
+    /// Read the same in batches, here or on the thread, as with each
+    /// member a stream; what was read.
     fn same(archive: &[u8], limit: usize) -> Vec<String> {
-        let one = read(archive, false, limit);
-        assert_eq!(read(archive, true, limit), one);
+        let one = read(archive, Way::Stream, limit);
+        assert_eq!(read(archive, Way::Batches, limit), one);
+        assert_eq!(read(archive, Way::Thread, limit), one);
         one
     }
 
@@ -279,6 +458,33 @@ mod tests {
         let seen = same(&archive, 1 << 20);
         assert_eq!(seen.len(), 300);
         assert!(seen.iter().all(|s| !s.starts_with("error")));
+    }
+
+    #[test]
+    fn members_cut_by_the_reads_are_read_whole_or_as_streams() {
+        // Incompressible blocks: members of up to 40 KiB, cut by the
+        // reader's 8 KiB reads, some longer than MORE more reads; one
+        // with a header CRC, which is inflated as a stream.
+        let mut x = 1u32;
+        let mut members: Vec<Vec<u8>> = (0..60)
+            .map(|i| {
+                let block: Vec<u8> = (0..i * 700)
+                    .map(|_| {
+                        x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                        (x >> 16) as u8
+                    })
+                    .collect();
+                gzip(&record(i, &block), 6)
+            })
+            .collect();
+        members[7][3] |= 2;
+        let mut crc = flate2::Crc::new();
+        crc.update(&members[7][..10]);
+        let sum = (crc.sum() & 0xffff) as u16;
+        members[7].splice(10..10, sum.to_le_bytes());
+        let seen = same(&members.concat(), 1 << 20);
+        assert_eq!(seen.len(), 60);
+        assert!(seen.iter().all(|s| !s.starts_with("error")), "{seen:?}");
     }
 
     #[test]
