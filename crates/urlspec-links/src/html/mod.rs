@@ -347,6 +347,7 @@ pub fn document_in(
     }
     let mut doc = based(&found, name, outer, ctx, encoding);
     let mut links = Links::new(ctx, outer);
+    doc.links.reserve(found.links.len());
     for raw in found.links {
         links.push(&mut doc, raw);
     }
