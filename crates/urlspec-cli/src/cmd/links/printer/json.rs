@@ -3,13 +3,12 @@
 //! error, offset, base_chain, containers, encoding and context, and
 //! host_split with `--parsers`.
 
-use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::io;
 
 use urlspec_links::{Document, Link};
 
-use super::{write_lines, BaseInfo};
+use super::{write_lines, BaseInfo, Places};
 use crate::output::json::push_json_string;
 use crate::output::JsonObject;
 use crate::output::RecordWrite;
@@ -18,8 +17,9 @@ use crate::output::RecordWrite;
 pub struct Json {
     /// The members the lines of a document share.
     shared: Shared,
-    /// The members a link shares with the link before it.
-    place: Place,
+    /// The `element` and `attribute` members, with the key of
+    /// `reference` after them, of each pair of names.
+    places: Places,
     /// A link's error, as its line says it.
     error: String,
     /// Whether each line has a `host_split` member (`--parsers`).
@@ -30,7 +30,7 @@ impl Json {
     pub fn new(parsers: bool) -> Json {
         Json {
             shared: Shared::default(),
-            place: Place::default(),
+            places: Places::default(),
             error: String::new(),
             parsers,
         }
@@ -46,9 +46,15 @@ impl Json {
             return Ok(());
         }
         self.shared.render(doc, &BaseInfo::of(&doc.base));
-        let Json { shared, place, error, parsers } = self;
+        let Json { shared, places, error, parsers } = self;
         write_lines(out, &doc.links, |buf, link| {
-            line(buf, error, shared, place.of(link), link);
+            let place = places.of(link, |buf, element, attribute| {
+                push_json_string(buf, element);
+                buf.extend_from_slice(b",\"attribute\":");
+                push_json_string(buf, attribute);
+                buf.extend_from_slice(b",\"reference\":");
+            });
+            line(buf, error, shared, place, link);
             if *parsers {
                 host_split(buf, link);
             }
@@ -127,59 +133,6 @@ impl Shared {
         self.tail_in_tree.clear();
         self.tail_in_tree.extend_from_slice(&self.tail);
         self.tail_in_tree.extend_from_slice(b"null");
-    }
-}
-
-/// The `element` and `attribute` members of a line, with the key of
-/// `reference` after them, rendered once for each pair a crawl's links
-/// have (a few: `a` `href`, `img` `src`, `link` `href`, ...).
-#[derive(Default)]
-struct Place {
-    pairs: Vec<Pair>,
-}
-
-struct Pair {
-    element: Cow<'static, str>,
-    attribute: Cow<'static, str>,
-    rendered: Vec<u8>,
-}
-
-/// The pairs kept; a pair past them replaces the last one.
-const PAIRS: usize = 16;
-
-impl Place {
-    /// The members of `link`'s element and attribute.
-    fn of(&mut self, link: &Link) -> &[u8] {
-        // The names are mostly the same static strings: equal addresses
-        // spare comparing their bytes.
-        fn same(a: &str, b: &str) -> bool {
-            a.len() == b.len() && (a.as_ptr() == b.as_ptr() || a == b)
-        }
-        let found = self.pairs.iter().position(|pair| {
-            same(&pair.element, &link.element)
-                && same(&pair.attribute, &link.attribute)
-        });
-        let at = match found {
-            Some(at) => at,
-            None => {
-                let mut rendered = Vec::new();
-                push_json_string(&mut rendered, &link.element);
-                rendered.extend_from_slice(b",\"attribute\":");
-                push_json_string(&mut rendered, &link.attribute);
-                rendered.extend_from_slice(b",\"reference\":");
-                let pair = Pair {
-                    element: link.element.clone(),
-                    attribute: link.attribute.clone(),
-                    rendered,
-                };
-                if self.pairs.len() == PAIRS {
-                    self.pairs.pop();
-                }
-                self.pairs.push(pair);
-                self.pairs.len() - 1
-            }
-        };
-        &self.pairs[at].rendered
     }
 }
 

@@ -7,11 +7,12 @@ mod json;
 mod text;
 mod tsv;
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use urlspec::base::Base;
-use urlspec_links::{html, Document, HostSplit, Summary};
+use urlspec_links::{html, Document, HostSplit, Link, Summary};
 
 use super::args::LinksOutput;
 use crate::output::RecordWrite;
@@ -42,6 +43,60 @@ fn write_lines<T>(
         })?;
     }
     Ok(())
+}
+
+/// The fields of a row or line that an element and attribute name give,
+/// rendered once for each pair a crawl's links have (a few: `a` `href`,
+/// `img` `src`, `link` `href`, ...).
+#[derive(Default)]
+struct Places {
+    pairs: Vec<Place>,
+}
+
+struct Place {
+    element: Cow<'static, str>,
+    attribute: Cow<'static, str>,
+    rendered: Vec<u8>,
+}
+
+impl Places {
+    /// The pairs kept; a pair past them replaces the last one.
+    const PAIRS: usize = 16;
+
+    /// The fields of `link`'s element and attribute, as `render` writes
+    /// them.
+    fn of(
+        &mut self,
+        link: &Link,
+        render: impl FnOnce(&mut Vec<u8>, &str, &str),
+    ) -> &[u8] {
+        // The names are mostly the same static strings: equal addresses
+        // spare comparing their bytes.
+        fn same(a: &str, b: &str) -> bool {
+            a.len() == b.len() && (a.as_ptr() == b.as_ptr() || a == b)
+        }
+        let found = self.pairs.iter().position(|pair| {
+            same(&pair.element, &link.element)
+                && same(&pair.attribute, &link.attribute)
+        });
+        let at = match found {
+            Some(at) => at,
+            None => {
+                let mut rendered = Vec::new();
+                render(&mut rendered, &link.element, &link.attribute);
+                if self.pairs.len() == Self::PAIRS {
+                    self.pairs.pop();
+                }
+                self.pairs.push(Place {
+                    element: link.element.clone(),
+                    attribute: link.attribute.clone(),
+                    rendered,
+                });
+                self.pairs.len() - 1
+            }
+        };
+        &self.pairs[at].rendered
+    }
 }
 
 /// Prints documents as they come, in one of the output formats.

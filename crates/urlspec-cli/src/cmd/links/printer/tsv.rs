@@ -9,7 +9,7 @@ use std::io;
 
 use urlspec_links::Document;
 
-use super::{write_lines, BaseInfo};
+use super::{write_lines, BaseInfo, Places};
 use crate::output::{push_visible, RecordWrite};
 
 /// The header row.
@@ -23,6 +23,11 @@ pub struct Tsv {
     /// tabs around them).
     name: Vec<u8>,
     base: Vec<u8>,
+    /// The encoding, with the tabs around it.
+    encoding: Vec<u8>,
+    /// The element and attribute of each pair of names, with the tabs
+    /// after them.
+    places: Places,
     /// A link's error, as its row says it.
     error: String,
     /// Whether rows end with a `host_split` column (`--parsers`).
@@ -34,6 +39,8 @@ impl Tsv {
         Tsv {
             name: Vec::new(),
             base: Vec::new(),
+            encoding: Vec::new(),
+            places: Places::default(),
             error: String::new(),
             parsers,
         }
@@ -58,14 +65,25 @@ impl Tsv {
         self.base.push(b'\t');
         push_visible(&mut self.base, &info.source);
         self.base.push(b'\t');
-        let encoding = doc.encoding.map_or("", |e| e.name());
-        let Tsv { name, base, error, parsers } = self;
+        self.encoding.clear();
+        self.encoding.push(b'\t');
+        push_visible(
+            &mut self.encoding,
+            doc.encoding.map_or("", |e| e.name()),
+        );
+        self.encoding.push(b'\t');
+        let Tsv { name, base, encoding, places, error, parsers } = self;
         write_lines(out, &doc.links, |rows, link| {
             rows.extend_from_slice(name);
-            push_visible(rows, &link.element);
-            rows.push(b'\t');
-            push_visible(rows, &link.attribute);
-            rows.push(b'\t');
+            rows.extend_from_slice(places.of(
+                link,
+                |buf, element, attribute| {
+                    push_visible(buf, element);
+                    buf.push(b'\t');
+                    push_visible(buf, attribute);
+                    buf.push(b'\t');
+                },
+            ));
             rows.extend_from_slice(
                 itoa::Buffer::new().format(link.offset).as_bytes(),
             );
@@ -81,9 +99,7 @@ impl Tsv {
                 let _ = write!(error, "{e}");
                 push_visible(rows, error);
             }
-            rows.push(b'\t');
-            push_visible(rows, encoding);
-            rows.push(b'\t');
+            rows.extend_from_slice(encoding);
             rows.extend_from_slice(
                 link.within.map_or("", |w| w.name()).as_bytes(),
             );
