@@ -219,22 +219,17 @@ def assert_matches_cli(run, want, want_stats):
         assert s["error"] is None
 
 
+# The archives of the bucket's paths list, over two partitions.
+FROM_THE_BUCKET = ["--paths-from", f"s3://{BUCKET}/{PATHS_KEY}", "--input-base-url", f"s3://{BUCKET}/", "--num-partitions", "2"]
+
+
 def test_cluster_reads_s3_and_counts_once_across_a_retry(cluster, s3, cli, tmp_path):
     """Two runs over the bucket's paths list: a clean one (endpoint given
     by --s3-endpoint, rows pickled), and one whose first attempt of the
     task reading b.warc fails (endpoint from AWS_ENDPOINT_URL on the driver
     and the executors, rows as Arrow batches written to Parquet by the
     tasks, the default). Both equal the CLI, and each other."""
-    common = [
-        "--paths-from",
-        f"s3://{BUCKET}/{PATHS_KEY}",
-        "--input-base-url",
-        f"s3://{BUCKET}/",
-        "--num-partitions",
-        "2",
-        "--mode",
-        "overwrite",
-    ]
+    common = [*FROM_THE_BUCKET, "--mode", "overwrite"]
     clean_out, faulty_out = str(tmp_path / "clean"), str(tmp_path / "faulty")
     submit(
         cluster,
@@ -276,20 +271,7 @@ def test_the_tasks_write_their_parquet_to_s3(cluster, s3, cli):
     out = f"s3://{BUCKET}/out/links"
     submit(
         cluster,
-        [
-            "--paths-from",
-            f"s3://{BUCKET}/{PATHS_KEY}",
-            "--input-base-url",
-            f"s3://{BUCKET}/",
-            "--num-partitions",
-            "2",
-            "--s3-endpoint",
-            s3["endpoint"],
-            "--writer",
-            "tasks",
-            "--output",
-            out,
-        ],
+        [*FROM_THE_BUCKET, "--s3-endpoint", s3["endpoint"], "--writer", "tasks", "--output", out],
     )
     keys = [o["Key"] for o in s3["client"].list_objects_v2(Bucket=BUCKET, Prefix="out/")["Contents"]]
     assert not [k for k in keys if "_temporary" in k]

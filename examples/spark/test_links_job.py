@@ -311,6 +311,20 @@ def test_save_modes(spark, archives, tmp_path, writer):
     assert list(stats_rows(out + "-stats")) == [c]
 
 
+@pytest.mark.parametrize("writer", ["spark", "tasks"])
+def test_an_archive_without_links(spark, tmp_path, writer):
+    """A task that read no link writes no file; when none did, the output
+    still has the schema (one empty file, as Spark's writer leaves it), so
+    that the host graph and other readers read it back."""
+    path = str(tmp_path / "quiet.warc.gz")
+    warcgen.write(path, [warcgen.response("http://h.example/", b"<p>no links</p>")], compress=True)
+    out = str(tmp_path / "links")
+    counts = links_job.main([path, "--output", out, "--writer", writer, "--host-graph", out + "-hosts"], spark=spark)
+    assert counts["pages"] == 1 and counts["links"] == 0
+    assert link_rows(out) == [] and host_graph_rows(out + "-hosts") == []
+    assert [f.name for f in spark.read.parquet(out).schema.fields] == list(links_job.COLUMNS)
+
+
 def test_the_tasks_writer_needs_arrow(spark, archives, tmp_path):
     with pytest.raises(SystemExit, match="--transfer arrow"):
         links_job.main(job_args(archives, str(tmp_path / "links"), "--writer", "tasks", "--transfer", "rows"), spark=spark)
