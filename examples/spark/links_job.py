@@ -145,8 +145,8 @@ archive, counted by the task that wrote the archive's links):
                                          on (--on-error skip); else null
   task_attempt          int              the attempt that wrote the row (0
                                          unless Spark retried the task)
-The totals the job prints are this table's sums, read back after Spark
-committed it: a task that failed and was retried counts once.
+The totals the job prints are this table's sums, as committed: a task that
+failed and was retried counts once.
 
 host graph (--host-graph PATH, Parquet, sorted by source_host, target_host):
   source_host  string  the host of target_uri
