@@ -609,6 +609,44 @@ def _task_attempt():
     return ctx.attemptNumber() if ctx is not None else None
 
 
+class _Reading:
+    """An archive as a task reads it: its links iterator, the links and
+    unresolved links read so far, and the error that ended it."""
+
+    def __init__(self, path):
+        self.path, self.links, self.n, self.unresolved, self.error = path, None, 0, 0, None
+
+    def stats(self, attempt):
+        summary = self.links.summary if self.links is not None else None
+        return _stats(summary, self.n, self.unresolved, self.error, attempt)
+
+
+def _read_archive(reading, endpoint, on_error, links_of):
+    """What links_of(stream, reading) yields from the archive at
+    reading.path, opened with open_archive and closed after. Under
+    --on-error skip, an error that ends it is logged and kept in
+    reading.error; the links read before it stay."""
+    stream = None
+    try:
+        stream = open_archive(reading.path, endpoint)
+        yield from links_of(stream, reading)
+    except Exception as e:
+        if on_error == "fail":
+            raise
+        reading.error = f"{type(e).__name__}: {e}"
+        print(f"links_job: {reading.path}: {reading.error} (after {reading.n} links; going on)", file=sys.stderr)
+    finally:
+        if stream is not None:
+            stream.close()
+
+
+def _fail_if_asked(fault, attempt, path):
+    """Fails the first attempt of the task that read the archive `fault`
+    names (FAULT_VARIABLE), once its links are handed on."""
+    if fault and attempt == 0 and os.path.basename(path) == fault:
+        raise InjectedFault(f"{FAULT_VARIABLE}: the first attempt of the task reading {path} fails")
+
+
 def make_extractor(spec, resolver, on_error, endpoint=None, fault=None, parsers=()):
     """The function run on each partition: for each archive path, the rows
     of its links, streamed as they are read, then its statistics row.
@@ -624,15 +662,15 @@ def make_extractor(spec, resolver, on_error, endpoint=None, fault=None, parsers=
         import urlspec  # on the executor, once per partition
 
         urljoin_resolve = _urljoin_resolver() if resolver == "urllib" else None
+        split = (lambda link: (link.host_split,)) if len(parsers) > 1 else (lambda link: ())
         attempt = _task_attempt()
-        for path in paths:
+
+        def rows(stream, reading):
+            reading.links = urlspec.links(stream, spec=spec, format="warc", parsers=parsers)
+            path = reading.path
             n = unresolved = 0
-            stream = links = error = None
             try:
-                stream = open_archive(path, endpoint)
-                links = urlspec.links(stream, spec=spec, format="warc", parsers=parsers)
-                split = (lambda link: (link.host_split,)) if len(parsers) > 1 else (lambda link: ())
-                for link in links:
+                for link in reading.links:
                     if urljoin_resolve is None:
                         url, link_error = link.url, link.error
                     else:
@@ -657,18 +695,14 @@ def make_extractor(spec, resolver, on_error, endpoint=None, fault=None, parsers=
                         *split(link),
                         None,
                     )
-            except Exception as e:
-                if on_error == "fail":
-                    raise
-                error = f"{type(e).__name__}: {e}"
-                print(f"links_job: {path}: {error} (after {n} links; going on)", file=sys.stderr)
             finally:
-                if stream is not None:
-                    stream.close()
-            summary = links.summary if links is not None else None
-            yield (path, *blank, _stats(summary, n, unresolved, error, attempt or 0))
-            if fault and attempt == 0 and os.path.basename(path) == fault:
-                raise InjectedFault(f"{FAULT_VARIABLE}: the first attempt of the task reading {path} fails")
+                reading.n, reading.unresolved = n, unresolved
+
+        for path in paths:
+            reading = _Reading(path)
+            yield from _read_archive(reading, endpoint, on_error, rows)
+            yield (path, *blank, reading.stats(attempt or 0))
+            _fail_if_asked(fault, attempt, path)
 
     return extract
 
@@ -781,44 +815,35 @@ def make_batch_reader(spec, on_error, endpoint=None, fault=None, batch_size=6553
         schema = _arrow_links_schema(len(parsers) > 1)
         names = [BATCH_COLUMNS.get(f.name, f.name) for f in list(schema)[1:]]
         attempt = _task_attempt() or 0
+
+        def batches(stream, reading):
+            reading.links = urlspec.link_batches(
+                stream,
+                batch_size,
+                dictionary=False,
+                documents=False,
+                summary=False,
+                spec=spec,
+                format="warc",
+                parsers=list(parsers),
+            )
+            warc_file = None
+            for b in reading.links:
+                rows = b.num_rows
+                if warc_file is None or len(warc_file) < rows:
+                    warc_file = _repeated(pa, reading.path, rows)
+                reading.n += rows
+                reading.unresolved += rows - b.column("error").null_count
+                # The columns are of the job's types already (a list's
+                # item name aside, which Arrow does not compare).
+                arrays = [warc_file.slice(0, rows)] + [b.column(name) for name in names]
+                yield pa.RecordBatch.from_arrays(arrays, schema=schema)
+
         for path in paths:
-            n = unresolved = 0
-            stream = links = error = None
-            try:
-                stream = open_archive(path, endpoint)
-                links = urlspec.link_batches(
-                    stream,
-                    batch_size,
-                    dictionary=False,
-                    documents=False,
-                    summary=False,
-                    spec=spec,
-                    format="warc",
-                    parsers=list(parsers),
-                )
-                warc_file = None
-                for b in links:
-                    rows = b.num_rows
-                    if warc_file is None or len(warc_file) < rows:
-                        warc_file = _repeated(pa, path, rows)
-                    n += rows
-                    unresolved += rows - b.column("error").null_count
-                    # The columns are of the job's types already (a list's
-                    # item name aside, which Arrow does not compare).
-                    arrays = [warc_file.slice(0, rows)] + [b.column(name) for name in names]
-                    yield pa.RecordBatch.from_arrays(arrays, schema=schema)
-            except Exception as e:
-                if on_error == "fail":
-                    raise
-                error = f"{type(e).__name__}: {e}"
-                print(f"links_job: {path}: {error} (after {n} links; going on)", file=sys.stderr)
-            finally:
-                if stream is not None:
-                    stream.close()
-            summary = links.summary if links is not None else None
-            yield path, _stats(summary, n, unresolved, error, attempt)
-            if fault and attempt == 0 and os.path.basename(path) == fault:
-                raise InjectedFault(f"{FAULT_VARIABLE}: the first attempt of the task reading {path} fails")
+            reading = _Reading(path)
+            yield from _read_archive(reading, endpoint, on_error, batches)
+            yield path, reading.stats(attempt)
+            _fail_if_asked(fault, attempt, path)
 
     return read
 
