@@ -708,21 +708,19 @@ def make_extractor(spec, resolver, on_error, endpoint=None, fault=None, parsers=
 
 
 def parser_names(given):
-    """The profile names of --parsers (comma-separated, `all`, any case),
-    each once, as urlspec names them: the links have a host_split column
-    when there are two or more. SystemExit for an unknown name."""
+    """The profile names of --parsers, read by urlspec.parser_list as
+    `urlspec links --parsers` reads its list (comma-separated, any case,
+    `all`, `none`), each once: the links have a host_split column when
+    there are two or more. None (no --parsers) is none. SystemExit for an
+    unknown or empty name."""
     import urlspec
 
-    known = {p.lower(): p for p in urlspec.PARSERS}
-    names = []
-    for name in (n.strip() for n in (given or "").split(",")):
-        if not name or name.lower() == "none":
-            continue
-        found = urlspec.PARSERS if name.lower() == "all" else [known.get(name.lower())]
-        if found == [None]:
-            raise SystemExit(f"links_job.py: --parsers: unknown parser {name!r} (known: {', '.join(urlspec.PARSERS)}, all)")
-        names += [p for p in found if p not in names]
-    return names
+    if given is None:
+        return []
+    try:
+        return urlspec.parser_list(given)
+    except urlspec.Error as e:
+        raise SystemExit(f"links_job.py: --parsers: {e}") from None
 
 
 def make_arrow_extractor(spec, resolver, on_error, endpoint=None, fault=None, batch_rows=8192, parsers=()):

@@ -522,3 +522,23 @@ def test_an_unknown_parser_stops_the_job_before_it_starts(tmp_path):
         links_job.parser_names("curl,lynx")
     assert links_job.parser_names("ALL") == list(urlspec.PARSERS)
     assert links_job.parser_names(None) == []
+
+
+def test_parser_names_read_the_list_as_the_cli_does():
+    import urlspec
+
+    assert links_job.parser_names("Curl, go,curl,none") == ["curl", "go"]
+    assert links_job.parser_names("none") == []
+    assert links_job.parser_names("ruby,all") == ["ruby"] + [p for p in urlspec.PARSERS if p != "ruby"]
+    # The message is the library's: the name, its byte position, every
+    # name the list takes.
+    with pytest.raises(SystemExit) as e:
+        links_job.parser_names("curl,lynx")
+    message = str(e.value)
+    assert message.startswith("links_job.py: --parsers: unknown parser `lynx` at byte 5 of the list"), message
+    for name in (*urlspec.PARSERS, "all", "none"):
+        assert name in message
+    # An empty name is unknown, as --parsers reads it.
+    for given in ("", "go,", "go,,curl"):
+        with pytest.raises(SystemExit, match="unknown parser ``"):
+            links_job.parser_names(given)

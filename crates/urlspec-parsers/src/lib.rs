@@ -38,12 +38,14 @@ mod bytes;
 mod components;
 pub mod confusion;
 pub mod diff;
+mod list;
 pub mod pairs;
 mod profile;
 pub mod profiles;
 pub mod urllib;
 
 pub use components::{Components, Parsed, Part, Refusal};
+pub use list::{profiles, profiles_from, UnknownProfile};
 pub use profile::{profile, Profile, PROFILES};
 
 /// The crate's README (its crates.io page), run as doc tests.

@@ -8,10 +8,14 @@
 //! A difference fails the test unless `oracles/differences.toml` lists
 //! its input for the runtime that gave it, with why; a listed input that
 //! agrees fails it too. A missing runtime skips the profile's test, or
-//! fails it when `CI` or `URLSPEC_PARSERS_REQUIRED=1` is set. The
-//! runtimes' versions and the counts are written to standard error as the
-//! test runs (not captured). With `URLSPEC_DIFFERENTIAL_DUMP=DIR`, every
-//! unexplained difference is written to `DIR/PROFILE.jsonl`.
+//! fails it when `CI` or `URLSPEC_PARSERS_REQUIRED=1` is set. The Python
+//! oracles run with `URLSPEC_ORACLE_PYTHON`, else the Python of the
+//! oracle virtual environment `.ci/run` makes (`target/oracle-venv`) when
+//! there is one, else `python3`; urllib3 at another release than its
+//! profile follows fails the test, saying how to set that environment up.
+//! The runtimes' versions and the counts are written to standard error as
+//! the test runs (not captured). With `URLSPEC_DIFFERENTIAL_DUMP=DIR`,
+//! every unexplained difference is written to `DIR/PROFILE.jsonl`.
 
 #[path = "common/hostile.rs"]
 mod hostile;
@@ -38,13 +42,24 @@ struct Oracle {
     program_env: &'static str,
     program: &'static str,
     script: &'static str,
+    /// The Python package the oracle loads, pinned in the oracle virtual
+    /// environment at the release the profile follows (the first two
+    /// words of its `follows`): another release fails the test, with how
+    /// to set the environment up.
+    pinned: Option<&'static str>,
 }
+
+/// The oracle virtual environment `.ci/run` makes, under the repository:
+/// its Python runs the Python oracles when `URLSPEC_ORACLE_PYTHON` is not
+/// set.
+const ORACLE_VENV: &str = "target/oracle-venv";
 
 const PYTHON_URLLIB: Oracle = Oracle {
     profile: "python-urllib",
     program_env: "URLSPEC_ORACLE_PYTHON",
     program: "python3",
     script: "python_urllib.py",
+    pinned: None,
 };
 
 const PYTHON_URLLIB3: Oracle = Oracle {
@@ -52,6 +67,7 @@ const PYTHON_URLLIB3: Oracle = Oracle {
     program_env: "URLSPEC_ORACLE_PYTHON",
     program: "python3",
     script: "python_urllib3.py",
+    pinned: Some("urllib3"),
 };
 
 const PHP: Oracle = Oracle {
@@ -59,6 +75,7 @@ const PHP: Oracle = Oracle {
     program_env: "URLSPEC_ORACLE_PHP",
     program: "php",
     script: "php.php",
+    pinned: None,
 };
 
 const NODE_LEGACY: Oracle = Oracle {
@@ -66,6 +83,7 @@ const NODE_LEGACY: Oracle = Oracle {
     program_env: "URLSPEC_ORACLE_NODE",
     program: "node",
     script: "node_legacy.js",
+    pinned: None,
 };
 
 const RUBY: Oracle = Oracle {
@@ -73,6 +91,7 @@ const RUBY: Oracle = Oracle {
     program_env: "URLSPEC_ORACLE_RUBY",
     program: "ruby",
     script: "ruby.rb",
+    pinned: None,
 };
 
 #[test]
@@ -93,6 +112,7 @@ const GO: Oracle = Oracle {
     program_env: "URLSPEC_ORACLE_GO",
     program: "go",
     script: "go.go",
+    pinned: None,
 };
 
 #[test]
@@ -122,6 +142,7 @@ const JAVA: Oracle = Oracle {
     program_env: "URLSPEC_ORACLE_JAVA",
     program: "java",
     script: "java.java",
+    pinned: None,
 };
 
 #[test]
@@ -137,6 +158,7 @@ const CURL: Oracle = Oracle {
     program_env: "URLSPEC_ORACLE_CC",
     program: "cc",
     script: "curl.c",
+    pinned: None,
 };
 
 #[test]
@@ -191,6 +213,7 @@ fn check_built(o: &Oracle, build: fn(&str, &Path, &Path) -> Command) {
         program_env: "URLSPEC_ORACLE_BUILT_PROGRAM",
         program: Box::leak(program.into_boxed_str()),
         script: o.script,
+        pinned: None,
     });
 }
 
@@ -344,14 +367,41 @@ fn compared(theirs: &Value) -> Value {
     }
 }
 
+/// The program that runs the oracle: the one its variable names, else
+/// for the Python oracles the oracle virtual environment's Python when
+/// there is one, else its default.
+fn program(o: &Oracle) -> String {
+    if let Ok(program) = std::env::var(o.program_env) {
+        return program;
+    }
+    let venv = paths::repository().join(ORACLE_VENV).join("bin/python");
+    if o.program_env == "URLSPEC_ORACLE_PYTHON" && venv.is_file() {
+        return venv.to_string_lossy().into_owned();
+    }
+    o.program.to_owned()
+}
+
+/// How to set up the oracle virtual environment with `package` at
+/// `release`, as `.ci/run` does.
+fn venv_setup(package: &str, release: &str) -> String {
+    format!(
+        "set up the oracle virtual environment as .ci/run does, from the \
+         repository's root:\n    python3 -m venv {ORACLE_VENV}\n    \
+         {ORACLE_VENV}/bin/python -m pip install '{package}=={release}'\n\
+         (the test runs {ORACLE_VENV}/bin/python unless \
+         URLSPEC_ORACLE_PYTHON names another Python with {package} \
+         {release})"
+    )
+}
+
 /// Runs the oracle over `inputs`: its runtime's name, and one answer per
-/// input; `Err` when the runtime is missing.
+/// input; `Err` when the runtime is missing. Panics when the oracle loads
+/// another release of a pinned package than the profile follows.
 fn run_oracle(
     o: &Oracle,
     inputs: Vec<String>,
 ) -> Result<(String, Vec<Value>), String> {
-    let program =
-        std::env::var(o.program_env).unwrap_or_else(|_| o.program.to_owned());
+    let program = program(o);
     let script = oracles_dir().join(o.script);
     let mut child = Command::new(&program)
         .arg(&script)
@@ -365,15 +415,40 @@ fn run_oracle(
     let hello: Value = serde_json::from_str(&first).map_err(|e| {
         format!("{program} {}: {e}: {first:?}", script.display())
     })?;
+    let follows = profile(o.profile).expect("a profile").follows;
+    // `urllib3 2.8.0 urllib3.util.parse_url ...`: the package's release.
+    let pin = o.pinned.map(|package| {
+        let release = follows
+            .strip_prefix(package)
+            .and_then(|rest| rest.strip_prefix(' '))
+            .and_then(|rest| rest.split(' ').next())
+            .unwrap_or_else(|| {
+                panic!("{follows:?} names no {package} release")
+            });
+        (package, release)
+    });
     if let Some(missing) = hello.get("missing") {
         let _ = child.wait();
-        return Err(format!("{program}: {missing}"));
+        let setup = pin.map_or_else(String::new, |(package, release)| {
+            format!("; {}", venv_setup(package, release))
+        });
+        return Err(format!("{program}: {missing}{setup}"));
     }
-    let runtime = format!(
-        "{} {}",
-        hello["runtime"].as_str().unwrap_or("?"),
-        hello["library"].as_str().unwrap_or("?")
-    );
+    let library = hello["library"].as_str().unwrap_or("?");
+    if let Some((package, release)) = pin {
+        if library != format!("{package} {release}") {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "{}: the profile follows {package} {release}, but {program} \
+                 loads {library}; {}",
+                o.profile,
+                venv_setup(package, release)
+            );
+        }
+    }
+    let runtime =
+        format!("{} {library}", hello["runtime"].as_str().unwrap_or("?"));
     let n = inputs.len();
     let mut stdin = BufWriter::new(child.stdin.take().expect("piped"));
     // One thread writes every input while this one reads the answers: the

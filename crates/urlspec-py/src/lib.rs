@@ -671,6 +671,14 @@ fn parsers() -> Vec<&'static str> {
     urlspec_parsers::PROFILES.iter().map(|p| p.name).collect()
 }
 
+/// The profiles' names of a list of parsers (`urlspec.parser_list`):
+/// a comma-separated str or an iterable of names, as `--parsers` reads
+/// its list.
+#[pyfunction]
+fn parser_list(parsers: &Bound<'_, PyAny>) -> PyResult<Vec<&'static str>> {
+    Ok(links::profiles_of(parsers)?.iter().map(|p| p.name).collect())
+}
+
 /// Refuses to run where the package's process-wide state would be shared
 /// unsoundly: outside the main interpreter, and without the GIL.
 ///
@@ -731,6 +739,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(extract, m)?)?;
     m.add_function(wrap_pyfunction!(specs, m)?)?;
     m.add_function(wrap_pyfunction!(parsers, m)?)?;
+    m.add_function(wrap_pyfunction!(parser_list, m)?)?;
     m.add_function(wrap_pyfunction!(_limit_input_for_tests, m)?)?;
     m.add_function(wrap_pyfunction!(links::links, m)?)?;
     m.add_class::<links_arrow::LinkBatchReader>()?;

@@ -461,7 +461,7 @@ impl Links {
 
 /// Every link of `source`: see `urlspec.links` in `__init__.py`.
 #[pyfunction]
-#[pyo3(signature = (source, url = None, redirects = Vec::new(), spec = "rfc1808", format = "auto", name = None, strict_base = false, base_headers = "spec", parsers = Vec::new()))]
+#[pyo3(signature = (source, url = None, redirects = Vec::new(), spec = "rfc1808", format = "auto", name = None, strict_base = false, base_headers = "spec", parsers = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn links(
     py: Python<'_>,
@@ -473,7 +473,7 @@ pub fn links(
     name: Option<String>,
     strict_base: bool,
     base_headers: &str,
-    parsers: Vec<String>,
+    parsers: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Links> {
     let (input, name, raised) = open(
         py,
@@ -485,7 +485,7 @@ pub fn links(
         name,
         strict_base,
         base_headers,
-        &parsers,
+        parsers,
     )?;
     Ok(Links {
         state: Mutex::new(State {
@@ -516,10 +516,13 @@ pub(crate) fn open(
     name: Option<String>,
     strict_base: bool,
     base_headers: &str,
-    parsers: &[String],
+    parsers: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(urlspec_links::Input<Input>, String, Raised)> {
     let spec = spec_of(py, spec)?;
-    let parsers = profiles_of(py, parsers)?;
+    let parsers = match parsers {
+        Some(list) => profiles_of(list)?,
+        None => Vec::new(),
+    };
     let headers = match base_headers {
         "spec" => urlspec::base::Headers::Spec,
         "all" => urlspec::base::Headers::All,
@@ -598,39 +601,32 @@ pub(crate) fn open(
     Ok((input, name, raised))
 }
 
-/// The profiles named in `names` (`all`: every one), in order, each once.
-fn profiles_of(
-    py: Python<'_>,
-    names: &[String],
+/// The profiles of `parsers` (`str | Iterable[str]`) as
+/// `urlspec_parsers::profiles` reads a list (a str) and
+/// `urlspec_parsers::profiles_from` its names one by one (an iterable);
+/// an unknown name is `urlspec.Error` with its byte position in the list.
+pub(crate) fn profiles_of(
+    parsers: &Bound<'_, PyAny>,
 ) -> PyResult<Vec<&'static urlspec_links::Profile>> {
-    let mut out: Vec<&'static urlspec_links::Profile> = Vec::new();
-    for name in names {
-        let found = if name.eq_ignore_ascii_case("all") {
-            urlspec_parsers::PROFILES.to_vec()
-        } else if let Some(p) = urlspec_parsers::profile(name.trim()) {
-            vec![p]
-        } else {
-            let known: Vec<&str> =
-                urlspec_parsers::PROFILES.iter().map(|p| p.name).collect();
-            return Err(error(
-                py,
-                "Error",
-                format!(
-                    "unknown parser {name:?}; expected all or one of {}",
-                    known.join(", ")
-                ),
-                None,
-                None,
-                None,
-            ));
-        };
-        for p in found {
-            if !out.contains(&p) {
-                out.push(p);
-            }
-        }
-    }
-    Ok(out)
+    let found = if let Ok(list) = parsers.cast::<PyString>() {
+        urlspec_parsers::profiles(&list.to_cow()?)
+    } else {
+        let names = parsers
+            .try_iter()?
+            .map(|name| name?.extract::<String>())
+            .collect::<PyResult<Vec<String>>>()?;
+        urlspec_parsers::profiles_from(names.iter().map(String::as_str))
+    };
+    found.map_err(|e| {
+        error(
+            parsers.py(),
+            "Error",
+            e.to_string(),
+            Some(e.position()),
+            None,
+            Some("unknown parser".into()),
+        )
+    })
 }
 
 /// The summary dict of `urlspec.links` and `urlspec.link_batches`: the

@@ -918,7 +918,7 @@ impl LinkBatchReader {
 /// The batches of `source`: see `urlspec.link_batches` in
 /// `_links_arrow.py`.
 #[pyfunction]
-#[pyo3(signature = (source, batch_size = 65536, dictionary = true, documents = true, url = None, redirects = Vec::new(), spec = "rfc1808", format = "auto", name = None, strict_base = false, base_headers = "spec", parsers = Vec::new()))]
+#[pyo3(signature = (source, batch_size = 65536, dictionary = true, documents = true, url = None, redirects = Vec::new(), spec = "rfc1808", format = "auto", name = None, strict_base = false, base_headers = "spec", parsers = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn link_batches(
     py: Python<'_>,
@@ -933,7 +933,7 @@ pub fn link_batches(
     name: Option<String>,
     strict_base: bool,
     base_headers: &str,
-    parsers: Vec<String>,
+    parsers: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<LinkBatchReader> {
     if batch_size == 0 {
         return Err(error(
@@ -955,7 +955,7 @@ pub fn link_batches(
         name,
         strict_base,
         base_headers,
-        &parsers,
+        parsers,
     )?;
     let parsers = input.context().parsers.len() > 1;
     let options = Options { batch_size, dictionary, documents, parsers };

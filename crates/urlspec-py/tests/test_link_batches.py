@@ -269,3 +269,17 @@ def test_host_split_column_row_for_row(tmp_path, urlspec_cli):
         kinds, it = batches_of(path.read_bytes(), parsers=parsers)
         assert "host_split" not in kinds["links"][0].schema.names
         assert it.summary["host_splits"] == 0
+
+
+def test_parsers_are_read_as_urlspec_links_reads_them():
+    page = b"<a href='http://allowed.example\\@evil.example/'>x</a>"
+    want = [("python-urllib3", "allowed.example"), ("python-urllib", "evil.example")]
+    for parsers in (["none", "python-urllib3", "PYTHON-URLLIB"], "none,python-urllib3, PYTHON-URLLIB"):
+        batches = list(urlspec.link_batches(page, url="http://h/", parsers=parsers))
+        assert batches[0].column("host_split")[0].as_py() == want
+        assert list(next(urlspec.links(page, url="http://h/", parsers=parsers)).host_split.items()) == want
+    batches = list(urlspec.link_batches(page, url="http://h/", parsers="none"))
+    assert "host_split" not in batches[0].schema.names
+    with pytest.raises(urlspec.Error) as e:
+        urlspec.link_batches(page, parsers="go,lynx")
+    assert e.value.position == 3 and "`lynx`" in str(e.value)

@@ -407,3 +407,37 @@ def test_parsers_mark_and_count_the_links_whose_host_they_split(tmp_path, urlspe
 def test_an_unknown_parser_is_an_error():
     with pytest.raises(urlspec.Error, match="lynx"):
         urlspec.links(b"<a href=x>", parsers="python-urllib,lynx")
+
+
+def test_parser_lists_are_read_as_the_cli_reads_them():
+    assert urlspec.parser_list("Curl, go,curl") == ["curl", "go"]
+    assert urlspec.parser_list(["GO", " curl ", "go"]) == ["go", "curl"]
+    assert urlspec.parser_list("ruby,all") == ["ruby"] + [p for p in urlspec.PARSERS if p != "ruby"]
+    assert urlspec.parser_list(("all",)) == list(urlspec.PARSERS)
+    # `none` names no parser, as --parsers none; so does no name at all.
+    for none in ("none", "NONE,none", ["none"], (), []):
+        assert urlspec.parser_list(none) == []
+    assert urlspec.parser_list("none,go") == ["go"]
+    for parsers in ("none", ["none", "curl"]):
+        it = urlspec.links(HOST_SPLIT_PAGE, url="http://h/", parsers=parsers)
+        assert all("host_split" not in l.to_dict() for l in it)
+
+
+def test_an_unknown_parser_has_its_position_and_the_names_a_list_takes():
+    with pytest.raises(urlspec.Error) as e:
+        urlspec.parser_list("curl, Lynx,go")
+    assert e.value.position == 6
+    assert str(e.value).startswith("unknown parser `Lynx` at byte 6 of the list; expected one of ")
+    for name in (*urlspec.PARSERS, "all", "none"):
+        assert name in str(e.value)
+    # A list of names: the position in the names joined by commas.
+    with pytest.raises(urlspec.Error) as e:
+        urlspec.links(b"<a href=x>", parsers=["go", "lynx"])
+    assert e.value.position == 3 and "`lynx`" in str(e.value)
+    # An empty name is unknown, as --parsers reads it.
+    for parsers, at in (("", 0), ("go,", 3), ("go,,curl", 3)):
+        with pytest.raises(urlspec.Error) as e:
+            urlspec.parser_list(parsers)
+        assert e.value.position == at, parsers
+    with pytest.raises(TypeError):
+        urlspec.parser_list(["go", 3])

@@ -20,7 +20,7 @@ use clap::builder::{PossibleValue, StyledStr, TypedValueParser};
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Arg, Args};
 use urlspec::{Reference, Spec};
-use urlspec_parsers::{Profile, PROFILES};
+use urlspec_parsers::{Profile, UnknownProfile, PROFILES};
 
 use crate::output::{self, Error};
 
@@ -245,9 +245,10 @@ pub fn check_absolute(
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParserList(pub Vec<&'static Profile>);
 
-/// The value parser of `--parsers`: a comma-separated list of profile
-/// names (ASCII case ignored), `all` for every profile, or `none`. A name
-/// given twice counts once, where it first appears.
+/// The value parser of `--parsers`: a list of profiles as
+/// [`urlspec_parsers::profiles`] reads it (comma-separated names, ASCII
+/// case ignored, `all`, `none`, each profile once where it first appears);
+/// an unknown name is clap's error listing the names the list takes.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ParserListParser;
 
@@ -260,24 +261,13 @@ impl TypedValueParser for ParserListParser {
         arg: Option<&Arg>,
         value: &OsStr,
     ) -> Result<ParserList, clap::Error> {
-        let text = value.to_string_lossy();
-        let mut parsers: Vec<&'static Profile> = Vec::new();
-        for name in text.split(',').map(str::trim) {
-            let found: Vec<&'static Profile> =
-                if name.eq_ignore_ascii_case("all") {
-                    PROFILES.to_vec()
-                } else if name.eq_ignore_ascii_case("none") {
-                    Vec::new()
-                } else {
-                    vec![profile_of(cmd, arg, name, &["all", "none"])?]
-                };
-            for p in found {
-                if !parsers.contains(&p) {
-                    parsers.push(p);
-                }
-            }
-        }
-        Ok(ParserList(parsers))
+        urlspec_parsers::profiles(&value.to_string_lossy())
+            .map(ParserList)
+            .map_err(|e| {
+                let arg =
+                    arg.map_or_else(|| "--parsers".to_owned(), Arg::to_string);
+                invalid_value(cmd, arg, e.name(), UnknownProfile::known())
+            })
     }
 }
 
@@ -296,7 +286,7 @@ impl TypedValueParser for ProfileParser {
         value: &OsStr,
     ) -> Result<&'static Profile, clap::Error> {
         let text = value.to_string_lossy();
-        profile_of(cmd, arg, text.trim(), &[])
+        profile_of(cmd, arg, text.trim())
     }
 
     fn possible_values(
@@ -306,18 +296,16 @@ impl TypedValueParser for ProfileParser {
     }
 }
 
-/// The profile named `name`, or clap's error listing the names (and
-/// `extra`, the other words the argument takes).
+/// The profile named `name`, or clap's error listing the names.
 pub fn profile_of(
     cmd: &clap::Command,
     arg: Option<&Arg>,
     name: &str,
-    extra: &[&'static str],
 ) -> Result<&'static Profile, clap::Error> {
     urlspec_parsers::profile(name).ok_or_else(|| {
         let arg = arg.map_or_else(|| "--parsers".to_owned(), Arg::to_string);
         let names = PROFILES.iter().map(|p| p.name);
-        invalid_value(cmd, arg, name, names.chain(extra.iter().copied()))
+        invalid_value(cmd, arg, name, names)
     })
 }
 
@@ -364,5 +352,33 @@ mod tests {
             .collect();
         let want: Vec<&str> = SPECS.iter().map(|s| s.name()).collect();
         assert_eq!(names, want);
+    }
+
+    /// `--parsers` reads its list as `urlspec_parsers::profiles` does; an
+    /// unknown name is a usage error naming every word the list takes.
+    #[test]
+    fn parser_lists_are_read_by_the_profiles_crate() {
+        let parsers = |list: &str| {
+            Cli::try_parse_from(["urlspec", "diff", "--parsers", list, "x"])
+                .map(|cli| match cli.command {
+                    Command::Diff(args) => args.parsers.0,
+                    other => panic!("not diff: {other:?}"),
+                })
+        };
+        for list in ["Curl, go,curl,none", "all", "none", "ruby,ALL"] {
+            assert_eq!(
+                parsers(list).unwrap(),
+                urlspec_parsers::profiles(list).unwrap(),
+                "{list}"
+            );
+        }
+        for list in ["go,lynx", "go,", ""] {
+            let e = parsers(list).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::InvalidValue, "{list:?}");
+            let text = e.to_string();
+            for name in UnknownProfile::known() {
+                assert!(text.contains(name), "{list:?}: {text}");
+            }
+        }
     }
 }

@@ -221,8 +221,8 @@ impl TypedValueParser for PairListParser {
                     )
                     .with_cmd(cmd));
                 };
-                let validator = profile_of(cmd, arg, v.trim(), &[])?;
-                let fetcher = profile_of(cmd, arg, f.trim(), &[])?;
+                let validator = profile_of(cmd, arg, v.trim())?;
+                let fetcher = profile_of(cmd, arg, f.trim())?;
                 vec![Pair { validator, fetcher }]
             };
             for pair in found {

@@ -49,6 +49,7 @@ __all__ = [
     "LinksError",
     "SPECS",
     "PARSERS",
+    "parser_list",
     "parse",
     "resolve",
     "make_relative",
@@ -71,6 +72,13 @@ SPECS: tuple[str, ...] = tuple(_native.specs())
 #: The real parsers' profiles ``links(parsers=...)`` takes (``urlspec diff
 #: --parsers``), in the order ``"all"`` names them.
 PARSERS: tuple[str, ...] = tuple(_native.parsers())
+
+#: The profiles' names of a list of parsers, in order, each once: a
+#: comma-separated ``str`` (``"python-urllib,curl"``) or an iterable of
+#: names, read as ``urlspec diff --parsers`` reads its list (ASCII case
+#: ignored, ``"all"``, ``"none"``). An unknown or empty name raises
+#: ``urlspec.Error`` with its byte ``position`` in the list.
+parser_list = _native.parser_list
 
 parse = _native.parse
 resolve = _native.resolve
@@ -115,8 +123,9 @@ def links(
     spec instead of the spec's own.
 
     As the CLI's ``--parsers``: ``parsers`` names real parsers' profiles
-    (``"python-urllib,curl"``, a list of names, or ``"all"``; see
-    ``urlspec diff --parsers``) each resolved URL is read with too; a link
+    (``"python-urllib,curl"``, a list of names, ``"all"`` or ``"none"``,
+    read as ``urlspec.parser_list`` reads them) each resolved URL is read
+    with too; a link
     whose host they read differently has ``Link.host_split``, each
     parser's host (``None`` where it reads none), its dict a
     ``host_split`` key, and ``.summary["host_splits"]`` counts them.
@@ -143,15 +152,8 @@ def links(
         name=name,
         strict_base=strict_base,
         base_headers=base_headers,
-        parsers=_parser_names(parsers),
+        parsers=parsers,
     )
-
-
-def _parser_names(parsers: str | Iterable[str]) -> list[str]:
-    """The names of ``parsers``: a comma-separated string or an iterable."""
-    if isinstance(parsers, str):
-        return [n.strip() for n in parsers.split(",") if n.strip()]
-    return list(parsers)
 
 
 from ._batch import ResolveMany, parse_many, resolve_many  # noqa: E402

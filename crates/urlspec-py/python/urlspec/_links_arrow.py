@@ -233,9 +233,6 @@ def link_batches(
     """
     if batch_size < 1:
         raise ValueError("batch_size must be at least 1")
-    from . import _parser_names
-
-    names = _parser_names(parsers)
     reader = _native.link_batches(
         source,
         batch_size=batch_size,
@@ -248,6 +245,6 @@ def link_batches(
         name=name,
         strict_base=strict_base,
         base_headers=base_headers,
-        parsers=names,
+        parsers=parsers,
     )
     return LinkBatches(reader, dictionary, documents, summary, parsers=reader.host_split)
