@@ -5,7 +5,9 @@ urlspec and with urllib.parse.urljoin.
 Generates a crawl (warcgen.synthetic_archives: gzip WARC archives of HTML
 pages with request records, redirects and images, nothing committed), then
 runs the job (links and statistics to Parquet) with --resolver urlspec and
---resolver urllib alternately in one Spark application per setting:
+--resolver urllib, and with --writer spark and tasks (the Parquet written by
+Spark's writer, or by the tasks from their Arrow batches), alternately in
+one Spark application per setting:
 
 - Spark local[N] for each N of --cores;
 - a standalone cluster of --workers workers with one core each, started on
@@ -17,17 +19,19 @@ rounds; cores: N in local mode, the workers on the cluster), and each as a
 share of `urlspec links -j 1` on the same archives (the command's release
 build, --cli; its JSON written to /dev/null). In the same run it times,
 without Spark, in this process: `urlspec.link_batches` alone (the Arrow
-batches built in Rust, taken one by one), and the job's partition
-functions (what each task does apart from Spark's row transfer and the
-Parquet writing). Seconds are wall-clock, from the start of the job to
-its outputs written (Spark's start-up excluded: a warm-up run comes
-first). CPU seconds are shown too, with links per CPU second, which a
+batches built in Rust, taken one by one), the job's partition functions
+(what each task does apart from Spark's row transfer and the Parquet
+writing) and the partition function of --writer tasks (the batches
+written to Parquet: all a task of that writer does). Seconds are wall-clock, from the start of the job to
+its outputs written (Spark's start-up excluded: --warmups runs come
+first, so that the JVM's JIT has compiled the job's code). CPU seconds are shown too, with links per CPU second, which a
 loaded machine disturbs less: the command's; this process's for the runs
 without Spark (the batches are read on a thread of their own); for a
 Spark run, those of this process and every process under it (the JVM, its
 Python workers, the cluster's daemons and executors: Linux /proc).
 
-    python examples/spark/bench_links_job.py --cores 1,2 --workers 2 --rounds 3
+    python examples/spark/bench_links_job.py --cores 1,2 --workers 2 --rounds 3 \
+        --transfers arrow --writers spark,tasks --resolvers urlspec
 
 Needs pyspark, Java 17 or later and the urlspec package, as the job does.
 """
@@ -102,31 +106,34 @@ def tree_cpu_seconds():
 
 
 def time_setting(spark, what, cores, paths, work, a, rows):
-    """The rounds of one Spark setting; appends a result row per transfer
-    and resolver."""
-    runs = [(t, r) for t in a.transfers.split(",") for r in a.resolvers.split(",")]
+    """The rounds of one Spark setting; appends a result row per transfer,
+    writer and resolver (the tasks' writer under --transfer arrow only)."""
+    writers = a.writers.split(",")
+    runs = [(t, w, r) for t in a.transfers.split(",") for w in writers for r in a.resolvers.split(",") if t == "arrow" or w != "tasks"]
     times = {k: [] for k in runs}
     cpu = {k: [] for k in runs}
     counts = {}
-    # A warm-up run over every archive starts the Python workers of every
-    # executor, and the JIT.
-    for t in a.transfers.split(","):
-        links_job.main(paths + ["-o", f"{work}/warmup", "--mode", "overwrite", "--transfer", t], spark=spark)
+    # Warm-up runs over every archive start the Python workers of every
+    # executor, and let the JVM's JIT compile what the job runs: after one
+    # run its compiler threads still take as much CPU as the job itself.
+    for _ in range(a.warmups):
+        for t, w in sorted({(t, w) for t, w, _ in runs}):
+            links_job.main(paths + ["-o", f"{work}/warmup", "--mode", "overwrite", "--transfer", t, "--writer", w], spark=spark)
     for _ in range(a.rounds):
         for k in runs:
-            t, r = k
+            t, w, r = k
             args = links_job.build_parser().parse_args(
                 paths
-                + ["-o", f"{work}/out-{t}-{r}", "--mode", "overwrite", "--resolver", r, "--spec", a.spec]
-                + ["--transfer", t]
+                + ["-o", f"{work}/out-{t}-{w}-{r}", "--mode", "overwrite", "--resolver", r, "--spec", a.spec]
+                + ["--transfer", t, "--writer", w]
             )
             c = tree_cpu_seconds()
             counts[k], seconds = links_job.run(spark, args)
             cpu[k].append(tree_cpu_seconds() - c)
             times[k].append(seconds)
     for k in runs:
-        t, r = k
-        rows.append((f"{what}, --transfer {t}", cores, r, counts[k]["pages"], counts[k]["links"], times[k], cpu[k]))
+        t, w, r = k
+        rows.append((f"{what}, --transfer {t} --writer {w}", cores, r, counts[k]["pages"], counts[k]["links"], times[k], cpu[k]))
 
 
 def session(master, name):
@@ -155,9 +162,11 @@ def main():
     p.add_argument("--pages", type=int, default=500, help="HTML pages per archive (default 500)")
     p.add_argument("--links", type=int, default=30, help="mean links per page (default 30)")
     p.add_argument("--rounds", type=int, default=3, help="runs of each resolver, alternating (default 3)")
+    p.add_argument("--warmups", type=int, default=5, help="untimed runs of each transfer and writer first, in each Spark setting (default 5)")
     p.add_argument("--cores", default="1,2", help="Spark local[N] for each N in this list; empty: none (default 1,2)")
     p.add_argument("--workers", type=int, default=2, help="one-core workers of the standalone cluster; 0: no cluster (default 2)")
     p.add_argument("--transfers", default="arrow,rows", help="--transfer modes of the job to time (default arrow,rows)")
+    p.add_argument("--writers", default="spark,tasks", help="--writer values of the job to time (default spark,tasks)")
     p.add_argument("--resolvers", default="urlspec,urllib", help="--resolver values of the job to time (default urlspec,urllib)")
     p.add_argument("--batch-size", type=int, default=65536, help="links per Arrow batch (default 65536)")
     p.add_argument("--cli", help="the urlspec command to compare with (default: the release build in Cargo's target directory)")
@@ -200,6 +209,7 @@ def main():
         with open(paths[0], "rb") as f:
             for _ in urlspec.link_batches(f, a.batch_size, dictionary=False, documents=False, summary=False, spec=a.spec, format="warc"):
                 pass
+        links_job._arrow_links_schema()  # pyspark's Arrow types, imported once as in a Python worker
         times, cpu = [], []
         for _ in range(a.rounds):
             t, c = time.perf_counter(), cpu_seconds()
@@ -217,18 +227,30 @@ def main():
             for _ in range(a.rounds):
                 t, c = time.perf_counter(), cpu_seconds()
                 if r == "urlspec":
-                    import pyarrow as pa
-
-                    part = links_job.make_batch_extractor(a.spec, "fail", batch_size=a.batch_size)
-                    out = list(part([pa.record_batch([pa.array(paths)], names=["path"])]))
-                    stats = [s for b in out for s in b.column("stats").to_pylist() if s]
-                    stats = [(s["pages"], s["links"]) for s in stats]
+                    # The batches taken one by one, as mapInArrow takes them.
+                    read = links_job.make_batch_reader(a.spec, "fail", batch_size=a.batch_size)
+                    stats = [item[1][:2] for item in read(paths) if isinstance(item, tuple)]
                 else:
                     stats = [row[-1] for row in links_job.make_extractor(a.spec, r, "fail")(paths) if row[-1]]
                 times.append(time.perf_counter() - t)
                 cpu.append(cpu_seconds() - c)
             pages, links = sum(s[0] for s in stats), sum(s[1] for s in stats)
             rows.append(("the job's partition function (no Spark)", 1, r, pages, links, times, cpu))
+        if "tasks" in a.writers.split(",") and "urlspec" in resolvers:
+            # What a task of --writer tasks does: the batches written to
+            # Parquet (zstd, no dictionaries) by pyarrow.
+            times, cpu = [], []
+            for i in range(a.rounds):
+                out = os.path.join(work, "task-writer")
+                shutil.rmtree(out, ignore_errors=True)
+                read = links_job.make_batch_reader(a.spec, "fail", batch_size=a.batch_size)
+                task = links_job.make_part_writer(read, out, None, f"bench-{i}", "zstd", False, links_job._links_schema().json())
+                t, c = time.perf_counter(), cpu_seconds()
+                stats = [item[2][:2] for item in task(paths) if item[0] == "stats"]
+                times.append(time.perf_counter() - t)
+                cpu.append(cpu_seconds() - c)
+            pages, links = sum(s[0] for s in stats), sum(s[1] for s in stats)
+            rows.append(("the partition function of --writer tasks (no Spark)", 1, "urlspec", pages, links, times, cpu))
         # The CLI and link_batches rows count what the partition function counts.
         pages = next(r[3] for r in rows if r[3])
         links = next(r[4] for r in rows if r[4])
@@ -264,7 +286,7 @@ def main():
             base = base or (rate if what.startswith("`urlspec links") else None)
             share = f"{rate / base:.0%}" if base else ""
             c = statistics.median(cpu)
-            cpu_rate = links / c
+            cpu_rate = links / c if c else 0.0
             base_cpu = base_cpu or (cpu_rate if what.startswith("`urlspec links") else None)
             cpu_share = f"{cpu_rate / base_cpu:.0%}" if base_cpu else ""
             print(f"| {what} | {r} | {links:,} | {s:.2f} | {rate:,.0f} | {share} | {c:.2f} | {cpu_rate:,.0f} | {cpu_share} |")

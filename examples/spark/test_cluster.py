@@ -5,12 +5,15 @@ the archives and a gzip-compressed paths list, as Common Crawl publishes
 them. A standalone cluster (standalone.py: a master and two workers of one
 core each, from the pyspark package's launcher, on 127.0.0.1) runs the job
 through spark-submit, its executors reading each archive from the bucket
-with boto3. The outputs go to the local filesystem, written by Spark.
+with boto3. The outputs go to the local filesystem, written by Spark or by
+the tasks (--writer), or back to the bucket, written by the tasks.
 
 - The links equal `urlspec links --output json` over the same archives,
   row for row; each archive's statistics row equals the command's summary.
 - A run whose first attempt of one task fails (the job's test variable)
   writes the same links, statistics and host graph as a clean run.
+- Links and statistics written by the tasks into the bucket equal the
+  command's too.
 - Executors that get the package as a packed virtual environment
   (--archives, as examples/spark/README.md shows) write the same links (needs the wheel:
   URLSPEC_WHEEL, which .ci/run sets).
@@ -216,22 +219,17 @@ def assert_matches_cli(run, want, want_stats):
         assert s["error"] is None
 
 
+# The archives of the bucket's paths list, over two partitions.
+FROM_THE_BUCKET = ["--paths-from", f"s3://{BUCKET}/{PATHS_KEY}", "--input-base-url", f"s3://{BUCKET}/", "--num-partitions", "2"]
+
+
 def test_cluster_reads_s3_and_counts_once_across_a_retry(cluster, s3, cli, tmp_path):
     """Two runs over the bucket's paths list: a clean one (endpoint given
     by --s3-endpoint, rows pickled), and one whose first attempt of the
     task reading b.warc fails (endpoint from AWS_ENDPOINT_URL on the driver
-    and the executors, rows as Arrow batches). Both equal the CLI, and each
-    other."""
-    common = [
-        "--paths-from",
-        f"s3://{BUCKET}/{PATHS_KEY}",
-        "--input-base-url",
-        f"s3://{BUCKET}/",
-        "--num-partitions",
-        "2",
-        "--mode",
-        "overwrite",
-    ]
+    and the executors, rows as Arrow batches written to Parquet by the
+    tasks, the default). Both equal the CLI, and each other."""
+    common = [*FROM_THE_BUCKET, "--mode", "overwrite"]
     clean_out, faulty_out = str(tmp_path / "clean"), str(tmp_path / "faulty")
     submit(
         cluster,
@@ -263,6 +261,29 @@ def test_cluster_reads_s3_and_counts_once_across_a_retry(cluster, s3, cli, tmp_p
     assert faulty["stats"] == clean["stats"]
     assert faulty["graph"] == clean["graph"] == sorted(clean["graph"])
     assert ("com.example.www", "net.example.cdn", 1, 1) in clean["graph"]
+
+
+def test_the_tasks_write_their_parquet_to_s3(cluster, s3, cli):
+    """--writer tasks with s3:// outputs: each executor writes its part file
+    into the bucket (pyarrow's S3 filesystem at --s3-endpoint), the driver
+    commits the parts there, removes _temporary and writes the statistics
+    there too; read back, they equal the command's links and summaries."""
+    out = f"s3://{BUCKET}/out/links"
+    submit(
+        cluster,
+        [*FROM_THE_BUCKET, "--s3-endpoint", s3["endpoint"], "--writer", "tasks", "--output", out],
+    )
+    keys = [o["Key"] for o in s3["client"].list_objects_v2(Bucket=BUCKET, Prefix="out/")["Contents"]]
+    assert not [k for k in keys if "_temporary" in k]
+    assert {"out/links/_SUCCESS", "out/links-stats/_SUCCESS"} <= set(keys)
+    assert len([k for k in keys if k.startswith("out/links/part-")]) == 2
+    run = {
+        "links": [tuple(r[c] for c in links_job.COLUMNS) for r in links_job.read_back(out, s3["endpoint"])],
+        "stats": {r["warc_file"]: r for r in links_job.read_back(out + "-stats", s3["endpoint"])},
+    }
+    uris = s3["uris"]
+    want, want_stats = expected(cli, list(uris.values()), {path: uri for uri, path in uris.items()})
+    assert_matches_cli(run, want, want_stats)
 
 
 def test_packed_environment_on_the_cluster(cluster, cli, archives, tmp_path):

@@ -233,20 +233,101 @@ def test_dictionary_encoding_follows_the_compression(clean, spark, archives, tmp
         assert sorted(link_rows(out)) == sorted(clean["links"]), extra
 
 
-def test_a_retried_task_counts_once(clean, spark, archives, tmp_path, monkeypatch):
+def _files(out):
+    """The names in an output directory, part files by their kind."""
+    return sorted("part-*" + f.split("-c000", 1)[1] if f.startswith("part-") else f for f in os.listdir(out))
+
+
+def test_tasks_write_what_spark_writes(clean, spark, archives, tmp_path):
+    """--writer tasks (the default under --transfer arrow: the clean run)
+    writes, from the tasks' own Arrow batches, the rows Spark's writer
+    writes from the same batches, with the same schema as Spark reads it
+    back, the same statistics and host graph; the part files of the tasks
+    that read links (one per partition here), _SUCCESS, no _temporary."""
+    out = str(tmp_path / "links")
+    by_spark = run_job(spark, archives, out, "--writer", "spark")
+    assert_same_rows(clean["links"], by_spark["links"])
+    assert clean["stats"] == by_spark["stats"]
+    assert clean["graph"] == by_spark["graph"]
+    assert clean["counts"] == by_spark["counts"]
+    for path in (clean["dir"], clean["dir"] + "-stats"):
+        assert spark.read.parquet(path).schema == spark.read.parquet(path.replace(clean["dir"], out)).schema
+    assert _files(clean["dir"]) == ["_SUCCESS"] + ["part-*.zstd.parquet"] * 3
+    assert _files(clean["dir"] + "-stats") == ["_SUCCESS", "part-*.zstd.parquet"]
+
+
+@pytest.mark.parametrize("writer", ["spark", "tasks"])
+def test_a_retried_task_counts_once(clean, spark, archives, tmp_path, monkeypatch, writer):
     """The first attempt of the task reading b.warc fails after handing on
     all its rows (the job's test variable); Spark runs the task again. The
     links, the statistics and the host graph are those of the clean run,
-    whatever the partitioning; only the statistics row of b.warc tells
-    that its task was retried."""
+    whatever the partitioning, and with either writer (the tasks' writer:
+    only the file of the attempt that succeeded is committed); only the
+    statistics row of b.warc tells that its task was retried."""
     monkeypatch.setenv(links_job.FAULT_VARIABLE, "b.warc")
-    faulty = run_job(spark, archives, str(tmp_path / "links"), "--num-partitions", "2")
+    faulty = run_job(spark, archives, str(tmp_path / "links"), "--num-partitions", "2", "--writer", writer)
+    assert "_temporary" not in os.listdir(faulty["dir"])
     assert_same_rows(faulty["links"], clean["links"])
     assert without_attempt(faulty["stats"]) == without_attempt(clean["stats"])
     attempts = {os.path.basename(f): s["task_attempt"] for f, s in faulty["stats"].items()}
     assert attempts["b.warc"] == 1
     assert faulty["graph"] == clean["graph"]
     assert faulty["counts"] == clean["counts"]
+
+
+@pytest.mark.parametrize("writer", ["spark", "tasks"])
+def test_save_modes(spark, archives, tmp_path, writer):
+    """--mode, as Spark's writer honours it, with either writer: an
+    existing output is refused (errorifexists), left alone (ignore: the
+    totals are those of the statistics there), added to (append: more
+    part files, the links twice) or replaced (overwrite)."""
+    a, _, c = archives["files"]
+    out = str(tmp_path / "links")
+
+    def job(path, mode):
+        return links_job.main([path, "--output", out, "--mode", mode, "--writer", writer], spark=spark)
+
+    def parts():
+        return {f for f in os.listdir(out) if f.startswith("part-")}
+
+    first = job(a, "errorifexists")
+    links_a = link_rows(out)
+    files = sorted(os.listdir(out))
+    with pytest.raises(Exception, match="already exists"):
+        job(c, "errorifexists")
+    assert sorted(os.listdir(out)) == files
+    assert job(c, "ignore") == first
+    assert sorted(os.listdir(out)) == files and link_rows(out) == links_a
+    before = parts()
+    job(c, "append")
+    links_c = [r for r in link_rows(out) if r[0] == c]
+    assert links_c and before < parts()
+    assert_same_rows(link_rows(out), links_a + links_c)
+    before = parts()
+    counts = job(c, "overwrite")
+    assert_same_rows(link_rows(out), links_c)
+    assert parts() and not before & parts()
+    assert counts["archives"] == 1 and counts["links"] == len(links_c)
+    assert list(stats_rows(out + "-stats")) == [c]
+
+
+@pytest.mark.parametrize("writer", ["spark", "tasks"])
+def test_an_archive_without_links(spark, tmp_path, writer):
+    """A task that read no link writes no file; when none did, the output
+    still has the schema (one empty file, as Spark's writer leaves it), so
+    that the host graph and other readers read it back."""
+    path = str(tmp_path / "quiet.warc.gz")
+    warcgen.write(path, [warcgen.response("http://h.example/", b"<p>no links</p>")], compress=True)
+    out = str(tmp_path / "links")
+    counts = links_job.main([path, "--output", out, "--writer", writer, "--host-graph", out + "-hosts"], spark=spark)
+    assert counts["pages"] == 1 and counts["links"] == 0
+    assert link_rows(out) == [] and host_graph_rows(out + "-hosts") == []
+    assert [f.name for f in spark.read.parquet(out).schema.fields] == list(links_job.COLUMNS)
+
+
+def test_the_tasks_writer_needs_arrow(spark, archives, tmp_path):
+    with pytest.raises(SystemExit, match="--transfer arrow"):
+        links_job.main(job_args(archives, str(tmp_path / "links"), "--writer", "tasks", "--transfer", "rows"), spark=spark)
 
 
 def test_other_spec_and_damaged_archive(spark, cli, archives, tmp_path):
