@@ -209,7 +209,7 @@ impl<R: Read> Input<R> {
             self.state = State::Opened(format, rest);
             return;
         }
-        let reader = BufReader::with_capacity(1 << 16, rest);
+        let reader = BufReader::with_capacity(1 << 15, rest);
         let mut docs = warc::Documents::new(reader, (*self.ctx).clone());
         if self.log {
             docs.log_skipped();

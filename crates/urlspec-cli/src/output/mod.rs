@@ -77,7 +77,8 @@ impl Output {
         let interactive = stdout.is_terminal();
         Output {
             out: stdout.lock(),
-            buf: Vec::with_capacity(2 * BUFFER),
+            // Filled up to `BUFFER` and one line ([`RecordWrite::gather`]).
+            buf: Vec::with_capacity(BUFFER + 4096),
             interactive,
         }
     }
@@ -155,8 +156,9 @@ pub trait RecordWrite: Write {
     }
 
     /// How many bytes of output a printer may add in one
-    /// [`extend_with`](RecordWrite::extend_with) ([`BUFFER`]): a writer
-    /// that bounds what it holds (a worker's spool) takes each line as it
+    /// [`extend_with`](RecordWrite::extend_with) (past them, it ends with
+    /// the line that crossed them), asked before each call: a writer that
+    /// bounds what it holds (a worker's spool) takes each line as it
     /// comes.
     fn gather(&self) -> usize {
         BUFFER
@@ -201,6 +203,12 @@ impl RecordWrite for Output {
 
     fn interactive(&self) -> bool {
         self.interactive
+    }
+
+    /// What is left of the buffer: it is written out as it fills, not
+    /// grown past it.
+    fn gather(&self) -> usize {
+        BUFFER.saturating_sub(self.buf.len()).max(1)
     }
 
     #[inline]

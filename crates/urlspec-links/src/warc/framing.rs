@@ -767,12 +767,14 @@ impl<R: BufRead> Records<R> {
             Way::Ahead(spawn) => match spawn(raw, self.block_limit) {
                 Ok(batches) => (Source::Thread(batches), Way::Ahead(spawn)),
                 Err(raw) => {
-                    let members = ahead::Members::new(raw, self.block_limit);
+                    let members =
+                        ahead::Members::new(raw, self.block_limit, false);
                     (Source::Here(Box::new(members)), Way::Batches)
                 }
             },
             Way::Batches => {
-                let members = ahead::Members::new(raw, self.block_limit);
+                let members =
+                    ahead::Members::new(raw, self.block_limit, false);
                 (Source::Here(Box::new(members)), Way::Batches)
             }
             #[cfg(test)]

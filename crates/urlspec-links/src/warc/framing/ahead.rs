@@ -32,7 +32,7 @@ use super::{
 /// A batch is sent once it holds this many inflated bytes (or
 /// [`BATCH_MEMBERS`] members): a hand-over per member would cost a
 /// wake-up per record.
-const BATCH_BYTES: usize = 256 << 10;
+const BATCH_BYTES: usize = 128 << 10;
 const BATCH_MEMBERS: usize = 64;
 /// Batches sent and not yet taken. With the batch being filled and the
 /// one being read, at most `BATCHES + 2` batches of at most
@@ -41,6 +41,13 @@ const BATCH_MEMBERS: usize = 64;
 const BATCHES: usize = 2;
 /// The least room a read into a batch's buffer is given.
 const CHUNK: usize = 16 << 10;
+/// The length a batch's buffer is given once, zeroed: room for
+/// [`BATCH_BYTES`] and a member as long again. A member that does not fit
+/// in what is left starts the next batch rather than growing the buffer.
+const BATCH_ROOM: usize = 2 * BATCH_BYTES;
+/// The first length of a buffer for one member at a time, doubled while
+/// a member does not fit.
+const MEMBER_ROOM: usize = 4 * CHUNK;
 
 /// A member's inflated bytes, in the buffer its batch shares: one
 /// allocation a batch, written once (a buffer a member cost 25 % more
@@ -85,7 +92,7 @@ pub(super) fn spawn<R: BufRead + Send + 'static>(
         move || {
             let raw = taken.lock().ok().and_then(|mut raw| raw.take());
             if let Some(raw) = raw {
-                let mut members = Members::new(raw, limit);
+                let mut members = Members::new(raw, limit, true);
                 while let Some(batch) = members.batch() {
                     if tx.send(batch).is_err() {
                         // The framing is gone.
@@ -106,12 +113,10 @@ pub(super) fn spawn<R: BufRead + Send + 'static>(
 /// How many times more bytes are read into the window for a member that
 /// it cuts, before the member is inflated as a stream instead.
 const MORE: usize = 2;
-/// The least room given to a member's inflated bytes on a first try.
-const ROOM: usize = 4 * CHUNK;
 /// Batch buffers kept to be filled again once the framing has let go of
-/// them (no zeroing of a fresh buffer), and the largest one kept.
+/// them (no zeroing of a fresh buffer); a buffer grown past
+/// [`BATCH_ROOM`] for one long member is not kept.
 const SPARE: usize = BATCHES + 3;
-const SPARE_BYTES: usize = 4 * BATCH_BYTES;
 
 /// The members of a compressed stream, inflated one after the other into
 /// batches, on the thread that inflates ahead ([`spawn`]) or on the
@@ -141,12 +146,27 @@ pub(super) struct Members<R> {
     used: usize,
     /// The buffers of batches sent, reused once only this holds them.
     sent: VecDeque<Arc<Vec<u8>>>,
+    /// The next member does not fit in what is left of `buf`: the batch
+    /// is sent first.
+    full: bool,
+    /// A batch holds this many inflated bytes at least, unless its next
+    /// member does not fit.
+    batch_bytes: usize,
+    /// The length a buffer is first given.
+    room: usize,
 }
 
 impl<R: BufRead> Members<R> {
     /// The members of `raw` from its current place on, none held whole
-    /// past `limit` inflated bytes.
-    pub(super) fn new(raw: Pushback<R>, limit: usize) -> Members<R> {
+    /// past `limit` inflated bytes; `ahead` when they are inflated on a
+    /// thread of their own, in batches of several members (a hand-over a
+    /// member would cost a wake-up a record), else one member a batch in
+    /// a buffer its size (a third less peak memory on a crawl).
+    pub(super) fn new(
+        raw: Pushback<R>,
+        limit: usize,
+        ahead: bool,
+    ) -> Members<R> {
         Members {
             raw: Some(raw),
             limit,
@@ -157,6 +177,9 @@ impl<R: BufRead> Members<R> {
             buf: Vec::new(),
             used: 0,
             sent: VecDeque::new(),
+            full: false,
+            batch_bytes: if ahead { BATCH_BYTES } else { 0 },
+            room: if ahead { BATCH_ROOM } else { MEMBER_ROOM },
         }
     }
 
@@ -164,16 +187,36 @@ impl<R: BufRead> Members<R> {
     /// ([`Item::Back`], [`Item::Live`]).
     pub(super) fn batch(&mut self) -> Option<Vec<Item<R>>> {
         let mut raw = self.raw.take()?;
+        if self.buf.is_empty() {
+            // A buffer of an earlier batch the framing is done with, its
+            // bytes initialized already: looked for when the batch starts
+            // rather than when the last one was sent, so that with one
+            // member a batch on the framing's thread, which lets go of a
+            // member before it asks for the next, one buffer serves all.
+            let spare =
+                self.sent.iter().position(|b| Arc::strong_count(b) == 1);
+            self.buf = spare
+                .and_then(|i| self.sent.remove(i))
+                .and_then(|b| Arc::try_unwrap(b).ok())
+                .unwrap_or_default();
+        }
         loop {
             raw = match self.member(raw) {
                 Ok(raw) => raw,
                 Err(last) => {
                     let mut batch = self.share();
                     batch.push(last);
+                    // The stream goes on elsewhere: its buffers are not
+                    // needed again.
+                    self.sent = VecDeque::new();
+                    self.buf = Vec::new();
+                    self.window = Vec::new();
                     return Some(batch);
                 }
             };
-            if self.used >= BATCH_BYTES || self.members.len() >= BATCH_MEMBERS
+            if self.full
+                || self.used >= self.batch_bytes
+                || self.members.len() >= BATCH_MEMBERS
             {
                 self.raw = Some(raw);
                 return Some(self.share());
@@ -208,7 +251,17 @@ impl<R: BufRead> Members<R> {
                 Ok(raw)
             }
             Ok(false) => {
-                let bytes = self.buf[from..self.used].to_vec();
+                // The buffer itself when the member is all it holds, not
+                // a copy as long as the limit beside it.
+                let bytes = if from == 0 {
+                    let mut bytes = mem::take(&mut self.buf);
+                    bytes.truncate(self.used);
+                    bytes
+                } else {
+                    let bytes = self.buf[from..self.used].to_vec();
+                    self.buf.truncate(from);
+                    bytes
+                };
                 self.used = from;
                 let member = Pushback {
                     inner: BufReader::with_capacity(MEMBER_BUFFER, decoder),
@@ -232,19 +285,37 @@ impl<R: BufRead> Members<R> {
         }
     }
 
-    /// Inflates the next member whole from the window into the batch;
-    /// `false` when it cannot be, the window's bytes then given back to
-    /// `raw`.
+    /// Inflates the next member whole from the window into the batch, or
+    /// finds that it does not fit in what is left of the batch's buffer
+    /// (`full`, the member left in the window); `false` when it cannot be
+    /// inflated whole, the window's bytes then given back to `raw`.
     fn whole(&mut self, raw: &mut Pushback<R>) -> bool {
         let mut more = 0;
+        // Whether the window holds only bytes tried already: it is read
+        // into before the next try.
+        let mut cut = false;
+        if self.pos == self.window.len() {
+            match self.in_place(raw) {
+                InPlace::Done => return true,
+                InPlace::Cut => {
+                    // The bytes it was tried on go to the window, and the
+                    // next try has a read more.
+                    cut = self.read(raw);
+                    more = 1;
+                }
+                InPlace::Untried => {}
+                InPlace::TooLong => return false,
+            }
+        }
         while let Some(inflater) = &mut self.inflater {
             let input = &self.window[self.pos..];
-            if input.len() >= GZIP_MAGIC.len() {
+            if !mem::take(&mut cut) && input.len() >= GZIP_MAGIC.len() {
                 if !input.starts_with(GZIP_MAGIC) {
                     break;
                 }
                 let (buf, used) = (&mut self.buf, self.used);
-                match inflate(inflater, input, buf, used, self.limit) {
+                let (limit, room) = (self.limit, self.room);
+                match inflate(inflater, input, buf, used, limit, room) {
                     Ok((taken, n)) => {
                         let after = (input.len() - taken) as u64;
                         let end = raw.consumed - after;
@@ -255,6 +326,13 @@ impl<R: BufRead> Members<R> {
                         return true;
                     }
                     Err(Failed::Data) if more < MORE => more += 1,
+                    // Short of the room left, not of the limit.
+                    Err(Failed::Room)
+                        if used > 0 && self.buf.len() - used <= self.limit =>
+                    {
+                        self.full = true;
+                        return true;
+                    }
                     Err(_) => break,
                 }
             }
@@ -266,6 +344,39 @@ impl<R: BufRead> Members<R> {
         self.window.clear();
         self.pos = 0;
         false
+    }
+
+    /// The next member inflated straight from `raw`'s buffer, with no copy
+    /// into the window, when that buffer holds all of it.
+    fn in_place(&mut self, raw: &mut Pushback<R>) -> InPlace {
+        let Some(inflater) = &mut self.inflater else {
+            return InPlace::Untried;
+        };
+        // A read error is met, and kept, by the window's reading.
+        let Ok(input) = raw.fill_buf() else {
+            return InPlace::Untried;
+        };
+        if input.len() < GZIP_MAGIC.len() || !input.starts_with(GZIP_MAGIC) {
+            return InPlace::Untried;
+        }
+        let (buf, used) = (&mut self.buf, self.used);
+        match inflate(inflater, input, buf, used, self.limit, self.room) {
+            Ok((taken, n)) => {
+                let start = raw.consumed;
+                raw.consume(taken);
+                self.members.push((start, raw.consumed, used..used + n));
+                self.used += n;
+                InPlace::Done
+            }
+            Err(Failed::Data) => InPlace::Cut,
+            Err(Failed::Room)
+                if used > 0 && buf.len() - used <= self.limit =>
+            {
+                self.full = true;
+                InPlace::Done
+            }
+            Err(Failed::Room) => InPlace::TooLong,
+        }
     }
 
     /// Appends one read of `raw` to the window; `false` at its end or on
@@ -295,16 +406,10 @@ impl<R: BufRead> Members<R> {
         if self.members.is_empty() {
             return Vec::new();
         }
-        // A buffer of an earlier batch the framing is done with, its
-        // bytes initialized already.
-        let spare = self.sent.iter().position(|b| Arc::strong_count(b) == 1);
-        let next = spare
-            .and_then(|i| self.sent.remove(i))
-            .and_then(|b| Arc::try_unwrap(b).ok())
-            .unwrap_or_default();
-        let batch = Arc::new(mem::replace(&mut self.buf, next));
+        let batch = Arc::new(mem::take(&mut self.buf));
         self.used = 0;
-        if batch.len() <= SPARE_BYTES {
+        self.full = false;
+        if batch.len() <= BATCH_ROOM {
             self.sent.push_back(batch.clone());
             if self.sent.len() > SPARE {
                 self.sent.pop_front();
@@ -321,20 +426,39 @@ impl<R: BufRead> Members<R> {
     }
 }
 
+/// What came of inflating a member straight from the stream's buffer.
+enum InPlace {
+    /// It is in the batch, or the batch is full and sent first.
+    Done,
+    /// The buffer holds no member start, or none could be read.
+    Untried,
+    /// Cut short by the end of the buffer, or damaged: read on in the
+    /// window.
+    Cut,
+    /// Longer than the limit: inflated as a stream.
+    TooLong,
+}
+
 /// Inflates the member at the start of `input` into `buf` from `used` on,
-/// `buf` grown (and zeroed) as it needs: the bytes taken and written.
-/// [`Failed::Room`] when it inflates to more than `limit` bytes.
+/// `buf` given a length of `room` at least: the bytes taken and written.
+/// [`Failed::Room`] when it does not fit in what is left of a buffer that
+/// holds members already, or inflates to more than `limit` bytes; the
+/// first member of a buffer grows it (zeroed) as it needs.
 fn inflate(
     inflater: &mut Inflater,
     input: &[u8],
     buf: &mut Vec<u8>,
     used: usize,
     limit: usize,
+    room: usize,
 ) -> Result<(usize, usize), Failed> {
     let most = limit.saturating_add(1);
-    // Tried with the room there is, at least ROOM; four times more each
+    if buf.len() < room {
+        buf.resize(room, 0);
+    }
+    // Tried with the room there is; for a first member, twice more each
     // time it is short, up to the limit.
-    let mut room = (buf.len() - used).max(ROOM).min(most);
+    let mut room = (buf.len() - used).min(most);
     loop {
         if buf.len() < used + room {
             buf.resize(used + room, 0);
@@ -342,8 +466,8 @@ fn inflate(
         match inflater.member(input, &mut buf[used..used + room]) {
             Ok((taken, n)) if n <= limit => return Ok((taken, n)),
             Ok(_) => return Err(Failed::Room),
-            Err(Failed::Room) if room < most => {
-                room = room.saturating_mul(4).min(most);
+            Err(Failed::Room) if used == 0 && room < most => {
+                room = room.saturating_mul(2).min(most);
             }
             Err(e) => return Err(e),
         }

@@ -29,9 +29,9 @@ fn write_lines<T>(
     items: &[T],
     mut line: impl FnMut(&mut Vec<u8>, &T),
 ) -> io::Result<()> {
-    let gather = out.gather();
     let mut rest = items.iter();
     while rest.len() > 0 {
+        let gather = out.gather();
         out.extend_with(|buf| {
             let start = buf.len();
             for item in rest.by_ref() {
