@@ -13,7 +13,8 @@
 # resolve, resolve-prepared, escape, hostile and whatwg sections of
 # `compare`), counts (callgrind instruction counts of those tables),
 # scaling, pairs (`resolve --pairs` against a urljoin loop), links (a
-# 3,000-page crawl and the real archives against the Python stacks), files (the same pages split
+# 3,000-page crawl and the real archives against the Python stacks), peak (the crawl's peak
+# memory: bench/cli/peak_memory.py), files (the same pages split
 # into 30, 100 and 300 archives), memory (the 1 GB tests; MEMORY=1 only,
 # they take minutes and 4 GB of disk), python (the package against urllib
 # and its peers), spark (the Spark job; needs Java 17+), serve, parsers
@@ -201,6 +202,12 @@ links() {
         --callgrind "$work/gen-200.warc.gz" --urlspec "$urlspec"
 }
 step links links
+
+peak() {
+    [ -f "$work/crawl.warc.gz" ] || "$gen_warc" "$work/crawl.warc.gz" "$pages" "$data"
+    python3 bench/cli/peak_memory.py --bin "$urlspec" "$work/crawl.warc.gz"
+}
+step peak peak
 
 files() {
     local n each i
