@@ -237,14 +237,15 @@ def main():
             pages, links = sum(s[0] for s in stats), sum(s[1] for s in stats)
             rows.append(("the job's partition function (no Spark)", 1, r, pages, links, times, cpu))
         if "tasks" in a.writers.split(",") and "urlspec" in resolvers:
-            # What a task of --writer tasks does: the batches written to
-            # Parquet (zstd, no dictionaries) by pyarrow.
+            # What a task of --writer tasks does: the batches, their
+            # dictionaries as link_batches builds them, written to Parquet
+            # (zstd) by pyarrow.
             times, cpu = [], []
             for i in range(a.rounds):
                 out = os.path.join(work, "task-writer")
                 shutil.rmtree(out, ignore_errors=True)
-                read = links_job.make_batch_reader(a.spec, "fail", batch_size=a.batch_size)
-                task = links_job.make_part_writer(read, out, None, f"bench-{i}", "zstd", False, links_job._links_schema().json())
+                read = links_job.make_batch_reader(a.spec, "fail", batch_size=a.batch_size, dictionary=True)
+                task = links_job.make_part_writer(read, out, None, f"bench-{i}", "zstd", True, links_job._links_schema().json())
                 t, c = time.perf_counter(), cpu_seconds()
                 stats = [item[2][:2] for item in task(paths) if item[0] == "stats"]
                 times.append(time.perf_counter() - t)

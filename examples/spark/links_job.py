@@ -263,9 +263,10 @@ def build_parser():
         "--dictionary",
         default="auto",
         choices=("auto", "on", "off"),
-        help="Parquet dictionary encoding of the links: auto is off under zstd and gzip, whose compression "
-        "takes the repeated values (document, base, ...) as well for a fraction of the executors' time, "
-        "and on under snappy and none (default: auto)",
+        help="Parquet dictionary encoding of the links: auto is on with --writer tasks, which writes the "
+        "dictionaries the Arrow batches carry as they are; with --writer spark, off under zstd and gzip, whose "
+        "compression takes the repeated values (document, base, ...) as well for a fraction of the executors' "
+        "time, and on under snappy and none (default: auto)",
     )
     p.add_argument(
         "--on-error",
@@ -784,10 +785,16 @@ BATCH_COLUMNS = {
 }
 
 
-def _repeated(pa, value, n):
+def _repeated(pa, value, n, dictionary=False):
     """A `string` array of `n` times `value`, made from its buffers:
     pa.repeat copies the value one row at a time (15 ms for 65,536 rows,
-    a fifth of the time link_batches takes to read them)."""
+    a fifth of the time link_batches takes to read them). With
+    `dictionary`, a dictionary array of the one value."""
+    if dictionary:
+        import numpy as np
+
+        indices = pa.Array.from_buffers(pa.int32(), n, [None, pa.py_buffer(np.zeros(n, dtype=np.int32))])
+        return pa.DictionaryArray.from_arrays(indices, pa.array([value], pa.string()))
     data = value.encode()
     if not data or (n + 1) * len(data) >= 1 << 31:
         return pa.repeat(pa.scalar(value, pa.string()), n)
@@ -797,14 +804,33 @@ def _repeated(pa, value, n):
     return pa.Array.from_buffers(pa.string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(data * n)])
 
 
-def make_batch_reader(spec, on_error, endpoint=None, fault=None, batch_size=65536, parsers=()):
+# The columns of urlspec.link_batches(dictionary=True) that are
+# dictionary-encoded: those whose values repeat across a page's links.
+DICTIONARY_COLUMNS = {"document", "element", "attribute", "base", "base_source", "encoding", "context"}
+
+
+def _dictionary_schema(pa, schema, names):
+    """`schema` (warc_file, then the columns `names` of link_batches) with
+    warc_file and the DICTIONARY_COLUMNS as dictionaries of strings."""
+    dictionary = pa.dictionary(pa.int32(), pa.string())
+    fields = [schema.field(0).with_type(dictionary)]
+    for field, name in zip(list(schema)[1:], names):
+        fields.append(field.with_type(dictionary) if name in DICTIONARY_COLUMNS else field)
+    return pa.schema(fields, metadata=schema.metadata)
+
+
+def make_batch_reader(spec, on_error, endpoint=None, fault=None, batch_size=65536, parsers=(), dictionary=False):
     """read(paths): each archive's links as Arrow record batches whose
     columns urlspec builds in Rust (urlspec.link_batches), with no Python
     object per link, then its statistics row as a (path, stats) tuple
     (_stats). The batches have the link columns only (_links_schema), so
     that nothing but the links crosses into Spark or into a Parquet file;
     memory stays bounded by the batch size whatever the size of an archive
-    or of one of its records."""
+    or of one of its records. With `dictionary`, the columns whose values
+    repeat (warc_file, target_uri, link_element, link_attribute, base,
+    base_source, encoding, context) are dictionary-encoded, as
+    link_batches builds them: for a Parquet writer that writes the
+    dictionaries as they are (--writer tasks), not for Spark's rows."""
 
     def read(paths):
         import pyarrow as pa
@@ -812,13 +838,15 @@ def make_batch_reader(spec, on_error, endpoint=None, fault=None, batch_size=6553
 
         schema = _arrow_links_schema(len(parsers) > 1)
         names = [BATCH_COLUMNS.get(f.name, f.name) for f in list(schema)[1:]]
+        if dictionary:
+            schema = _dictionary_schema(pa, schema, names)
         attempt = _task_attempt() or 0
 
         def batches(stream, reading):
             reading.links = urlspec.link_batches(
                 stream,
                 batch_size,
-                dictionary=False,
+                dictionary=dictionary,
                 documents=False,
                 summary=False,
                 spec=spec,
@@ -829,7 +857,7 @@ def make_batch_reader(spec, on_error, endpoint=None, fault=None, batch_size=6553
             for b in reading.links:
                 rows = b.num_rows
                 if warc_file is None or len(warc_file) < rows:
-                    warc_file = _repeated(pa, reading.path, rows)
+                    warc_file = _repeated(pa, reading.path, rows, dictionary)
                 reading.n += rows
                 reading.unresolved += rows - b.column("error").null_count
                 # The columns are of the job's types already (a list's
@@ -1007,12 +1035,12 @@ def split_arrow(extractor, stats):
     return split_items(lambda batches: separated(extractor(batches)), stats)
 
 
-def arrow_reader(spec, resolver, on_error, endpoint=None, fault=None, batch_size=65536, parsers=()):
+def arrow_reader(spec, resolver, on_error, endpoint=None, fault=None, batch_size=65536, parsers=(), dictionary=False):
     """read(paths), as make_batch_reader's: each archive's link batches,
     then its (path, stats) tuple; for --resolver urllib, from the batches
-    of make_arrow_extractor."""
+    of make_arrow_extractor (never dictionary-encoded)."""
     if resolver == "urlspec":
-        return make_batch_reader(spec, on_error, endpoint, fault, batch_size, parsers)
+        return make_batch_reader(spec, on_error, endpoint, fault, batch_size, parsers, dictionary)
     extractor = make_arrow_extractor(spec, resolver, on_error, endpoint, fault, parsers=parsers)
 
     def read(paths):
@@ -1105,6 +1133,7 @@ def make_part_writer(read, output, endpoint, job, compression, use_dictionary, s
     partition; a failed attempt's file is never named to the driver."""
 
     def write(paths):
+        import pyarrow as pa
         import pyarrow.parquet as pq
         from pyspark import TaskContext
 
@@ -1126,7 +1155,16 @@ def make_part_writer(read, output, endpoint, job, compression, use_dictionary, s
                 if writer is None:
                     schema = item.schema.with_metadata({SPARK_ROW_METADATA: spark_schema})
                     filesystem.create_dir(directory, recursive=True)
-                    writer = pq.ParquetWriter(part, schema, filesystem=filesystem, use_dictionary=use_dictionary, **_codec(compression))
+                    # The dictionaries the batches carry are written as they
+                    # are, the other columns (reference, url, offset) plain:
+                    # looking their values up costs more than it saves.
+                    # Batches without dictionaries (--resolver urllib) are
+                    # encoded as pyarrow decides.
+                    dictionaries = [f.name for f in schema if pa.types.is_dictionary(f.type)]
+                    dictionaries = (dictionaries or True) if use_dictionary else False
+                    writer = pq.ParquetWriter(
+                        part, schema, filesystem=filesystem, use_dictionary=dictionaries, store_schema=False, **_codec(compression)
+                    )
                 writer.write_batch(item)
                 rows += item.num_rows
             if writer is not None:
@@ -1213,8 +1251,9 @@ def write_by_tasks(spark, paths, args, parsers):
     sc = spark.sparkContext
     _ship_this_file(sc)
     fault = os.environ.get(FAULT_VARIABLE) or None
-    read = arrow_reader(args.spec, args.resolver, args.on_error, args.s3_endpoint, fault, args.batch_size, parsers)
-    task = make_part_writer(read, output, args.s3_endpoint, job, compression, dictionary(args), _links_schema(split).json())
+    use_dictionary = dictionary(args, "tasks")
+    read = arrow_reader(args.spec, args.resolver, args.on_error, args.s3_endpoint, fault, args.batch_size, parsers, use_dictionary)
+    task = make_part_writer(read, output, args.s3_endpoint, job, compression, use_dictionary, _links_schema(split).json())
     n = args.num_partitions or min(max(len(paths), 1), 10_000)
     try:
         results = sc.parallelize(paths, n).mapPartitions(task).collect()
@@ -1408,7 +1447,7 @@ def run(spark, args):
             parsers=parsers,
         )
         rows.write.mode(args.mode).option("compression", compression).option(
-            "parquet.enable.dictionary", str(dictionary(args)).lower()
+            "parquet.enable.dictionary", str(dictionary(args, writer)).lower()
         ).parquet(args.output)
         table = spark.createDataFrame([(path,) + tuple(s) for path, s in sorted(stats.value)], _stats_schema())
         table.coalesce(1).write.mode(args.mode).option("compression", compression).parquet(stats_path(args))
@@ -1446,13 +1485,16 @@ def resolve_writer(writer, transfer, *outputs):
     return "spark"
 
 
-def dictionary(args):
+def dictionary(args, writer):
     """Whether the links' Parquet is dictionary-encoded (--dictionary).
-    Spark's Parquet writer hashes every value of every column to look it
-    up in the column's dictionary; a zstd or gzip page compresses the
-    repeats nearly as small without it (examples/spark/README.md)."""
+    The tasks' writer (`writer` "tasks") writes the dictionaries that
+    link_batches builds as they are, in less time than the plain columns
+    and into smaller files; Spark's writer hashes every value of every
+    column to look it up in the column's dictionary, while a zstd or gzip
+    page compresses the repeats nearly as small without it
+    (examples/spark/README.md)."""
     if args.dictionary == "auto":
-        return args.compression in ("snappy", "none")
+        return writer == "tasks" or args.compression in ("snappy", "none")
     return args.dictionary == "on"
 
 

@@ -223,10 +223,23 @@ def _dictionary_encoded(out):
     return found
 
 
-def test_dictionary_encoding_follows_the_compression(clean, spark, archives, tmp_path):
-    # zstd (the default) without dictionaries; snappy, or asked for, with them.
-    assert not _dictionary_encoded(clean["dir"])
-    for extra in (["--compression", "snappy"], ["--dictionary", "on"]):
+def test_dictionary_encoding_follows_the_writer_and_compression(clean, spark, archives, tmp_path):
+    """--dictionary auto: the tasks' writer (the clean run) writes the
+    batches' dictionaries; Spark's writer under zstd (the default) writes
+    none, under snappy, or asked for, it does. The rows, and the column
+    types a reader sees, are the same either way."""
+    import pyarrow.parquet as pq
+
+    assert _dictionary_encoded(clean["dir"])
+    types = pq.read_table(clean["dir"]).schema
+    assert all(not str(f.type).startswith("dictionary") for f in types)
+    for extra in (["--writer", "spark"], ["--writer", "tasks", "--dictionary", "off"]):
+        out = str(tmp_path / "-".join(extra).strip("-"))
+        links_job.main(job_args(archives, out, *extra), spark=spark)
+        assert not _dictionary_encoded(out), extra
+        assert sorted(link_rows(out)) == sorted(clean["links"]), extra
+        assert pq.read_table(out).schema.types == types.types, extra
+    for extra in (["--writer", "spark", "--compression", "snappy"], ["--writer", "spark", "--dictionary", "on"]):
         out = str(tmp_path / "-".join(extra).strip("-"))
         links_job.main(job_args(archives, out, *extra), spark=spark)
         assert _dictionary_encoded(out), extra
@@ -420,6 +433,10 @@ def test_warc_file_column_and_statistics_split(tmp_path):
     assert column.to_pylist() == [path] * 5
     assert column.slice(0, 2).to_pylist() == [path] * 2
     assert links_job._repeated(pa, "", 3).to_pylist() == [""] * 3
+    column = links_job._repeated(pa, path, 5, dictionary=True)
+    column.validate(full=True)
+    assert column.type == pa.dictionary(pa.int32(), pa.string())
+    assert column.slice(1, 3).to_pylist() == [path] * 3
 
     counts = pa.map_(pa.string(), pa.int64())
     stats_type = pa.struct(
