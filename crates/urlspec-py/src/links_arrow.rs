@@ -14,6 +14,7 @@
 //! Dropping the iterator drops the channel's receiving end: the thread
 //! stops at its next batch.
 
+use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
@@ -225,6 +226,11 @@ enum Text {
     Plain(Strs),
     Dict {
         keys: HashMap<Box<str>, i32>,
+        /// The keys of static names (element, attribute, context) by
+        /// address and length: a few compares where hashing the name
+        /// took most of a link's cost. Static strings are never freed,
+        /// so an address is never another string's.
+        statics: Vec<(usize, usize, i32)>,
         values: Strs,
         indices: Vec<i32>,
         validity: Validity,
@@ -236,6 +242,7 @@ impl Text {
         if dictionary {
             Text::Dict {
                 keys: HashMap::new(),
+                statics: Vec::new(),
                 values: Strs::new(16),
                 indices: Vec::with_capacity(n),
                 validity: Validity::default(),
@@ -276,6 +283,46 @@ impl Text {
     fn push(&mut self, value: Option<&str>) {
         let key = self.key(value);
         self.push_keyed(value, key);
+    }
+
+    /// [`Text::push`] of a static name, its key found by its address.
+    #[inline]
+    fn push_static(&mut self, value: &'static str) {
+        /// Static names kept by address; past them, names are hashed.
+        const STATICS: usize = 32;
+        let key = match self {
+            Text::Plain(_) => None,
+            Text::Dict { statics, .. } => {
+                let at = (value.as_ptr() as usize, value.len());
+                match statics.iter().find(|s| (s.0, s.1) == at) {
+                    Some(s) => Some(s.2),
+                    None => {
+                        let key = self.key(Some(value));
+                        if let (Text::Dict { statics, .. }, Some(k)) =
+                            (&mut *self, key)
+                        {
+                            if statics.len() < STATICS {
+                                statics.push((at.0, at.1, k));
+                            }
+                        }
+                        key
+                    }
+                }
+            }
+        };
+        self.push_keyed(Some(value), key);
+    }
+
+    /// [`Text::push`] of a name that is static or not.
+    // The `Cow` itself is wanted: its variant says whether the name is
+    // static.
+    #[allow(clippy::ptr_arg)]
+    #[inline]
+    fn push_name(&mut self, value: &Cow<'static, str>) {
+        match value {
+            Cow::Borrowed(name) => self.push_static(name),
+            Cow::Owned(name) => self.push(Some(name)),
+        }
     }
 
     /// Bytes of string data in the column.
@@ -483,8 +530,8 @@ impl LinkColumns {
             }
         };
         self.document.push_keyed(name, keys[0]);
-        self.element.push(Some(link.element.as_ref()));
-        self.attribute.push(Some(link.attribute.as_ref()));
+        self.element.push_name(&link.element);
+        self.attribute.push_name(&link.attribute);
         self.reference.push(Some(link.reference.as_str()));
         match &link.url {
             Ok(url) => {
@@ -504,7 +551,10 @@ impl LinkColumns {
         self.base_chain.push(shared.base_chain.as_deref());
         self.containers.push(Some(shared.containers.as_slice()));
         self.encoding.push_keyed(shared.encoding, keys[3]);
-        self.context.push(link.within.map(|w| w.name()));
+        match link.within {
+            Some(within) => self.context.push_static(within.name()),
+            None => self.context.push(None),
+        }
         if let Some(column) = &mut self.host_split {
             column.push(link.host_split.as_ref());
         }
