@@ -22,7 +22,10 @@ without Spark, in this process: `urlspec.link_batches` alone (the Arrow
 batches built in Rust, taken one by one), the job's partition functions
 (what each task does apart from Spark's row transfer and the Parquet
 writing) and the partition function of --writer tasks (the batches
-written to Parquet: all a task of that writer does). Seconds are wall-clock, from the start of the job to
+written to Parquet: all a task of that writer does); and in each Spark
+setting, a job of as many tasks that do nothing (Spark's own cost of
+scheduling and running them, which the links job pays too), and each
+links job less that cost, round by round. Seconds are wall-clock, from the start of the job to
 its outputs written (Spark's start-up excluded: --warmups runs come
 first, so that the JVM's JIT has compiled the job's code). CPU seconds are shown too, with links per CPU second, which a
 loaded machine disturbs less: the command's; this process's for the runs
@@ -134,6 +137,31 @@ def time_setting(spark, what, cores, paths, work, a, rows):
     for k in runs:
         t, w, r = k
         rows.append((f"{what}, --transfer {t} --writer {w}", cores, r, counts[k]["pages"], counts[k]["links"], times[k], cpu[k]))
+    # Spark's own cost: a job of as many tasks (one per archive, as the
+    # job's), each handing its archives' names back and nothing more.
+    sc = spark.sparkContext
+    n = min(max(len(paths), 1), 10_000)
+    empty_times, empty_cpu = [], []
+    for _ in range(a.rounds):
+        t, c = time.perf_counter(), tree_cpu_seconds()
+        sc.parallelize(paths, n).mapPartitions(lambda names: [len(list(names))]).collect()
+        empty_times.append(time.perf_counter() - t)
+        empty_cpu.append(tree_cpu_seconds() - c)
+    rows.append((f"{what}, a job of {n} tasks that do nothing (Spark's own cost)", cores, "", None, None, empty_times, empty_cpu))
+    # What the links job costs beyond that, round by round.
+    for k in runs:
+        t, w, r = k
+        rows.append(
+            (
+                f"{what}, --transfer {t} --writer {w}, less Spark's own cost",
+                cores,
+                r,
+                counts[k]["pages"],
+                counts[k]["links"],
+                [x - e for x, e in zip(times[k], empty_times)],
+                [x - e for x, e in zip(cpu[k], empty_cpu)],
+            )
+        )
 
 
 def session(master, name):
@@ -282,6 +310,9 @@ def main():
         print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
         base = base_cpu = None
         for what, cores, r, pages, links, ts, cpu in rows:
+            if links is None:
+                print(f"| {what} | | | {statistics.median(ts):.2f} | | | {statistics.median(cpu):.2f} | | |")
+                continue
             s = statistics.median(ts)
             rate = links / s / cores
             base = base or (rate if what.startswith("`urlspec links") else None)
