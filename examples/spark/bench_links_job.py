@@ -23,8 +23,9 @@ batches built in Rust, taken one by one), the job's partition functions
 (what each task does apart from Spark's row transfer and the Parquet
 writing) and the partition function of --writer tasks (the batches
 written to Parquet: all a task of that writer does); and in each Spark
-setting, a job of as many tasks that do nothing (Spark's own cost of
-scheduling and running them, which the links job pays too), and each
+setting, a job of the links job's partitions, each doing nothing (Spark's
+own cost of scheduling and running its tasks, which the links job pays
+too), and each
 links job less that cost, round by round. Seconds are wall-clock, from the start of the job to
 its outputs written (Spark's start-up excluded: --warmups runs come
 first, so that the JVM's JIT has compiled the job's code). CPU seconds are shown too, with links per CPU second, which a
@@ -137,17 +138,17 @@ def time_setting(spark, what, cores, paths, work, a, rows):
     for k in runs:
         t, w, r = k
         rows.append((f"{what}, --transfer {t} --writer {w}", cores, r, counts[k]["pages"], counts[k]["links"], times[k], cpu[k]))
-    # Spark's own cost: a job of as many tasks (one per archive, as the
-    # job's), each handing its archives' names back and nothing more.
-    sc = spark.sparkContext
-    n = min(max(len(paths), 1), 10_000)
+    # Spark's own cost: a job of the links job's tasks (its partitions of
+    # the archives), each handing its archives' names back and nothing more.
+    archives = links_job.archive_partitions(spark.sparkContext, paths)
+    n = archives.getNumPartitions()
     empty_times, empty_cpu = [], []
     for _ in range(a.rounds):
         t, c = time.perf_counter(), tree_cpu_seconds()
-        sc.parallelize(paths, n).mapPartitions(lambda names: [len(list(names))]).collect()
+        archives.mapPartitions(lambda names: [len(list(names))]).collect()
         empty_times.append(time.perf_counter() - t)
         empty_cpu.append(tree_cpu_seconds() - c)
-    rows.append((f"{what}, a job of {n} tasks that do nothing (Spark's own cost)", cores, "", None, None, empty_times, empty_cpu))
+    rows.append((f"{what}, the job's {n} partitions, each doing nothing (Spark's own cost)", cores, "", None, None, empty_times, empty_cpu))
     # What the links job costs beyond that, round by round.
     for k in runs:
         t, w, r = k

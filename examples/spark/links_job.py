@@ -250,7 +250,9 @@ def build_parser():
         "--num-partitions",
         type=int,
         metavar="N",
-        help="partitions to spread the archives over (default: one per archive, at most 10,000)",
+        help="partitions to spread the archives over, in order (default: packed as Spark packs a file source's "
+        "files: local archives together up to min(128 MB, their total over the cores), counting 4 MB for "
+        "opening each; one partition per archive whose size is not known, such as S3 objects)",
     )
     p.add_argument(
         "--mode",
@@ -918,6 +920,66 @@ def _ship_this_file(sc):
         sc._urlspec_links_job_shipped = True
 
 
+# Archives are packed into partitions as Spark packs the files of a file
+# source (FilePartition.getFilePartitions, spark.sql.files.maxPartitionBytes
+# and openCostInBytes at their defaults), each archive whole: a task costs
+# Spark tens of milliseconds whatever it reads, which a partition of small
+# archives pays once rather than once per archive.
+MAX_PARTITION_BYTES = 128 << 20
+OPEN_COST_BYTES = 4 << 20
+MAX_PARTITIONS = 10_000
+
+
+def archive_size(path):
+    """The size in bytes of a local archive; None where it is not known
+    without asking a remote store (s3://, hdfs://, ...) or not there."""
+    if not _is_local(path):
+        return None
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return None
+
+
+def pack_archives(paths, sizes, parallelism):
+    """`paths` grouped into partitions, as Spark groups a file source's
+    files: largest first, a partition closed when the next archive would
+    take it past min(MAX_PARTITION_BYTES, max(OPEN_COST_BYTES, total /
+    parallelism)), each archive counted with OPEN_COST_BYTES more than its
+    size (`sizes`, None: unknown, counted as MAX_PARTITION_BYTES: a
+    partition of its own). Each archive is in one partition, in the order
+    of `paths` within it."""
+    known = [MAX_PARTITION_BYTES if n is None else n for n in sizes]
+    total = sum(n + OPEN_COST_BYTES for n in known)
+    limit = min(MAX_PARTITION_BYTES, max(OPEN_COST_BYTES, total // max(parallelism, 1)))
+    order = sorted(range(len(paths)), key=lambda i: -known[i])
+    groups, group, size = [], [], 0
+    for i in order:
+        if group and size + known[i] > limit:
+            groups.append(group)
+            group, size = [], 0
+        group.append(i)
+        size += known[i] + OPEN_COST_BYTES
+    if group:
+        groups.append(group)
+    return [[paths[i] for i in sorted(g)] for g in groups]
+
+
+def archive_partitions(sc, paths, num_partitions=None):
+    """An RDD of `paths`, spread over `num_partitions` partitions
+    (--num-partitions, in order), else packed by pack_archives over the
+    context's default parallelism (more than MAX_PARTITIONS partitions:
+    spread evenly over MAX_PARTITIONS)."""
+    if num_partitions:
+        return sc.parallelize(paths, num_partitions)
+    groups = pack_archives(paths, [archive_size(p) for p in paths], sc.defaultParallelism)
+    if not groups:
+        return sc.parallelize(paths, 1)
+    if len(groups) > MAX_PARTITIONS:
+        return sc.parallelize(paths, MAX_PARTITIONS)
+    return sc.parallelize(groups, len(groups)).flatMap(lambda group: group)
+
+
 def extract(
     spark,
     paths,
@@ -943,9 +1005,9 @@ def extract(
     sc = spark.sparkContext
     _ship_this_file(sc)
     fault = os.environ.get(FAULT_VARIABLE) or None
-    n = num_partitions or min(max(len(paths), 1), 10_000)
+    archives = archive_partitions(sc, paths, num_partitions)
     if transfer == "arrow":
-        archives = spark.createDataFrame(sc.parallelize([(p,) for p in paths], n), "path string")
+        archives = spark.createDataFrame(archives.map(lambda p: (p,)), "path string")
         if stats is None:
             if resolver == "urlspec":
                 extractor = make_batch_extractor(spec, on_error, endpoint, fault, batch_size, parsers)
@@ -956,8 +1018,8 @@ def extract(
         return archives.mapInArrow(split_items(lambda batches: read(_paths_of(batches)), stats), _links_schema(split))
     extractor = make_extractor(spec, resolver, on_error, endpoint, fault, parsers)
     if stats is None:
-        return spark.createDataFrame(sc.parallelize(paths, n).mapPartitions(extractor), _schema(split))
-    return spark.createDataFrame(sc.parallelize(paths, n).mapPartitions(split_rows(extractor, stats)), _links_schema(split))
+        return spark.createDataFrame(archives.mapPartitions(extractor), _schema(split))
+    return spark.createDataFrame(archives.mapPartitions(split_rows(extractor, stats)), _links_schema(split))
 
 
 def links_of(rows):
@@ -1254,9 +1316,8 @@ def write_by_tasks(spark, paths, args, parsers):
     use_dictionary = dictionary(args, "tasks")
     read = arrow_reader(args.spec, args.resolver, args.on_error, args.s3_endpoint, fault, args.batch_size, parsers, use_dictionary)
     task = make_part_writer(read, output, args.s3_endpoint, job, compression, use_dictionary, _links_schema(split).json())
-    n = args.num_partitions or min(max(len(paths), 1), 10_000)
     try:
-        results = sc.parallelize(paths, n).mapPartitions(task).collect()
+        results = archive_partitions(sc, paths, args.num_partitions).mapPartitions(task).collect()
         parts = [r[1] for r in results if r[0] == "part"]
         if not parts:  # as Spark's writer does: one file with the schema, for readers
             parts = [f"{root}/_temporary/{job}/part-00000-{job}-c000{PART_SUFFIX[compression]}"]

@@ -256,7 +256,8 @@ def test_tasks_write_what_spark_writes(clean, spark, archives, tmp_path):
     writes, from the tasks' own Arrow batches, the rows Spark's writer
     writes from the same batches, with the same schema as Spark reads it
     back, the same statistics and host graph; the part files of the tasks
-    that read links (one per partition here), _SUCCESS, no _temporary."""
+    that read links (one per partition: the three small archives packed
+    into two on the session's two cores), _SUCCESS, no _temporary."""
     out = str(tmp_path / "links")
     by_spark = run_job(spark, archives, out, "--writer", "spark")
     assert_same_rows(clean["links"], by_spark["links"])
@@ -265,7 +266,9 @@ def test_tasks_write_what_spark_writes(clean, spark, archives, tmp_path):
     assert clean["counts"] == by_spark["counts"]
     for path in (clean["dir"], clean["dir"] + "-stats"):
         assert spark.read.parquet(path).schema == spark.read.parquet(path.replace(clean["dir"], out)).schema
-    assert _files(clean["dir"]) == ["_SUCCESS"] + ["part-*.zstd.parquet"] * 3
+    assert links_job.archive_partitions(spark.sparkContext, archives["files"]).getNumPartitions() == 2
+    assert _files(clean["dir"]) == ["_SUCCESS"] + ["part-*.zstd.parquet"] * 2
+    assert [f for f in _files(out) if not f.startswith(".")] == _files(clean["dir"])  # Spark's writer adds .crc files
     assert _files(clean["dir"] + "-stats") == ["_SUCCESS", "part-*.zstd.parquet"]
 
 
@@ -405,6 +408,32 @@ def test_rows_transfer_and_urllib_resolver(spark, cli, archives, clean, tmp_path
     pick = {(r[1], r[5]): r[6] for r in by_urlspec}, {(r[1], r[5]): r[6] for r in by_urllib}
     k = ("https://www.example.com/final/page.html", "../../../up")
     assert (pick[0][k], pick[1][k]) == ("https://www.example.com/../../up", "https://www.example.com/up")
+
+
+def test_archives_are_packed_as_spark_packs_files():
+    """pack_archives groups archives as Spark's FilePartition groups a file
+    source's files, each archive whole (no Spark needed)."""
+    mb = 1 << 20
+    pack = links_job.pack_archives
+    # Small archives on one core: one partition (49.6 MB in all, counting
+    # 4 MB for opening each, within the 49.6 MB a core takes).
+    paths = [f"a{i}" for i in range(8)]
+    assert pack(paths, [2.2 * mb] * 8, 1) == [paths]
+    # On two cores, two partitions of four; the order of the paths kept.
+    assert pack(paths, [2.2 * mb] * 8, 2) == [paths[:4], paths[4:]]
+    # Largest first, each partition up to 128 MB: 100 MB alone, then 60 and
+    # 50 together (114 MB with their opening), then 30.
+    sizes = {"w": 30 * mb, "x": 100 * mb, "y": 60 * mb, "z": 50 * mb}
+    assert pack(list(sizes), list(sizes.values()), 1) == [["x"], ["y", "z"], ["w"]]
+    # An archive larger than a partition, or of unknown size, is alone.
+    assert pack(["big", "s1", "s2"], [1 << 30, mb, mb], 1) == [["big"], ["s1", "s2"]]
+    assert pack(["s3://b/1", "s3://b/2"], [None, None], 8) == [["s3://b/1"], ["s3://b/2"]]
+    assert pack([], [], 4) == []
+    # Every archive in exactly one partition.
+    many = [f"p{i}" for i in range(1000)]
+    groups = pack(many, [(i * 7919) % (300 * mb) for i in range(1000)], 16)
+    assert sorted(p for g in groups for p in g) == sorted(many)
+    assert links_job.archive_size("s3://bucket/key.warc.gz") is None
 
 
 def test_local_inputs_are_made_absolute(archives, tmp_path, monkeypatch):
