@@ -50,7 +50,10 @@ fn write_lines<T>(
 /// have (a few: `a` `href`, `img` `src`, `link` `href`, ...).
 #[derive(Default)]
 struct Places {
+    /// `pairs[..len]` are the document's; those after them keep their
+    /// buffers for the next document's.
     pairs: Vec<Place>,
+    len: usize,
     /// The pair of the last link, looked at first: links of the same
     /// pair often come in runs.
     last: usize,
@@ -83,7 +86,7 @@ impl Places {
     /// Forgets the pairs: what is rendered of them changes (it holds a
     /// document's own fields).
     fn clear(&mut self) {
-        self.pairs.clear();
+        self.len = 0;
         self.last = 0;
     }
 
@@ -95,7 +98,8 @@ impl Places {
         link: &Link,
         render: impl FnOnce(&mut Vec<u8>, &str, &str),
     ) -> &[u8] {
-        if !self.pairs.get(self.last).is_some_and(|pair| pair.is(link)) {
+        let pairs = &self.pairs[..self.len];
+        if !pairs.get(self.last).is_some_and(|pair| pair.is(link)) {
             self.last = self.find(link, render);
         }
         &self.pairs[self.last].rendered
@@ -108,21 +112,27 @@ impl Places {
         link: &Link,
         render: impl FnOnce(&mut Vec<u8>, &str, &str),
     ) -> usize {
-        let found = self.pairs.iter().position(|pair| pair.is(link));
-        if let Some(at) = found {
+        let pairs = &self.pairs[..self.len];
+        if let Some(at) = pairs.iter().position(|pair| pair.is(link)) {
             return at;
         }
-        let mut rendered = Vec::new();
-        render(&mut rendered, &link.element, &link.attribute);
-        if self.pairs.len() == Self::PAIRS {
-            self.pairs.pop();
+        if self.len == Self::PAIRS {
+            self.len -= 1;
         }
-        self.pairs.push(Place {
-            element: link.element.clone(),
-            attribute: link.attribute.clone(),
-            rendered,
-        });
-        self.pairs.len() - 1
+        if self.len == self.pairs.len() {
+            self.pairs.push(Place {
+                element: Cow::Borrowed(""),
+                attribute: Cow::Borrowed(""),
+                rendered: Vec::new(),
+            });
+        }
+        let place = &mut self.pairs[self.len];
+        place.element.clone_from(&link.element);
+        place.attribute.clone_from(&link.attribute);
+        place.rendered.clear();
+        render(&mut place.rendered, &link.element, &link.attribute);
+        self.len += 1;
+        self.len - 1
     }
 }
 
