@@ -131,7 +131,7 @@ pub fn dot_start(b: &[u8]) -> bool {
 /// of the word scan on the short paths of references.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod wide {
-    use crate::sse2::{at_most, bits, block, eq, or};
+    use crate::sse2::{at_most, bits, block, eq, or, Block};
 
     /// The first index at or after `from` of a byte of `set`, or
     /// `b.len()`.
@@ -157,15 +157,16 @@ mod wide {
         b.len()
     }
 
-    /// [`super::first_control_or`], sixteen bytes at a time.
+    /// [`super::first_control_or`], sixteen bytes at a time: whole
+    /// blocks, then the last sixteen bytes of the text again for the
+    /// rest; a text shorter than a block in one padded block.
     #[inline(always)]
     pub(super) fn first_control_or<const N: usize>(
         b: &[u8],
         from: usize,
         set: [u8; N],
     ) -> usize {
-        let hits = |at: usize| {
-            let x = block(b, at);
+        let hits = |x: Block| {
             let mut m = at_most(x, 0x1f);
             for &c in &set {
                 m = or(m, eq(x, c));
@@ -173,26 +174,27 @@ mod wide {
             bits(m)
         };
         let mut i = from;
-        while i + 16 <= b.len() {
-            let m = hits(i);
+        while let Some(w) = b.get(i..).and_then(<[u8]>::first_chunk::<16>) {
+            let m = hits(block(w, 0));
             if m != 0 {
                 return i + m.trailing_zeros() as usize;
             }
             i += 16;
         }
-        if i < b.len() {
-            let left = b.len() - i;
-            let m = if b.len() >= 16 {
-                // The last sixteen bytes, those before `i` shifted out.
-                hits(b.len() - 16) >> (16 - left)
-            } else {
-                // The zeros that pad a short block are controls: the
-                // first is at `b.len()`, what a text without a hit gives.
-                hits(i)
-            };
-            if m != 0 {
-                return i + m.trailing_zeros() as usize;
-            }
+        let left = b.len().wrapping_sub(i);
+        if left == 0 || left >= 16 {
+            // Done (or `from` past the end).
+            return b.len();
+        }
+        let m = match b.last_chunk::<16>() {
+            // The last sixteen bytes, those before `i` shifted out.
+            Some(w) => hits(block(w, 0)) >> (16 - left),
+            // The zeros that pad a short block are controls: the first
+            // is at `b.len()`, what a text without a hit gives.
+            None => hits(block(b, i)),
+        };
+        if m != 0 {
+            return i + m.trailing_zeros() as usize;
         }
         b.len()
     }

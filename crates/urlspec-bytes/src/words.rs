@@ -115,16 +115,37 @@ pub fn load(b: &[u8], i: usize) -> u64 {
         // The last eight bytes, those before `i` shifted out.
         return u64::from_le_bytes(*w) >> (8 * (8 - n));
     }
-    let mut x = 0;
-    for (k, &c) in b[i..].iter().enumerate() {
-        x |= u64::from(c) << (8 * k);
+    // Shorter than a word: two overlapping halves, or for one to three
+    // bytes the first, middle and last (overlapping bytes are equal, so
+    // or-ing them keeps them).
+    let r = &b[i..];
+    if let (Some(lo), Some(hi)) = (r.first_chunk::<4>(), r.last_chunk::<4>()) {
+        return u64::from(u32::from_le_bytes(*lo))
+            | u64::from(u32::from_le_bytes(*hi)) << (8 * (n - 4));
     }
-    x
+    let byte = |k: usize| r.get(k).map_or(0, |&c| u64::from(c) << (8 * k));
+    byte(0) | byte(n / 2) | byte(n.wrapping_sub(1))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn loads_are_the_bytes_padded_with_zeros() {
+        let text = b"\x01\x82abcdefghij\xff\x7f";
+        for len in 0..=text.len() {
+            let b = &text[..len];
+            for i in 0..len {
+                let want = b[i..]
+                    .iter()
+                    .take(8)
+                    .enumerate()
+                    .fold(0u64, |x, (k, &c)| x | u64::from(c) << (8 * k));
+                assert_eq!(load(b, i), want, "{len} {i}");
+            }
+        }
+    }
 
     #[test]
     fn zero_byte_tests_agree_with_byte_loops() {

@@ -12,9 +12,18 @@ use urlspec_bytes::scan::first_control_or;
 /// them copied whole, where `serde_json::to_writer` looks up each byte
 /// (BENCHMARKS.md, CLI `parse --json` and `links`).
 pub fn push_json_string(buf: &mut Vec<u8>, text: &str) {
-    let bytes = text.as_bytes();
-    buf.reserve(bytes.len() + 2);
+    buf.reserve(text.len() + 2);
     buf.push(b'"');
+    push_json_body(buf, text);
+    buf.push(b'"');
+}
+
+/// Appends the body of `text` as a JSON string, escaped as
+/// [`push_json_string`] escapes it, without the quotes: for a writer whose
+/// literals carry the quotes around it (`","url":"`), one copy fewer.
+#[inline(always)]
+pub fn push_json_body(buf: &mut Vec<u8>, text: &str) {
+    let bytes = text.as_bytes();
     // `bytes[copied..]` is not in `buf` yet.
     let mut copied = 0;
     loop {
@@ -24,7 +33,6 @@ pub fn push_json_string(buf: &mut Vec<u8>, text: &str) {
         push_escape(buf, b);
         copied = at + 1;
     }
-    buf.push(b'"');
 }
 
 /// Whether a byte of a JSON string is escaped: C0 controls, `"`, `\\`.
@@ -274,12 +282,49 @@ mod tests {
         assert_eq!(json(""), r#"["""#);
     }
 
+    #[test]
+    fn json_bodies_are_serde_jsons_strings_without_the_quotes() {
+        let mut texts: Vec<String> = (0..=0x7fu8)
+            .map(|b| char::from(b).to_string())
+            .chain(
+                ["", "é€😀", "\u{80}\u{9f}\u{2028}\u{2029}\u{fffd}"]
+                    .map(String::from),
+            )
+            .collect();
+        // Each byte at every place of a run longer than a block, and
+        // next to itself and to non-ASCII.
+        for b in 0..=0x7fu8 {
+            let c = char::from(b);
+            for at in [0, 1, 15, 16, 17, 31, 33] {
+                let mut t = "x".repeat(33);
+                t.insert(at, c);
+                texts.push(t.clone());
+                texts.push(format!("é{c}{t}{c}{c}€"));
+            }
+        }
+        let all: String = (0..=0x7fu8).map(char::from).collect();
+        texts.push(all.repeat(2));
+        for text in &texts {
+            // Appended after what the buffer holds.
+            let mut ours = b"ab".to_vec();
+            push_json_body(&mut ours, text);
+            let quoted = serde_json::to_vec(text).unwrap();
+            let body = &quoted[1..quoted.len() - 1];
+            assert_eq!(&ours[..2], b"ab");
+            assert_eq!(&ours[2..], body, "{text:?}");
+        }
+    }
+
     proptest::proptest! {
         #[test]
         fn json_strings_are_serde_jsons(text in any_string()) {
             let mut ours = Vec::new();
             push_json_string(&mut ours, &text);
-            proptest::prop_assert_eq!(ours, serde_json::to_vec(&text).unwrap());
+            let theirs = serde_json::to_vec(&text).unwrap();
+            let mut body = Vec::new();
+            push_json_body(&mut body, &text);
+            proptest::prop_assert_eq!(&body[..], &theirs[1..theirs.len() - 1]);
+            proptest::prop_assert_eq!(ours, theirs);
         }
     }
 

@@ -9,7 +9,7 @@ use std::io;
 use urlspec_links::{Document, Link};
 
 use super::{write_lines, BaseInfo, Places};
-use crate::output::json::push_json_string;
+use crate::output::json::{push_json_body, push_json_string};
 use crate::output::JsonObject;
 use crate::output::RecordWrite;
 
@@ -17,8 +17,8 @@ use crate::output::RecordWrite;
 pub struct Json {
     /// The members the lines of a document share.
     shared: Shared,
-    /// The `element` and `attribute` members, with the key of
-    /// `reference` after them, of each pair of names.
+    /// The start of a line up to the body of `reference`, for each pair
+    /// of names of the document's links.
     places: Places,
     /// A link's error, as its line says it.
     error: String,
@@ -45,42 +45,50 @@ impl Json {
         if doc.links.is_empty() {
             return Ok(());
         }
-        self.shared.render(doc, &BaseInfo::of(&doc.base));
         let Json { shared, places, error, parsers } = self;
+        shared.render(doc, &BaseInfo::of(&doc.base), *parsers);
+        // The starts of lines hold the document's name.
+        places.clear();
         write_lines(out, &doc.links, |buf, link| {
-            let place = places.of(link, |buf, element, attribute| {
+            let start = places.of(link, |buf, element, attribute| {
+                buf.extend_from_slice(&shared.head);
                 push_json_string(buf, element);
                 buf.extend_from_slice(b",\"attribute\":");
                 push_json_string(buf, attribute);
-                buf.extend_from_slice(b",\"reference\":");
+                buf.extend_from_slice(b",\"reference\":\"");
             });
-            line(buf, error, shared, place, link);
+            line(buf, error, shared, start, link);
             if *parsers {
                 host_split(buf, link);
+                buf.extend_from_slice(b"}\n");
             }
-            buf.extend_from_slice(b"}\n");
         })
     }
 }
 
 /// The parts of a document's lines that are the same for each of its
-/// links, rendered once, each with the key that follows it: `document`
-/// (after the opening brace), `base` and `base_source` (before `error`),
-/// `base_chain`, `containers` and `encoding` (before `context`); and
-/// with the members most links have after them: `base` with a null
-/// `error` and the key of `offset`, `tail` with a null `context`.
+/// links, rendered once, each with the keys around it: `head`, the
+/// opening brace and `document`; `base`, `base` and `base_source`
+/// (before `error`); `resolved`, the same after a URL's closing quote,
+/// with a null `error` and the key of `offset`; `tail`, `base_chain`,
+/// `containers` and `encoding` (before `context`), and `tail_in_tree`,
+/// the same with a null `context` and the line's end (the end of the
+/// object and the newline, unless a `host_split` member comes after it).
 #[derive(Default)]
 struct Shared {
     head: Vec<u8>,
     base: Vec<u8>,
+    resolved: Vec<u8>,
     tail: Vec<u8>,
-    base_resolved: Vec<u8>,
     tail_in_tree: Vec<u8>,
+    /// `}\n`, or nothing when the line goes on with `host_split`.
+    end: &'static [u8],
 }
 
 impl Shared {
-    /// Renders the parts of `doc`'s lines into the buffers.
-    fn render(&mut self, doc: &Document, info: &BaseInfo) {
+    /// Renders the parts of `doc`'s lines into the buffers; `parsers`:
+    /// whether lines end with a `host_split` member.
+    fn render(&mut self, doc: &Document, info: &BaseInfo, parsers: bool) {
         fn members(
             buf: &mut Vec<u8>,
             before: &[u8],
@@ -127,39 +135,52 @@ impl Shared {
             },
             b",\"context\":",
         );
-        self.base_resolved.clear();
-        self.base_resolved.extend_from_slice(&self.base);
-        self.base_resolved.extend_from_slice(b"null,\"offset\":");
+        self.end = if parsers { b"" } else { b"}\n" };
+        self.resolved.clear();
+        self.resolved.push(b'"');
+        self.resolved.extend_from_slice(&self.base);
+        self.resolved.extend_from_slice(b"null,\"offset\":");
         self.tail_in_tree.clear();
         self.tail_in_tree.extend_from_slice(&self.tail);
         self.tail_in_tree.extend_from_slice(b"null");
+        self.tail_in_tree.extend_from_slice(self.end);
     }
 }
 
 /// One line: document, element, attribute, reference, url, base,
 /// base_source, error, offset, base_chain, containers, encoding (an HTML
 /// page's), and context (`noscript`, `template`, or null for the
-/// document tree); written straight into `buf`, the keys as literals.
-/// `place` is the rendered element and attribute; `error` is room for
-/// the link's error.
+/// document tree); ended unless `host_split` follows; written straight
+/// into `buf`, the keys and quotes as literals. `start` is the line up
+/// to the reference's body; `error` is room for the link's error.
 fn line(
     buf: &mut Vec<u8>,
     error: &mut String,
     shared: &Shared,
-    place: &[u8],
+    start: &[u8],
     link: &Link,
 ) {
-    buf.extend_from_slice(&shared.head);
-    buf.extend_from_slice(place);
-    push_json_string(buf, &link.reference);
-    buf.extend_from_slice(b",\"url\":");
+    let url = link.url.as_deref().unwrap_or("");
+    // Room for the whole line (an escape is six bytes at most, the
+    // offset twenty digits at most), reserved once: the pieces' own
+    // checks then never grow the buffer.
+    buf.reserve(
+        start.len()
+            + 6 * (link.reference.len() + url.len())
+            + shared.resolved.len()
+            + shared.tail_in_tree.len()
+            + 32,
+    );
+    buf.extend_from_slice(start);
+    push_json_body(buf, &link.reference);
     match &link.url {
         Ok(url) => {
-            push_json_string(buf, url);
-            buf.extend_from_slice(&shared.base_resolved);
+            buf.extend_from_slice(b"\",\"url\":\"");
+            push_json_body(buf, url);
+            buf.extend_from_slice(&shared.resolved);
         }
         Err(e) => {
-            buf.extend_from_slice(b"null");
+            buf.extend_from_slice(b"\",\"url\":null");
             buf.extend_from_slice(&shared.base);
             error.clear();
             let _ = write!(error, "{e}");
@@ -172,6 +193,7 @@ fn line(
         Some(within) => {
             buf.extend_from_slice(&shared.tail);
             push_json_string(buf, within.name());
+            buf.extend_from_slice(shared.end);
         }
         None => buf.extend_from_slice(&shared.tail_in_tree),
     }

@@ -45,12 +45,18 @@ fn write_lines<T>(
     Ok(())
 }
 
-/// The fields of a row or line that an element and attribute name give,
-/// rendered once for each pair a crawl's links have (a few: `a` `href`,
-/// `img` `src`, `link` `href`, ...).
+/// The start of a row or line that a document and an element and
+/// attribute name give, rendered once for each pair a document's links
+/// have (a few: `a` `href`, `img` `src`, `link` `href`, ...).
 #[derive(Default)]
 struct Places {
+    /// `pairs[..len]` are the document's; those after them keep their
+    /// buffers for the next document's.
     pairs: Vec<Place>,
+    len: usize,
+    /// The pair of the last link, looked at first: links of the same
+    /// pair often come in runs.
+    last: usize,
 }
 
 struct Place {
@@ -59,43 +65,74 @@ struct Place {
     rendered: Vec<u8>,
 }
 
-impl Places {
-    /// The pairs kept; a pair past them replaces the last one.
-    const PAIRS: usize = 16;
-
-    /// The fields of `link`'s element and attribute, as `render` writes
-    /// them.
-    fn of(
-        &mut self,
-        link: &Link,
-        render: impl FnOnce(&mut Vec<u8>, &str, &str),
-    ) -> &[u8] {
+impl Place {
+    /// Whether this is the pair of `link`.
+    #[inline]
+    fn is(&self, link: &Link) -> bool {
         // The names are mostly the same static strings: equal addresses
         // spare comparing their bytes.
         fn same(a: &str, b: &str) -> bool {
             a.len() == b.len() && (a.as_ptr() == b.as_ptr() || a == b)
         }
-        let found = self.pairs.iter().position(|pair| {
-            same(&pair.element, &link.element)
-                && same(&pair.attribute, &link.attribute)
-        });
-        let at = match found {
-            Some(at) => at,
-            None => {
-                let mut rendered = Vec::new();
-                render(&mut rendered, &link.element, &link.attribute);
-                if self.pairs.len() == Self::PAIRS {
-                    self.pairs.pop();
-                }
-                self.pairs.push(Place {
-                    element: link.element.clone(),
-                    attribute: link.attribute.clone(),
-                    rendered,
-                });
-                self.pairs.len() - 1
-            }
-        };
-        &self.pairs[at].rendered
+        same(&self.element, &link.element)
+            && same(&self.attribute, &link.attribute)
+    }
+}
+
+impl Places {
+    /// The pairs kept; a pair past them replaces the last one.
+    const PAIRS: usize = 16;
+
+    /// Forgets the pairs: what is rendered of them changes (it holds a
+    /// document's own fields).
+    fn clear(&mut self) {
+        self.len = 0;
+        self.last = 0;
+    }
+
+    /// The fields of `link`'s element and attribute, as `render` writes
+    /// them.
+    #[inline]
+    fn of(
+        &mut self,
+        link: &Link,
+        render: impl FnOnce(&mut Vec<u8>, &str, &str),
+    ) -> &[u8] {
+        let pairs = &self.pairs[..self.len];
+        if !pairs.get(self.last).is_some_and(|pair| pair.is(link)) {
+            self.last = self.find(link, render);
+        }
+        &self.pairs[self.last].rendered
+    }
+
+    /// The index of `link`'s pair, rendered by `render` if it is new.
+    #[inline(never)]
+    fn find(
+        &mut self,
+        link: &Link,
+        render: impl FnOnce(&mut Vec<u8>, &str, &str),
+    ) -> usize {
+        let pairs = &self.pairs[..self.len];
+        if let Some(at) = pairs.iter().position(|pair| pair.is(link)) {
+            return at;
+        }
+        if self.len == Self::PAIRS {
+            self.len -= 1;
+        }
+        if self.len == self.pairs.len() {
+            self.pairs.push(Place {
+                element: Cow::Borrowed(""),
+                attribute: Cow::Borrowed(""),
+                rendered: Vec::new(),
+            });
+        }
+        let place = &mut self.pairs[self.len];
+        place.element.clone_from(&link.element);
+        place.attribute.clone_from(&link.attribute);
+        place.rendered.clear();
+        render(&mut place.rendered, &link.element, &link.attribute);
+        self.len += 1;
+        self.len - 1
     }
 }
 

@@ -23,10 +23,13 @@ pub struct Tsv {
     /// tabs around them).
     name: Vec<u8>,
     base: Vec<u8>,
-    /// The encoding, with the tabs around it.
+    /// The encoding, with the tabs around it; and with an empty context
+    /// and the row's end after it (unless `host_split` follows).
     encoding: Vec<u8>,
-    /// The element and attribute of each pair of names, with the tabs
-    /// after them.
+    encoding_in_tree: Vec<u8>,
+    /// The start of a row up to the offset (document, element,
+    /// attribute, with the tabs after them), for each pair of names of
+    /// the document's links.
     places: Places,
     /// A link's error, as its row says it.
     error: String,
@@ -40,6 +43,7 @@ impl Tsv {
             name: Vec::new(),
             base: Vec::new(),
             encoding: Vec::new(),
+            encoding_in_tree: Vec::new(),
             places: Places::default(),
             error: String::new(),
             parsers,
@@ -72,12 +76,27 @@ impl Tsv {
             doc.encoding.map_or("", |e| e.name()),
         );
         self.encoding.push(b'\t');
-        let Tsv { name, base, encoding, places, error, parsers } = self;
+        self.encoding_in_tree.clear();
+        self.encoding_in_tree.extend_from_slice(&self.encoding);
+        if !self.parsers {
+            self.encoding_in_tree.push(b'\n');
+        }
+        // The starts of rows hold the document's name.
+        self.places.clear();
+        let Tsv {
+            name,
+            base,
+            encoding,
+            encoding_in_tree,
+            places,
+            error,
+            parsers,
+        } = self;
         write_lines(out, &doc.links, |rows, link| {
-            rows.extend_from_slice(name);
             rows.extend_from_slice(places.of(
                 link,
                 |buf, element, attribute| {
+                    buf.extend_from_slice(name);
                     push_visible(buf, element);
                     buf.push(b'\t');
                     push_visible(buf, attribute);
@@ -99,17 +118,23 @@ impl Tsv {
                 let _ = write!(error, "{e}");
                 push_visible(rows, error);
             }
-            rows.extend_from_slice(encoding);
-            rows.extend_from_slice(
-                link.within.map_or("", |w| w.name()).as_bytes(),
-            );
+            match link.within {
+                None => rows.extend_from_slice(encoding_in_tree),
+                Some(within) => {
+                    rows.extend_from_slice(encoding);
+                    rows.extend_from_slice(within.name().as_bytes());
+                    if !*parsers {
+                        rows.push(b'\n');
+                    }
+                }
+            }
             if *parsers {
                 rows.push(b'\t');
                 if let Some(split) = &link.host_split {
                     push_visible(rows, &super::host_split_text(split));
                 }
+                rows.push(b'\n');
             }
-            rows.push(b'\n');
         })
     }
 }
