@@ -316,7 +316,7 @@ impl<R: BufRead> Members<R> {
                 let (buf, used) = (&mut self.buf, self.used);
                 let (limit, room) = (self.limit, self.room);
                 match inflate(inflater, input, buf, used, limit, room) {
-                    Ok((taken, n)) => {
+                    Inflated::Done(taken, n) => {
                         let after = (input.len() - taken) as u64;
                         let end = raw.consumed - after;
                         let start = end - taken as u64;
@@ -325,15 +325,12 @@ impl<R: BufRead> Members<R> {
                         self.pos += taken;
                         return true;
                     }
-                    Err(Failed::Data) if more < MORE => more += 1,
-                    // Short of the room left, not of the limit.
-                    Err(Failed::Room)
-                        if used > 0 && self.buf.len() - used <= self.limit =>
-                    {
+                    Inflated::Full => {
                         self.full = true;
                         return true;
                     }
-                    Err(_) => break,
+                    Inflated::Failed(Failed::Data) if more < MORE => more += 1,
+                    Inflated::Failed(_) => break,
                 }
             }
             if !self.read(raw) {
@@ -361,21 +358,19 @@ impl<R: BufRead> Members<R> {
         }
         let (buf, used) = (&mut self.buf, self.used);
         match inflate(inflater, input, buf, used, self.limit, self.room) {
-            Ok((taken, n)) => {
+            Inflated::Done(taken, n) => {
                 let start = raw.consumed;
                 raw.consume(taken);
                 self.members.push((start, raw.consumed, used..used + n));
                 self.used += n;
                 InPlace::Done
             }
-            Err(Failed::Data) => InPlace::Cut,
-            Err(Failed::Room)
-                if used > 0 && buf.len() - used <= self.limit =>
-            {
+            Inflated::Full => {
                 self.full = true;
                 InPlace::Done
             }
-            Err(Failed::Room) => InPlace::TooLong,
+            Inflated::Failed(Failed::Data) => InPlace::Cut,
+            Inflated::Failed(Failed::Room) => InPlace::TooLong,
         }
     }
 
@@ -439,12 +434,43 @@ enum InPlace {
     TooLong,
 }
 
+/// What came of inflating a member into a batch's buffer.
+enum Inflated {
+    /// In the buffer: the bytes taken and written.
+    Done(usize, usize),
+    /// It does not fit in what is left of a buffer that holds members
+    /// already, and is short of that room, not of the limit: the batch is
+    /// full, the member starts the next one.
+    Full,
+    /// Damaged or cut short ([`Failed::Data`]), or longer than the limit
+    /// ([`Failed::Room`]).
+    Failed(Failed),
+}
+
 /// Inflates the member at the start of `input` into `buf` from `used` on,
-/// `buf` given a length of `room` at least: the bytes taken and written.
-/// [`Failed::Room`] when it does not fit in what is left of a buffer that
-/// holds members already, or inflates to more than `limit` bytes; the
-/// first member of a buffer grows it (zeroed) as it needs.
+/// `buf` given a length of `room` at least; the first member of a buffer
+/// grows it (zeroed) as it needs, up to `limit` bytes.
 fn inflate(
+    inflater: &mut Inflater,
+    input: &[u8],
+    buf: &mut Vec<u8>,
+    used: usize,
+    limit: usize,
+    room: usize,
+) -> Inflated {
+    match inflate_into(inflater, input, buf, used, limit, room) {
+        Ok((taken, n)) => Inflated::Done(taken, n),
+        Err(Failed::Room) if used > 0 && buf.len() - used <= limit => {
+            Inflated::Full
+        }
+        Err(e) => Inflated::Failed(e),
+    }
+}
+
+/// [`inflate`], with [`Failed::Room`] for a member that does not fit in
+/// what is left of a buffer that holds members already, or that inflates
+/// to more than `limit` bytes.
+fn inflate_into(
     inflater: &mut Inflater,
     input: &[u8],
     buf: &mut Vec<u8>,
