@@ -15,7 +15,7 @@
 //! framing starts new batches at the next member boundary after that.
 
 use std::collections::VecDeque;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufRead, BufReader, Cursor, Read};
 use std::mem;
 use std::ops::Range;
 use std::sync::mpsc::{self, Receiver};
@@ -60,6 +60,29 @@ pub(super) struct Shared {
 impl AsRef<[u8]> for Shared {
     fn as_ref(&self) -> &[u8] {
         &self.batch[self.range.clone()]
+    }
+}
+
+impl Shared {
+    /// The next `n` bytes of `member`, taken as a part of its buffer when
+    /// they lie whole in it and nothing was given back in front of them.
+    pub(super) fn lend(
+        member: &mut Pushback<Cursor<Shared>>,
+        n: u64,
+    ) -> Option<Shared> {
+        if !member.front.is_empty() || member.tee.is_some() {
+            return None;
+        }
+        let at = usize::try_from(member.inner.position()).ok()?;
+        let n = usize::try_from(n).ok()?;
+        let whole = member.inner.get_ref();
+        let start = whole.range.start.checked_add(at)?;
+        let end =
+            start.checked_add(n).filter(|&end| end <= whole.range.end)?;
+        let part = Shared { batch: whole.batch.clone(), range: start..end };
+        member.inner.set_position((at + n) as u64);
+        member.consumed += n as u64;
+        Some(part)
     }
 }
 
@@ -530,7 +553,7 @@ fn fill(
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Records, GZIP_MAGIC};
+    use super::super::{Held, Records, GZIP_MAGIC};
     use super::*;
     use flate2::write::GzEncoder;
     use flate2::Compression;
@@ -685,6 +708,29 @@ mod tests {
         archive.extend(gzip(&many, 6));
         let seen = same(&archive, 64 << 10);
         assert_eq!(seen.len(), 30 + 300);
+    }
+
+    #[test]
+    fn blocks_are_lent_by_a_member_inflated_here_and_copied_from_a_batch() {
+        let archive: Vec<u8> = (0..40)
+            .flat_map(|i| gzip(&record(i, &b"x".repeat(100 * i)), 6))
+            .collect();
+        for (ahead, lent) in [(false, true), (true, false)] {
+            let input = std::io::BufReader::new(Cursor::new(archive.clone()));
+            let mut records = Records::new(input).unwrap();
+            if ahead {
+                records.inflate_ahead();
+            }
+            let mut n = 0;
+            while let Some(next) = records.next_record() {
+                let r = next.unwrap();
+                let held = matches!(r.block.memory, Held::Lent(_));
+                assert_eq!(held, lent, "record {n}");
+                assert_eq!(r.block.memory(), Some(&b"x".repeat(100 * n)[..]));
+                n += 1;
+            }
+            assert_eq!(n, 40);
+        }
     }
 
     /// A reader that panics once `left` bytes are taken.
