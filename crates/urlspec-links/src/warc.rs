@@ -667,6 +667,7 @@ impl<R: BufRead> Documents<R> {
                 let found = RefCell::new(coding::Found::default());
                 let read =
                     response.payload(&record.block, &found).map(|payload| {
+                        let payload = payload.into_read();
                         payload.take(SNIFF).read_to_end(&mut head).is_ok()
                     });
                 if read != Ok(true) || !crate::sniff_html(&head) {
@@ -846,8 +847,21 @@ impl Page {
         let mut capped = false;
         let found = RefCell::new(coding::Found::default());
         let read = response.payload(&self.block, &found).and_then(|payload| {
-            let mut payload =
-                Capped { inner: payload, left: MAX_PAYLOAD, hit: &mut capped };
+            // Whole in memory and short: read where it lies, as a stream
+            // of it would be once copied (read whole) into memory.
+            if let Some(page) =
+                payload.whole().filter(|page| page.len() <= stream::IN_MEMORY)
+            {
+                let target = &self.target;
+                return Ok(html::document_in(
+                    page, charset, target, &base, ctx,
+                ));
+            }
+            let mut payload = Capped {
+                inner: payload.into_read(),
+                left: MAX_PAYLOAD,
+                hit: &mut capped,
+            };
             let mut batch = |doc: &mut Document| {
                 head(doc);
                 sink(doc);
@@ -1063,7 +1077,7 @@ impl Response {
         &self,
         block: &'b Spill,
         found: &'b RefCell<coding::Found>,
-    ) -> Result<Box<dyn Read + 'b>, Reason> {
+    ) -> Result<Payload<'b>, Reason> {
         let chunked = self.chunked();
         let body_start = self.body_start as u64;
         let open = || -> io::Result<Box<dyn BufRead + 'b>> {
@@ -1080,17 +1094,55 @@ impl Response {
             }
             None => Vec::new(),
         };
-        // A page in one gzip member, in memory: inflated at once.
-        if let ([Coding::Gzip], false, Some(block)) =
-            (&codings[..], chunked, block.memory())
-        {
+        if let (false, Some(block)) = (chunked, block.memory()) {
             let body = block.get(self.body_start..).unwrap_or_default();
-            if let Some(page) = coding::gunzip_whole(body, stream::IN_MEMORY) {
-                return Ok(Box::new(io::Cursor::new(page)));
+            match &codings[..] {
+                // In no coding: the body itself.
+                [] => return Ok(Payload::Body(body)),
+                // In one gzip member: inflated at once.
+                [Coding::Gzip] => {
+                    if let Some(page) =
+                        coding::gunzip_whole(body, stream::IN_MEMORY)
+                    {
+                        return Ok(Payload::Inflated(page));
+                    }
+                }
+                _ => {}
             }
         }
         coding::decode(&open, &codings, found)
+            .map(Payload::Stream)
             .map_err(|e| Reason::Io(e.into()))
+    }
+}
+
+/// A response's payload, its codings undone.
+enum Payload<'b> {
+    /// The body in memory, in no coding.
+    Body(&'b [u8]),
+    /// The body in memory, inflated whole ([`coding::gunzip_whole`]).
+    Inflated(coding::Inflated),
+    /// Decoded as it is read.
+    Stream(Box<dyn Read + 'b>),
+}
+
+impl<'b> Payload<'b> {
+    /// The payload, when it is whole in memory.
+    fn whole(&self) -> Option<&[u8]> {
+        match self {
+            Payload::Body(body) => Some(body),
+            Payload::Inflated(page) => Some(page.as_ref()),
+            Payload::Stream(_) => None,
+        }
+    }
+
+    /// The payload as a reader.
+    fn into_read(self) -> Box<dyn Read + 'b> {
+        match self {
+            Payload::Body(body) => Box::new(body),
+            Payload::Inflated(page) => Box::new(io::Cursor::new(page)),
+            Payload::Stream(stream) => stream,
+        }
     }
 }
 

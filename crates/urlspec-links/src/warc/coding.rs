@@ -11,7 +11,7 @@
 //! part way ends there: what was decoded is read, and the page says why
 //! the rest is not ([`Problem::Payload`]). docs/readings.md#content-coding.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::io::{self, BufRead, BufReader, Read};
 
 use flate2::bufread::{DeflateDecoder, MultiGzDecoder, ZlibDecoder};
@@ -168,6 +168,31 @@ impl Found {
 thread_local! {
     /// The inflater of [`gunzip_whole`], one a thread.
     static INFLATER: RefCell<Option<Inflater>> = const { RefCell::new(None) };
+    /// The buffer [`gunzip_whole`] inflates into, given back when the page
+    /// is read: its bytes are initialized already, a fresh one is zeroed
+    /// first (1 % of the instructions of reading a generated crawl).
+    static PAGE: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+}
+
+/// A page inflated whole by [`gunzip_whole`]: the first `len` bytes of
+/// its thread's buffer, which goes back to the thread when it is dropped.
+pub(super) struct Inflated {
+    buf: Vec<u8>,
+    len: usize,
+}
+
+impl AsRef<[u8]> for Inflated {
+    fn as_ref(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
+}
+
+impl Drop for Inflated {
+    fn drop(&mut self) {
+        let buf = std::mem::take(&mut self.buf);
+        // At thread exit the buffer is simply freed.
+        let _ = PAGE.try_with(|page| page.set(buf));
+    }
 }
 
 /// `body`, in the gzip coding, inflated whole when it is one sound gzip
@@ -175,19 +200,22 @@ thread_local! {
 /// and nothing after it; `None` otherwise, for [`decode`] to read it as a
 /// stream (and report what it finds). What is inflated here is what
 /// [`decode`] reads, without its setting up and growing.
-pub(super) fn gunzip_whole(body: &[u8], most: usize) -> Option<Vec<u8>> {
+pub(super) fn gunzip_whole(body: &[u8], most: usize) -> Option<Inflated> {
     let size = u32::from_le_bytes(*body.last_chunk::<4>()?) as usize;
     if size > most {
         return None;
     }
-    let mut page = vec![0; size];
+    let mut page = Inflated { buf: PAGE.take(), len: size };
+    if page.buf.len() < size {
+        page.buf.resize(size, 0);
+    }
     INFLATER.with(|slot| {
         let mut slot = slot.try_borrow_mut().ok()?;
         let inflater = match &mut *slot {
             Some(inflater) => inflater,
             None => slot.insert(Inflater::new()?),
         };
-        match inflater.member(body, &mut page) {
+        match inflater.member(body, &mut page.buf[..size]) {
             Ok((taken, n)) if taken == body.len() && n == size => Some(()),
             _ => None,
         }
@@ -389,27 +417,44 @@ mod tests {
     /// PAGE compressed with brotli (quality 11, by Python's `brotli`).
     const BROTLI_PAGE: &[u8] = b"\x1b7\x00h\xa4_x\xdc\xe8\x802\x0e\xd8W\xebu\xe0\x1b\x1d6\xe0@\xe2iZ\x1f~\xaa\xddB\xce!\xef\xcc\xd6\x03";
 
+    /// [`gunzip_whole`], its bytes copied out.
+    fn whole(body: &[u8], most: usize) -> Option<Vec<u8>> {
+        gunzip_whole(body, most).map(|page| page.as_ref().to_vec())
+    }
+
     #[test]
     fn only_one_whole_sound_gzip_member_is_inflated_at_once() {
         let one = encoded(Layer::Gzip, PAGE);
         // As the stream reads it.
-        assert_eq!(gunzip_whole(&one, 1 << 20), Some(read("gzip", &one).0));
-        assert_eq!(gunzip_whole(&one, PAGE.len()).as_deref(), Some(PAGE));
+        assert_eq!(whole(&one, 1 << 20), Some(read("gzip", &one).0));
+        assert_eq!(whole(&one, PAGE.len()).as_deref(), Some(PAGE));
         // Longer than the most asked for.
-        assert_eq!(gunzip_whole(&one, PAGE.len() - 1), None);
+        assert_eq!(whole(&one, PAGE.len() - 1), None);
         // Two members, or bytes after the member: read as a stream.
-        assert_eq!(
-            gunzip_whole(&[one.clone(), one.clone()].concat(), 999),
-            None
-        );
-        assert_eq!(gunzip_whole(&[&one[..], b"\n"].concat(), 999), None);
+        assert_eq!(whole(&[one.clone(), one.clone()].concat(), 999), None);
+        assert_eq!(whole(&[&one[..], b"\n"].concat(), 999), None);
         // Cut, or a wrong CRC.
-        assert_eq!(gunzip_whole(&one[..one.len() - 5], 999), None);
+        assert_eq!(whole(&one[..one.len() - 5], 999), None);
         let mut bad = one.clone();
         let crc = bad.len() - 8;
         bad[crc] ^= 1;
-        assert_eq!(gunzip_whole(&bad, 999), None);
-        assert_eq!(gunzip_whole(b"", 999), None);
+        assert_eq!(whole(&bad, 999), None);
+        assert_eq!(whole(b"", 999), None);
+    }
+
+    #[test]
+    fn a_page_inflated_into_a_buffer_used_before_is_only_its_own_bytes() {
+        // The thread's buffer holds a longer page, then a failed one.
+        let long = b"0123456789".repeat(500);
+        assert_eq!(whole(&encoded(Layer::Gzip, &long), 1 << 20), Some(long));
+        let one = encoded(Layer::Gzip, PAGE);
+        assert_eq!(whole(&one[..one.len() - 5], 1 << 20), None);
+        let page = gunzip_whole(&one, 1 << 20).unwrap();
+        assert_eq!(page.as_ref(), PAGE);
+        // Held: the next page has a buffer of its own.
+        let two = encoded(Layer::Gzip, b"two");
+        assert_eq!(whole(&two, 1 << 20).as_deref(), Some(&b"two"[..]));
+        assert_eq!(page.as_ref(), PAGE);
     }
 
     /// The body decoded under `header`, and the problems.

@@ -43,7 +43,7 @@ fn starts_member(head: &[u8]) -> bool {
 /// (all of them then), so that neither a long block nor the compressed
 /// bytes of a long gzip member take memory in proportion to their size.
 pub struct Spill {
-    memory: Vec<u8>,
+    memory: Held,
     file: Option<File>,
     len: u64,
     limit: usize,
@@ -54,22 +54,51 @@ pub struct Spill {
 impl Spill {
     /// Empty, held in memory up to `limit` bytes.
     pub fn new(limit: usize) -> Spill {
-        Spill { memory: Vec::new(), file: None, len: 0, limit, broken: false }
+        Spill {
+            memory: Held::Own(Vec::new()),
+            file: None,
+            len: 0,
+            limit,
+            broken: false,
+        }
+    }
+
+    /// Holds `bytes`, of an inflated member's buffer, when it is empty.
+    fn lend(&mut self, bytes: ahead::Shared) {
+        if self.len == 0 {
+            self.len = bytes.as_ref().len() as u64;
+            self.memory = Held::Lent(bytes);
+        }
+    }
+
+    /// The bytes held in memory, taken out as a vector of their own (to
+    /// be put back).
+    fn take_own(&mut self) -> Vec<u8> {
+        match std::mem::replace(&mut self.memory, Held::Own(Vec::new())) {
+            Held::Own(memory) => memory,
+            Held::Lent(lent) => lent.as_ref().to_vec(),
+        }
     }
 
     /// Appends `bytes`.
     pub fn extend(&mut self, bytes: &[u8]) -> io::Result<()> {
         self.len += bytes.len() as u64;
-        if self.file.is_none() && self.memory.len() + bytes.len() <= self.limit
-        {
-            self.memory.extend_from_slice(bytes);
-            return Ok(());
-        }
         if self.file.is_none() {
-            let mut file = tempfile::tempfile()?;
-            file.write_all(&self.memory)?;
-            self.memory = Vec::new();
-            self.file = Some(file);
+            let mut memory = self.take_own();
+            if memory.len() + bytes.len() <= self.limit {
+                memory.extend_from_slice(bytes);
+                self.memory = Held::Own(memory);
+                return Ok(());
+            }
+            let file = tempfile::tempfile()
+                .and_then(|mut file| file.write_all(&memory).map(|()| file));
+            match file {
+                Ok(file) => self.file = Some(file),
+                Err(e) => {
+                    self.memory = Held::Own(memory);
+                    return Err(e);
+                }
+            }
         }
         match &mut self.file {
             Some(file) => file.write_all(bytes),
@@ -92,7 +121,10 @@ impl Spill {
 
     /// The bytes, when they are held in memory.
     pub fn memory(&self) -> Option<&[u8]> {
-        self.file.is_none().then_some(&self.memory[..])
+        self.file.is_none().then_some(match &self.memory {
+            Held::Own(memory) => memory,
+            Held::Lent(lent) => lent.as_ref(),
+        })
     }
 
     /// The first `n` bytes (fewer when there are fewer).
@@ -108,13 +140,18 @@ impl Spill {
             return Err(io::Error::other("a temporary file failed"));
         }
         let from = from.min(self.len);
-        Ok(match &self.file {
-            None => Box::new(&self.memory[from as usize..]),
-            Some(file) => {
+        Ok(match (&self.file, self.memory()) {
+            (Some(file), _) => {
                 let mut file: &File = file;
                 file.seek(SeekFrom::Start(from))?;
                 Box::new(BufReader::with_capacity(1 << 16, file))
             }
+            (None, memory) => Box::new(
+                memory
+                    .unwrap_or_default()
+                    .get(from as usize..)
+                    .unwrap_or_default(),
+            ),
         })
     }
 
@@ -160,7 +197,13 @@ impl Spill {
         }
         let from = from.min(self.len);
         Ok(match self.file {
-            None => Front::Bytes(self.memory, from as usize),
+            None => {
+                let memory = match self.memory {
+                    Held::Own(memory) => memory,
+                    Held::Lent(lent) => lent.as_ref().to_vec(),
+                };
+                Front::Bytes(memory, from as usize)
+            }
             Some(mut file) => {
                 file.seek(SeekFrom::Start(from))?;
                 let reader = BufReader::with_capacity(1 << 16, file);
@@ -168,6 +211,14 @@ impl Spill {
             }
         })
     }
+}
+
+/// The bytes of a [`Spill`] held in memory.
+enum Held {
+    Own(Vec<u8>),
+    /// A part of the buffer of an inflated gzip member they lie whole in,
+    /// lent rather than copied ([`Spill::lend`]).
+    Lent(ahead::Shared),
 }
 
 /// Bytes given back to a [`Pushback`], to be read before what follows.
@@ -293,6 +344,11 @@ impl<R: BufRead> BufRead for Pushback<R> {
 }
 
 type Member<R> = Pushback<BufReader<GzDecoder<Pushback<R>>>>;
+
+/// Takes the next `n` bytes of an input as a part of the buffer they lie
+/// whole in, rather than as a copy: `None` when they do not
+/// ([`ahead::Shared::lend`]).
+type Lend<B> = fn(&mut Pushback<B>, u64) -> Option<ahead::Shared>;
 
 /// Where the records of a gzip member are reported: at the member's
 /// offset, but for a record carried into it from the member before, which
@@ -555,6 +611,7 @@ impl<R: BufRead> Records<R> {
                         limit,
                         &mut self.kind,
                         false,
+                        None,
                     );
                     self.input = Input::Plain(raw);
                     match read {
@@ -623,12 +680,19 @@ impl<R: BufRead> Records<R> {
                     // In memory: no read error, no gzip damage (checked as
                     // it was inflated).
                     let offset = |at| origin.offset(at);
+                    // A block is lent by the member's buffer when that
+                    // buffer is the member's own: one shared by a batch
+                    // of members (inflated ahead) would be held whole by
+                    // each page sent on to be read.
+                    let lend = matches!(ahead.batches, Source::Here(_))
+                        .then_some(ahead::Shared::lend as Lend<_>);
                     match record::read(
                         &mut member,
                         offset,
                         limit,
                         &mut self.kind,
                         true,
+                        lend,
                     ) {
                         Ok(Step::End) => self.input = Input::Ahead(ahead),
                         Ok(Step::Cut(carry)) => {
@@ -688,6 +752,7 @@ impl<R: BufRead> Records<R> {
                             limit,
                             &mut self.kind,
                             true,
+                            None,
                         ),
                         Err(e) => Err(read_error(origin.start, e)),
                     };

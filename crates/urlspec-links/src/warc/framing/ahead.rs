@@ -15,7 +15,7 @@
 //! framing starts new batches at the next member boundary after that.
 
 use std::collections::VecDeque;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufRead, BufReader, Cursor, Read};
 use std::mem;
 use std::ops::Range;
 use std::sync::mpsc::{self, Receiver};
@@ -60,6 +60,29 @@ pub(super) struct Shared {
 impl AsRef<[u8]> for Shared {
     fn as_ref(&self) -> &[u8] {
         &self.batch[self.range.clone()]
+    }
+}
+
+impl Shared {
+    /// The next `n` bytes of `member`, taken as a part of its buffer when
+    /// they lie whole in it and nothing was given back in front of them.
+    pub(super) fn lend(
+        member: &mut Pushback<Cursor<Shared>>,
+        n: u64,
+    ) -> Option<Shared> {
+        if !member.front.is_empty() || member.tee.is_some() {
+            return None;
+        }
+        let at = usize::try_from(member.inner.position()).ok()?;
+        let n = usize::try_from(n).ok()?;
+        let whole = member.inner.get_ref();
+        let start = whole.range.start.checked_add(at)?;
+        let end =
+            start.checked_add(n).filter(|&end| end <= whole.range.end)?;
+        let part = Shared { batch: whole.batch.clone(), range: start..end };
+        member.inner.set_position((at + n) as u64);
+        member.consumed += n as u64;
+        Some(part)
     }
 }
 
@@ -110,9 +133,13 @@ pub(super) fn spawn<R: BufRead + Send + 'static>(
     raw.map_or_else(|| Ok(rx), Err)
 }
 
-/// How many times more bytes are read into the window for a member that
-/// it cuts, before the member is inflated as a stream instead.
+/// How many more of the stream's buffers a member that goes on past the
+/// window may reach into, before it is inflated as a stream instead.
 const MORE: usize = 2;
+/// The least part of the stream's buffer looked at after the window's
+/// bytes, for the rest of a member they cut: twice as much each time it
+/// is short, up to the whole buffer.
+const PEEK: usize = 8 << 10;
 /// Batch buffers kept to be filled again once the framing has let go of
 /// them (no zeroing of a fresh buffer); a buffer grown past
 /// [`BATCH_ROOM`] for one long member is not kept.
@@ -122,9 +149,12 @@ const SPARE: usize = BATCHES + 3;
 /// batches, on the thread that inflates ahead ([`spawn`]) or on the
 /// framing's own.
 ///
-/// A member is inflated whole from a window of the compressed bytes
-/// ([`whole`]); the window is one read of the stream, and up to [`MORE`]
-/// reads more when the member goes on past it. A member that does not
+/// A member is inflated whole where it lies in the stream's buffer, or,
+/// when that buffer cuts it, from a window of the compressed bytes
+/// ([`whole`]): the member's bytes in that buffer, then as much of the
+/// next ones as it takes (up to [`MORE`] buffers), looked at there first
+/// and consumed once the member is found to end in them, so that the
+/// members after it are inflated in place again. A member that does not
 /// fit, is damaged or is longer than the limit is inflated as a stream
 /// from the stream itself, the window's bytes given back to it first, as
 /// the sequential reading does.
@@ -134,9 +164,12 @@ pub(super) struct Members<R> {
     limit: usize,
     /// `None` when libdeflate had no memory: every member as a stream.
     inflater: Option<Inflater>,
-    /// Compressed bytes read from `raw`, from `pos` on not inflated yet.
+    /// Compressed bytes of `raw`, from `pos` on not inflated yet; the
+    /// last `peeked` of them are a copy of the start of `raw`'s buffer,
+    /// not consumed from it.
     window: Vec<u8>,
     pos: usize,
+    peeked: usize,
     /// The members of the batch being filled: where each starts and ends,
     /// where its bytes are in `buf`.
     members: Vec<(u64, u64, Range<usize>)>,
@@ -173,6 +206,7 @@ impl<R: BufRead> Members<R> {
             inflater: Inflater::new(),
             window: Vec::new(),
             pos: 0,
+            peeked: 0,
             members: Vec::new(),
             buf: Vec::new(),
             used: 0,
@@ -211,6 +245,7 @@ impl<R: BufRead> Members<R> {
                     self.sent = VecDeque::new();
                     self.buf = Vec::new();
                     self.window = Vec::new();
+                    (self.pos, self.peeked) = (0, 0);
                     return Some(batch);
                 }
             };
@@ -299,8 +334,8 @@ impl<R: BufRead> Members<R> {
                 InPlace::Done => return true,
                 InPlace::Cut => {
                     // The bytes it was tried on go to the window, and the
-                    // next try has a read more.
-                    cut = self.read(raw);
+                    // next try has the next buffer.
+                    cut = self.take(raw);
                     more = 1;
                 }
                 InPlace::Untried => {}
@@ -316,33 +351,45 @@ impl<R: BufRead> Members<R> {
                 let (buf, used) = (&mut self.buf, self.used);
                 let (limit, room) = (self.limit, self.room);
                 match inflate(inflater, input, buf, used, limit, room) {
-                    Ok((taken, n)) => {
-                        let after = (input.len() - taken) as u64;
+                    Inflated::Done(taken, n) => {
+                        let ends = self.pos + taken;
+                        let held = self.window.len() - self.peeked;
+                        if ends > held {
+                            // It ends in the bytes looked at: they are
+                            // consumed up to there, the window is done.
+                            raw.consume(ends - held);
+                            self.window.clear();
+                            (self.pos, self.peeked) = (0, 0);
+                        } else {
+                            self.window.truncate(held);
+                            self.pos = ends;
+                            self.peeked = 0;
+                        }
+                        let after = (held.max(ends) - ends) as u64;
                         let end = raw.consumed - after;
                         let start = end - taken as u64;
                         self.members.push((start, end, used..used + n));
                         self.used += n;
-                        self.pos += taken;
                         return true;
                     }
-                    Err(Failed::Data) if more < MORE => more += 1,
-                    // Short of the room left, not of the limit.
-                    Err(Failed::Room)
-                        if used > 0 && self.buf.len() - used <= self.limit =>
-                    {
+                    Inflated::Full => {
                         self.full = true;
                         return true;
                     }
-                    Err(_) => break,
+                    Inflated::Failed(Failed::Data) => {}
+                    Inflated::Failed(Failed::Room) => break,
                 }
             }
-            if !self.read(raw) {
-                break;
+            match self.more(raw) {
+                More::Looked => {}
+                More::Next if more < MORE => more += 1,
+                More::Next | More::End => break,
             }
         }
-        raw.unread(&self.window[self.pos..]);
+        let held = self.window.len() - self.peeked;
+        raw.unread(&self.window[self.pos..held]);
         self.window.clear();
-        self.pos = 0;
+        (self.pos, self.peeked) = (0, 0);
         false
     }
 
@@ -361,27 +408,59 @@ impl<R: BufRead> Members<R> {
         }
         let (buf, used) = (&mut self.buf, self.used);
         match inflate(inflater, input, buf, used, self.limit, self.room) {
-            Ok((taken, n)) => {
+            Inflated::Done(taken, n) => {
                 let start = raw.consumed;
                 raw.consume(taken);
                 self.members.push((start, raw.consumed, used..used + n));
                 self.used += n;
                 InPlace::Done
             }
-            Err(Failed::Data) => InPlace::Cut,
-            Err(Failed::Room)
-                if used > 0 && buf.len() - used <= self.limit =>
-            {
+            Inflated::Full => {
                 self.full = true;
                 InPlace::Done
             }
-            Err(Failed::Room) => InPlace::TooLong,
+            Inflated::Failed(Failed::Data) => InPlace::Cut,
+            Inflated::Failed(Failed::Room) => InPlace::TooLong,
         }
     }
 
-    /// Appends one read of `raw` to the window; `false` at its end or on
-    /// an error (kept in `raw` for the stream path to meet).
-    fn read(&mut self, raw: &mut Pushback<R>) -> bool {
+    /// Looks at more of `raw` after the window's bytes: a part of its
+    /// buffer twice as long as the last, copied to the window and not
+    /// consumed ([`More::Looked`]); once all of the buffer is in the
+    /// window, it is consumed and the next one looked at ([`More::Next`]).
+    fn more(&mut self, raw: &mut Pushback<R>) -> More {
+        // What was inflated goes, what a member cut stays.
+        self.window.drain(..self.pos);
+        self.pos = 0;
+        let mut next = false;
+        loop {
+            let bytes = match raw.fill_buf() {
+                Ok(bytes) => bytes,
+                Err(e) => {
+                    // Met with nothing looked at (the buffer was
+                    // consumed): kept for the stream path to meet.
+                    raw.error = Some(e);
+                    return More::End;
+                }
+            };
+            if self.peeked < bytes.len() {
+                let most = (2 * self.peeked).max(PEEK).min(bytes.len());
+                self.window.extend_from_slice(&bytes[self.peeked..most]);
+                self.peeked = most;
+                return if next { More::Next } else { More::Looked };
+            }
+            if bytes.is_empty() {
+                return More::End;
+            }
+            raw.consume(self.peeked);
+            self.peeked = 0;
+            next = true;
+        }
+    }
+
+    /// Moves the rest of `raw`'s buffer to the window; `false` at its end
+    /// or on an error (kept in `raw` for the stream path to meet).
+    fn take(&mut self, raw: &mut Pushback<R>) -> bool {
         let n = match raw.fill_buf() {
             Ok([]) => return false,
             Ok(bytes) => {
@@ -426,6 +505,16 @@ impl<R: BufRead> Members<R> {
     }
 }
 
+/// What [`Members::more`] put in the window.
+enum More {
+    /// More of the stream's buffer.
+    Looked,
+    /// The first bytes of its next buffer.
+    Next,
+    /// Nothing: the stream is at its end, or cannot be read.
+    End,
+}
+
 /// What came of inflating a member straight from the stream's buffer.
 enum InPlace {
     /// It is in the batch, or the batch is full and sent first.
@@ -439,12 +528,43 @@ enum InPlace {
     TooLong,
 }
 
+/// What came of inflating a member into a batch's buffer.
+enum Inflated {
+    /// In the buffer: the bytes taken and written.
+    Done(usize, usize),
+    /// It does not fit in what is left of a buffer that holds members
+    /// already, and is short of that room, not of the limit: the batch is
+    /// full, the member starts the next one.
+    Full,
+    /// Damaged or cut short ([`Failed::Data`]), or longer than the limit
+    /// ([`Failed::Room`]).
+    Failed(Failed),
+}
+
 /// Inflates the member at the start of `input` into `buf` from `used` on,
-/// `buf` given a length of `room` at least: the bytes taken and written.
-/// [`Failed::Room`] when it does not fit in what is left of a buffer that
-/// holds members already, or inflates to more than `limit` bytes; the
-/// first member of a buffer grows it (zeroed) as it needs.
+/// `buf` given a length of `room` at least; the first member of a buffer
+/// grows it (zeroed) as it needs, up to `limit` bytes.
 fn inflate(
+    inflater: &mut Inflater,
+    input: &[u8],
+    buf: &mut Vec<u8>,
+    used: usize,
+    limit: usize,
+    room: usize,
+) -> Inflated {
+    match inflate_into(inflater, input, buf, used, limit, room) {
+        Ok((taken, n)) => Inflated::Done(taken, n),
+        Err(Failed::Room) if used > 0 && buf.len() - used <= limit => {
+            Inflated::Full
+        }
+        Err(e) => Inflated::Failed(e),
+    }
+}
+
+/// [`inflate`], with [`Failed::Room`] for a member that does not fit in
+/// what is left of a buffer that holds members already, or that inflates
+/// to more than `limit` bytes.
+fn inflate_into(
     inflater: &mut Inflater,
     input: &[u8],
     buf: &mut Vec<u8>,
@@ -504,7 +624,7 @@ fn fill(
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Records, GZIP_MAGIC};
+    use super::super::{Held, Records, GZIP_MAGIC};
     use super::*;
     use flate2::write::GzEncoder;
     use flate2::Compression;
@@ -612,6 +732,39 @@ mod tests {
     }
 
     #[test]
+    fn members_after_one_the_reads_cut_are_inflated_in_place() {
+        // Incompressible members of about 3 KB, read 16 KiB at a time:
+        // a member every few is cut by the end of a read.
+        let mut x = 7u32;
+        let archive: Vec<u8> = (0..100)
+            .flat_map(|i| {
+                let block: Vec<u8> = (0..3000)
+                    .map(|_| {
+                        x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                        (x >> 16) as u8
+                    })
+                    .collect();
+                gzip(&record(i, &block), 6)
+            })
+            .collect();
+        let input =
+            std::io::BufReader::with_capacity(16 << 10, Cursor::new(archive));
+        let mut members = Members::new(Pushback::new(input), 1 << 20, false);
+        let (mut whole, mut windowed) = (0, 0);
+        while let Some(batch) = members.batch() {
+            whole += batch
+                .iter()
+                .filter(|i| matches!(i, Item::Whole { .. }))
+                .count();
+            // The rest of a member the read cut is looked at in the next
+            // read's buffer, not copied out of it with the members after.
+            windowed += usize::from(!members.window.is_empty());
+        }
+        assert_eq!(whole, 100);
+        assert_eq!(windowed, 0);
+    }
+
+    #[test]
     fn a_gzip_header_stored_inside_a_member_is_no_member() {
         // Level 0 stores the bytes as they are: the member's compressed
         // bytes hold a whole plausible gzip header.
@@ -659,6 +812,29 @@ mod tests {
         archive.extend(gzip(&many, 6));
         let seen = same(&archive, 64 << 10);
         assert_eq!(seen.len(), 30 + 300);
+    }
+
+    #[test]
+    fn blocks_are_lent_by_a_member_inflated_here_and_copied_from_a_batch() {
+        let archive: Vec<u8> = (0..40)
+            .flat_map(|i| gzip(&record(i, &b"x".repeat(100 * i)), 6))
+            .collect();
+        for (ahead, lent) in [(false, true), (true, false)] {
+            let input = std::io::BufReader::new(Cursor::new(archive.clone()));
+            let mut records = Records::new(input).unwrap();
+            if ahead {
+                records.inflate_ahead();
+            }
+            let mut n = 0;
+            while let Some(next) = records.next_record() {
+                let r = next.unwrap();
+                let held = matches!(r.block.memory, Held::Lent(_));
+                assert_eq!(held, lent, "record {n}");
+                assert_eq!(r.block.memory(), Some(&b"x".repeat(100 * n)[..]));
+                n += 1;
+            }
+            assert_eq!(n, 40);
+        }
     }
 
     /// A reader that panics once `left` bytes are taken.

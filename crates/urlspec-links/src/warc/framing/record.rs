@@ -16,7 +16,7 @@
 
 use std::io::{self, BufRead, Read};
 
-use super::{Pushback, Spill};
+use super::{Lend, Pushback, Spill};
 use crate::error::{Error, Reason};
 
 /// The longest line of a record header, and the most header bytes.
@@ -198,13 +198,15 @@ impl From<io::Error> for Damage {
 /// start seen); `offset` maps the position of its first line to the
 /// offset reported. In a gzip `member`, a record the input ends inside is
 /// [`Step::Cut`]; elsewhere it is damaged. On damage, reading is left at
-/// the next record start after the record's first line.
+/// the next record start after the record's first line. A block that
+/// `lend` can take whole is held as it lends it, not copied.
 pub fn read<B: BufRead>(
     input: &mut Pushback<B>,
     offset: impl Fn(u64) -> u64,
     block_limit: usize,
     kind: &mut Kind,
     member: bool,
+    lend: Option<Lend<B>>,
 ) -> Result<Step, Error> {
     let mut taken =
         Taken { block: Spill::new(block_limit), ..Taken::default() };
@@ -235,13 +237,13 @@ pub fn read<B: BufRead>(
             *kind = Kind::Warc;
             warc_fields(input, &mut taken).and_then(|fields| {
                 let length = content_length(&fields)?;
-                let cut = read_block(input, length, &mut taken.block)?;
+                let cut = read_block(input, length, &mut taken.block, lend)?;
                 Ok((fields, cut))
             })
         }
         Some(Start::Arc(header)) => {
             *kind = Kind::Arc(header.fields);
-            read_block(input, header.length, &mut taken.block)
+            read_block(input, header.length, &mut taken.block, lend)
                 .map(|cut| (header.warc_fields(&taken.block), cut))
         }
         None => {
@@ -478,13 +480,22 @@ fn read_block<B: BufRead>(
     input: &mut Pushback<B>,
     length: u64,
     block: &mut Spill,
+    lend: Option<Lend<B>>,
 ) -> Result<Option<Cut>, Damage> {
+    if block.len() == 0 && length <= block.limit as u64 {
+        if let Some(bytes) = lend.and_then(|lend| lend(input, length)) {
+            block.lend(bytes);
+            return Ok(None);
+        }
+    }
     // Copied out of the reader's buffer (`read_to_end` would zero the
     // spare room first: 9% of the instructions on a crawl); room for the
     // declared length up front when it is held in memory, so that a
     // lying length costs nothing.
     if length <= block.limit as u64 {
-        block.memory.reserve_exact(length as usize);
+        let mut memory = block.take_own();
+        memory.reserve_exact(length as usize);
+        block.memory = super::Held::Own(memory);
     }
     let mut left = length;
     while left > 0 {
