@@ -704,6 +704,16 @@ mod tests {
         assert!(seen.iter().all(|s| !s.starts_with("error")));
     }
 
+    /// `n` incompressible bytes from the generator state `x`.
+    fn noise(x: &mut u32, n: usize) -> Vec<u8> {
+        (0..n)
+            .map(|_| {
+                *x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                (*x >> 16) as u8
+            })
+            .collect()
+    }
+
     #[test]
     fn members_cut_by_the_reads_are_read_whole_or_as_streams() {
         // Incompressible blocks: members of up to 40 KiB, cut by the
@@ -711,15 +721,7 @@ mod tests {
         // with a header CRC, which is inflated as a stream.
         let mut x = 1u32;
         let mut members: Vec<Vec<u8>> = (0..60)
-            .map(|i| {
-                let block: Vec<u8> = (0..i * 700)
-                    .map(|_| {
-                        x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
-                        (x >> 16) as u8
-                    })
-                    .collect();
-                gzip(&record(i, &block), 6)
-            })
+            .map(|i| gzip(&record(i, &noise(&mut x, i * 700)), 6))
             .collect();
         members[7][3] |= 2;
         let mut crc = flate2::Crc::new();
@@ -737,15 +739,7 @@ mod tests {
         // a member every few is cut by the end of a read.
         let mut x = 7u32;
         let archive: Vec<u8> = (0..100)
-            .flat_map(|i| {
-                let block: Vec<u8> = (0..3000)
-                    .map(|_| {
-                        x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
-                        (x >> 16) as u8
-                    })
-                    .collect();
-                gzip(&record(i, &block), 6)
-            })
+            .flat_map(|i| gzip(&record(i, &noise(&mut x, 3000)), 6))
             .collect();
         let input =
             std::io::BufReader::with_capacity(16 << 10, Cursor::new(archive));
