@@ -806,18 +806,15 @@ def _repeated(pa, value, n, dictionary=False):
     return pa.Array.from_buffers(pa.string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(data * n)])
 
 
-# The columns of urlspec.link_batches(dictionary=True) that are
-# dictionary-encoded: those whose values repeat across a page's links.
-DICTIONARY_COLUMNS = {"document", "element", "attribute", "base", "base_source", "encoding", "context"}
-
-
-def _dictionary_schema(pa, schema, names):
+def _dictionary_schema(pa, schema, batch, names):
     """`schema` (warc_file, then the columns `names` of link_batches) with
-    warc_file and the DICTIONARY_COLUMNS as dictionaries of strings."""
+    warc_file, and each column `batch` carries as a dictionary, of the
+    batch's dictionary type."""
     dictionary = pa.dictionary(pa.int32(), pa.string())
     fields = [schema.field(0).with_type(dictionary)]
     for field, name in zip(list(schema)[1:], names):
-        fields.append(field.with_type(dictionary) if name in DICTIONARY_COLUMNS else field)
+        t = batch.schema.field(name).type
+        fields.append(field.with_type(t) if pa.types.is_dictionary(t) else field)
     return pa.schema(fields, metadata=schema.metadata)
 
 
@@ -828,11 +825,10 @@ def make_batch_reader(spec, on_error, endpoint=None, fault=None, batch_size=6553
     (_stats). The batches have the link columns only (_links_schema), so
     that nothing but the links crosses into Spark or into a Parquet file;
     memory stays bounded by the batch size whatever the size of an archive
-    or of one of its records. With `dictionary`, the columns whose values
-    repeat (warc_file, target_uri, link_element, link_attribute, base,
-    base_source, encoding, context) are dictionary-encoded, as
-    link_batches builds them: for a Parquet writer that writes the
-    dictionaries as they are (--writer tasks), not for Spark's rows."""
+    or of one of its records. With `dictionary`, warc_file and the columns
+    link_batches dictionary-encodes (those whose values repeat across a
+    page's links) are dictionaries: for a Parquet writer that writes them
+    as they are (--writer tasks), not for Spark's rows."""
 
     def read(paths):
         import pyarrow as pa
@@ -840,11 +836,11 @@ def make_batch_reader(spec, on_error, endpoint=None, fault=None, batch_size=6553
 
         schema = _arrow_links_schema(len(parsers) > 1)
         names = [BATCH_COLUMNS.get(f.name, f.name) for f in list(schema)[1:]]
-        if dictionary:
-            schema = _dictionary_schema(pa, schema, names)
+        typed = not dictionary  # the dictionaries' types: the first batch's
         attempt = _task_attempt() or 0
 
         def batches(stream, reading):
+            nonlocal schema, typed
             reading.links = urlspec.link_batches(
                 stream,
                 batch_size,
@@ -857,6 +853,8 @@ def make_batch_reader(spec, on_error, endpoint=None, fault=None, batch_size=6553
             )
             warc_file = None
             for b in reading.links:
+                if not typed:
+                    schema, typed = _dictionary_schema(pa, schema, b, names), True
                 rows = b.num_rows
                 if warc_file is None or len(warc_file) < rows:
                     warc_file = _repeated(pa, reading.path, rows, dictionary)

@@ -288,29 +288,27 @@ impl Text {
     /// [`Text::push`] of a static name, its key found by its address.
     #[inline]
     fn push_static(&mut self, value: &'static str) {
-        /// Static names kept by address; past them, names are hashed.
-        const STATICS: usize = 32;
-        let key = match self {
-            Text::Plain(_) => None,
-            Text::Dict { statics, .. } => {
-                let at = (value.as_ptr() as usize, value.len());
-                match statics.iter().find(|s| (s.0, s.1) == at) {
-                    Some(s) => Some(s.2),
-                    None => {
-                        let key = self.key(Some(value));
-                        if let (Text::Dict { statics, .. }, Some(k)) =
-                            (&mut *self, key)
-                        {
-                            if statics.len() < STATICS {
-                                statics.push((at.0, at.1, k));
-                            }
-                        }
-                        key
-                    }
-                }
-            }
-        };
+        let key = self.static_key(value);
         self.push_keyed(Some(value), key);
+    }
+
+    /// [`Text::key`] of a static name: looked up by address and length
+    /// among the first names seen, hashed past them.
+    fn static_key(&mut self, value: &'static str) -> Option<i32> {
+        /// Static names kept by address.
+        const STATICS: usize = 32;
+        let at = (value.as_ptr() as usize, value.len());
+        let Text::Dict { statics, .. } = self else { return None };
+        if let Some(&(_, _, k)) = statics.iter().find(|s| (s.0, s.1) == at) {
+            return Some(k);
+        }
+        let key = self.key(Some(value))?;
+        if let Text::Dict { statics, .. } = self {
+            if statics.len() < STATICS {
+                statics.push((at.0, at.1, key));
+            }
+        }
+        Some(key)
     }
 
     /// [`Text::push`] of a name that is static or not.

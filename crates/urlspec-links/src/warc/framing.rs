@@ -74,10 +74,7 @@ impl Spill {
     /// The bytes held in memory, taken out as a vector of their own (to
     /// be put back).
     fn take_own(&mut self) -> Vec<u8> {
-        match std::mem::replace(&mut self.memory, Held::Own(Vec::new())) {
-            Held::Own(memory) => memory,
-            Held::Lent(lent) => lent.as_ref().to_vec(),
-        }
+        std::mem::replace(&mut self.memory, Held::Own(Vec::new())).into_vec()
     }
 
     /// Appends `bytes`.
@@ -197,13 +194,7 @@ impl Spill {
         }
         let from = from.min(self.len);
         Ok(match self.file {
-            None => {
-                let memory = match self.memory {
-                    Held::Own(memory) => memory,
-                    Held::Lent(lent) => lent.as_ref().to_vec(),
-                };
-                Front::Bytes(memory, from as usize)
-            }
+            None => Front::Bytes(self.memory.into_vec(), from as usize),
             Some(mut file) => {
                 file.seek(SeekFrom::Start(from))?;
                 let reader = BufReader::with_capacity(1 << 16, file);
@@ -219,6 +210,16 @@ enum Held {
     /// A part of the buffer of an inflated gzip member they lie whole in,
     /// lent rather than copied ([`Spill::lend`]).
     Lent(ahead::Shared),
+}
+
+impl Held {
+    /// The bytes as a vector of their own: a lent part copied out.
+    fn into_vec(self) -> Vec<u8> {
+        match self {
+            Held::Own(memory) => memory,
+            Held::Lent(lent) => lent.as_ref().to_vec(),
+        }
+    }
 }
 
 /// Bytes given back to a [`Pushback`], to be read before what follows.
