@@ -19,14 +19,18 @@ rounds; cores: N in local mode, the workers on the cluster), and each as a
 share of `urlspec links -j 1` on the same archives (the command's release
 build, --cli; its JSON written to /dev/null). In the same run it times,
 without Spark, in this process: `urlspec.link_batches` alone (the Arrow
-batches built in Rust, taken one by one), the job's partition functions
+batches built in Rust, taken one by one; with dictionaries, as the job
+reads them, and without), the job's partition functions
 (what each task does apart from Spark's row transfer and the Parquet
 writing) and the partition function of --writer tasks (the batches
 written to Parquet: all a task of that writer does); and in each Spark
 setting, a job of the links job's partitions, each doing nothing (Spark's
 own cost of scheduling and running its tasks, which the links job pays
 too), and each
-links job less that cost, round by round. Seconds are wall-clock, from the start of the job to
+links job less that cost, round by round; and each links job less the same
+job over one archive per core, round by round (what the further archives
+cost: the job's start-up and fixed costs left out, as a run over many
+archives spreads them). Seconds are wall-clock, from the start of the job to
 its outputs written (Spark's start-up excluded: --warmups runs come
 first, so that the JVM's JIT has compiled the job's code). CPU seconds are shown too, with links per CPU second, which a
 loaded machine disturbs less: the command's; this process's for the runs
@@ -117,27 +121,57 @@ def time_setting(spark, what, cores, paths, work, a, rows):
     times = {k: [] for k in runs}
     cpu = {k: [] for k in runs}
     counts = {}
+    # The same job over one archive per core, in the same rounds: its
+    # seconds are the job's start-up and fixed costs, one archive's work
+    # on each core, and nothing that grows with the archives.
+    first = paths[:cores]
+    first_times = {k: [] for k in runs}
+    first_cpu = {k: [] for k in runs}
+    first_counts = {}
     # Warm-up runs over every archive start the Python workers of every
     # executor, and let the JVM's JIT compile what the job runs: after one
     # run its compiler threads still take as much CPU as the job itself.
     for _ in range(a.warmups):
         for t, w in sorted({(t, w) for t, w, _ in runs}):
             links_job.main(paths + ["-o", f"{work}/warmup", "--mode", "overwrite", "--transfer", t, "--writer", w], spark=spark)
+    def job(k, archives):
+        t, w, r = k
+        args = links_job.build_parser().parse_args(
+            archives
+            + ["-o", f"{work}/out-{t}-{w}-{r}", "--mode", "overwrite", "--resolver", r, "--spec", a.spec]
+            + ["--transfer", t, "--writer", w]
+        )
+        c = tree_cpu_seconds()
+        count, seconds = links_job.run(spark, args)
+        return count, seconds, tree_cpu_seconds() - c
+
     for _ in range(a.rounds):
         for k in runs:
-            t, w, r = k
-            args = links_job.build_parser().parse_args(
-                paths
-                + ["-o", f"{work}/out-{t}-{w}-{r}", "--mode", "overwrite", "--resolver", r, "--spec", a.spec]
-                + ["--transfer", t, "--writer", w]
-            )
-            c = tree_cpu_seconds()
-            counts[k], seconds = links_job.run(spark, args)
-            cpu[k].append(tree_cpu_seconds() - c)
+            counts[k], seconds, c = job(k, paths)
             times[k].append(seconds)
+            cpu[k].append(c)
+            if len(first) < len(paths):
+                first_counts[k], seconds, c = job(k, first)
+                first_times[k].append(seconds)
+                first_cpu[k].append(c)
     for k in runs:
         t, w, r = k
         rows.append((f"{what}, --transfer {t} --writer {w}", cores, r, counts[k]["pages"], counts[k]["links"], times[k], cpu[k]))
+    # What the archives past the first on each core cost, round by round:
+    # the links job with its start-up and fixed costs left out.
+    for k in first_counts:
+        t, w, r = k
+        rows.append(
+            (
+                f"{what}, --transfer {t} --writer {w}, less a run over {len(first)} archive{'s' if len(first) > 1 else ''}",
+                cores,
+                r,
+                counts[k]["pages"] - first_counts[k]["pages"],
+                counts[k]["links"] - first_counts[k]["links"],
+                [x - f for x, f in zip(times[k], first_times[k])],
+                [x - f for x, f in zip(cpu[k], first_cpu[k])],
+            )
+        )
     # Spark's own cost: a job of the links job's tasks (its partitions of
     # the archives), each handing its archives' names back and nothing more.
     archives = links_job.archive_partitions(spark.sparkContext, paths)
@@ -163,6 +197,92 @@ def time_setting(spark, what, cores, paths, work, a, rows):
                 [x - e for x, e in zip(cpu[k], empty_cpu)],
             )
         )
+
+
+def time_without_spark(a, paths, work, resolvers):
+    """The runs without Spark, taking turns round by round (so that a
+    change in the machine's speed during the run touches each alike): the
+    command (--cli), and in this process `urlspec.link_batches` alone and
+    the job's partition functions. Returns their result rows."""
+    import urlspec
+
+    runs = []  # (what, resolver, run() -> (pages, links) or None, CPU seconds of)
+    cli = a.cli or release_cli()
+    if cli:
+
+        def command():
+            subprocess.run(
+                [cli, "links", "-j", "1", "--output", "json", "--spec", a.spec, *paths],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                check=False,
+            )
+
+        runs.append(("`urlspec links -j 1 --output json`", "urlspec", command, children_cpu_seconds))
+
+    # With dictionaries (the default, as the job reads) and without (every
+    # value written out in each row).
+    def batches(dictionary):
+        def run():
+            n = 0
+            for path in paths:
+                with open(path, "rb", buffering=1 << 20) as f:
+                    for b in urlspec.link_batches(f, a.batch_size, dictionary=dictionary, documents=False, summary=False, spec=a.spec, format="warc"):
+                        n += b.num_rows
+            return None, n
+
+        return run
+
+    for dictionary in (True, False):
+        runs.append((f"`urlspec.link_batches`, dictionary={dictionary} (no Spark)", "urlspec", batches(dictionary), cpu_seconds))
+
+    def partition_function(r):
+        def run():
+            if r == "urlspec":
+                # The batches taken one by one, as mapInArrow takes them.
+                read = links_job.make_batch_reader(a.spec, "fail", batch_size=a.batch_size)
+                stats = [item[1][:2] for item in read(paths) if isinstance(item, tuple)]
+            else:
+                stats = [row[-1] for row in links_job.make_extractor(a.spec, r, "fail")(paths) if row[-1]]
+            return sum(s[0] for s in stats), sum(s[1] for s in stats)
+
+        return run
+
+    for r in resolvers:
+        runs.append(("the job's partition function (no Spark)", r, partition_function(r), cpu_seconds))
+
+    if "tasks" in a.writers.split(",") and "urlspec" in resolvers:
+        # What a task of --writer tasks does: the batches, their
+        # dictionaries as link_batches builds them, written to Parquet
+        # (zstd) by pyarrow.
+        def task_writer():
+            out = os.path.join(work, "task-writer")
+            shutil.rmtree(out, ignore_errors=True)
+            read = links_job.make_batch_reader(a.spec, "fail", batch_size=a.batch_size, dictionary=True)
+            task = links_job.make_part_writer(read, out, None, "bench", "zstd", True, links_job._links_schema().json())
+            stats = [item[2][:2] for item in task(paths) if item[0] == "stats"]
+            return sum(s[0] for s in stats), sum(s[1] for s in stats)
+
+        runs.append(("the partition function of --writer tasks (no Spark)", "urlspec", task_writer, cpu_seconds))
+
+    # One untimed pass of each, as a Spark run's start-up is left out (the
+    # first batches import pandas through pyarrow, about a third of a
+    # second; the tasks' writer imports pyarrow.parquet).
+    links_job._arrow_links_schema()  # pyspark's Arrow types, imported once as in a Python worker
+    counts = [run() for _, _, run, _ in runs]
+    times = [[] for _ in runs]
+    cpu = [[] for _ in runs]
+    for _ in range(a.rounds):
+        for i, (_, _, run, cpu_of) in enumerate(runs):
+            t, c = time.perf_counter(), cpu_of()
+            run()
+            times[i].append(time.perf_counter() - t)
+            cpu[i].append(cpu_of() - c)
+    rows = []
+    for (what, r, _, _), count, ts, cp in zip(runs, counts, times, cpu):
+        pages, links = count if count else (None, None)
+        rows.append((what, 1, r, pages, links, ts, cp))
+    return rows
 
 
 def session(master, name):
@@ -214,73 +334,7 @@ def main():
         rows = []
 
         resolvers = a.resolvers.split(",")
-        cli = a.cli or release_cli()
-        if cli:
-            times, cpu = [], []
-            for _ in range(a.rounds):
-                t, c = time.perf_counter(), children_cpu_seconds()
-                subprocess.run(
-                    [cli, "links", "-j", "1", "--output", "json", "--spec", a.spec, *paths],
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
-                    check=False,
-                )
-                times.append(time.perf_counter() - t)
-                cpu.append(children_cpu_seconds() - c)
-            rows.append(("`urlspec links -j 1 --output json`", 1, "urlspec", None, None, times, cpu))
-
-        # urlspec.link_batches alone, and the partition functions, in this
-        # process: no Spark; after one untimed pass, as a Spark run's
-        # start-up is left out (the first batches import pandas through
-        # pyarrow, about a third of a second).
-        import urlspec
-
-        with open(paths[0], "rb") as f:
-            for _ in urlspec.link_batches(f, a.batch_size, dictionary=False, documents=False, summary=False, spec=a.spec, format="warc"):
-                pass
-        links_job._arrow_links_schema()  # pyspark's Arrow types, imported once as in a Python worker
-        times, cpu = [], []
-        for _ in range(a.rounds):
-            t, c = time.perf_counter(), cpu_seconds()
-            n = 0
-            for path in paths:
-                with open(path, "rb", buffering=1 << 20) as f:
-                    for b in urlspec.link_batches(f, a.batch_size, dictionary=False, documents=False, summary=False, spec=a.spec, format="warc"):
-                        n += b.num_rows
-            times.append(time.perf_counter() - t)
-            cpu.append(cpu_seconds() - c)
-        rows.append(("`urlspec.link_batches` (no Spark)", 1, "urlspec", None, n, times, cpu))
-
-        for r in resolvers:
-            times, cpu = [], []
-            for _ in range(a.rounds):
-                t, c = time.perf_counter(), cpu_seconds()
-                if r == "urlspec":
-                    # The batches taken one by one, as mapInArrow takes them.
-                    read = links_job.make_batch_reader(a.spec, "fail", batch_size=a.batch_size)
-                    stats = [item[1][:2] for item in read(paths) if isinstance(item, tuple)]
-                else:
-                    stats = [row[-1] for row in links_job.make_extractor(a.spec, r, "fail")(paths) if row[-1]]
-                times.append(time.perf_counter() - t)
-                cpu.append(cpu_seconds() - c)
-            pages, links = sum(s[0] for s in stats), sum(s[1] for s in stats)
-            rows.append(("the job's partition function (no Spark)", 1, r, pages, links, times, cpu))
-        if "tasks" in a.writers.split(",") and "urlspec" in resolvers:
-            # What a task of --writer tasks does: the batches, their
-            # dictionaries as link_batches builds them, written to Parquet
-            # (zstd) by pyarrow.
-            times, cpu = [], []
-            for i in range(a.rounds):
-                out = os.path.join(work, "task-writer")
-                shutil.rmtree(out, ignore_errors=True)
-                read = links_job.make_batch_reader(a.spec, "fail", batch_size=a.batch_size, dictionary=True)
-                task = links_job.make_part_writer(read, out, None, f"bench-{i}", "zstd", True, links_job._links_schema().json())
-                t, c = time.perf_counter(), cpu_seconds()
-                stats = [item[2][:2] for item in task(paths) if item[0] == "stats"]
-                times.append(time.perf_counter() - t)
-                cpu.append(cpu_seconds() - c)
-            pages, links = sum(s[0] for s in stats), sum(s[1] for s in stats)
-            rows.append(("the partition function of --writer tasks (no Spark)", 1, "urlspec", pages, links, times, cpu))
+        rows.extend(time_without_spark(a, paths, work, resolvers))
         # The CLI and link_batches rows count what the partition function counts.
         pages = next(r[3] for r in rows if r[3])
         links = next(r[4] for r in rows if r[4])
