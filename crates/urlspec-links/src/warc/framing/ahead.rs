@@ -543,7 +543,10 @@ enum Inflated {
 
 /// Inflates the member at the start of `input` into `buf` from `used` on,
 /// `buf` given a length of `room` at least; the first member of a buffer
-/// grows it (zeroed) as it needs, up to `limit` bytes.
+/// grows it (zeroed) as it needs, up to `limit` bytes. A member that does
+/// not fit in what is left of a buffer that holds members already is
+/// [`Inflated::Full`]; one that inflates to more than `limit` bytes,
+/// [`Failed::Room`].
 fn inflate(
     inflater: &mut Inflater,
     input: &[u8],
@@ -552,26 +555,6 @@ fn inflate(
     limit: usize,
     room: usize,
 ) -> Inflated {
-    match inflate_into(inflater, input, buf, used, limit, room) {
-        Ok((taken, n)) => Inflated::Done(taken, n),
-        Err(Failed::Room) if used > 0 && buf.len() - used <= limit => {
-            Inflated::Full
-        }
-        Err(e) => Inflated::Failed(e),
-    }
-}
-
-/// [`inflate`], with [`Failed::Room`] for a member that does not fit in
-/// what is left of a buffer that holds members already, or that inflates
-/// to more than `limit` bytes.
-fn inflate_into(
-    inflater: &mut Inflater,
-    input: &[u8],
-    buf: &mut Vec<u8>,
-    used: usize,
-    limit: usize,
-    room: usize,
-) -> Result<(usize, usize), Failed> {
     let most = limit.saturating_add(1);
     if buf.len() < room {
         buf.resize(room, 0);
@@ -579,18 +562,24 @@ fn inflate_into(
     // Tried with the room there is; for a first member, twice more each
     // time it is short, up to the limit.
     let mut room = (buf.len() - used).min(most);
-    loop {
+    let failed = loop {
         if buf.len() < used + room {
             buf.resize(used + room, 0);
         }
         match inflater.member(input, &mut buf[used..used + room]) {
-            Ok((taken, n)) if n <= limit => return Ok((taken, n)),
-            Ok(_) => return Err(Failed::Room),
+            Ok((taken, n)) if n <= limit => return Inflated::Done(taken, n),
+            Ok(_) => break Failed::Room,
             Err(Failed::Room) if used == 0 && room < most => {
                 room = room.saturating_mul(2).min(most);
             }
-            Err(e) => return Err(e),
+            Err(e) => break e,
         }
+    };
+    match failed {
+        Failed::Room if used > 0 && buf.len() - used <= limit => {
+            Inflated::Full
+        }
+        e => Inflated::Failed(e),
     }
 }
 
