@@ -123,21 +123,29 @@ fn numeric(b: &[u8]) -> Option<(char, usize)> {
 /// longest match; `None` when there is none, or when a legacy name
 /// without `;` is followed by `=` or an alphanumeric (an attribute
 /// value keeps it as written).
+///
+/// The names that are prefixes of the run of alphanumerics after `&` are
+/// found longest first, one binary search each: the last name not after
+/// a `word` is either a prefix of it, and the longest, or shares `k` bytes
+/// with it, and then no prefix of `word` longer than `k` is a name (it
+/// would sort between the two).
 fn named(s: &str) -> Option<(&'static str, usize)> {
+    let names = &html_escape::NAMED_ENTITIES;
     let b = s.as_bytes();
     let run = b
         .iter()
         .take(MAX_NAME)
         .take_while(|c| c.is_ascii_alphanumeric())
         .count();
-    for len in (1..=run).rev() {
-        let name = &b[..len];
-        let Ok(k) = html_escape::NAMED_ENTITIES
-            .binary_search_by(|(n, _)| (*n).cmp(name))
-        else {
+    let mut word = &b[..run];
+    while !word.is_empty() {
+        let below = names.partition_point(|(n, _)| *n <= word);
+        let &(name, text) = names.get(below.checked_sub(1)?)?;
+        let Some(len) = prefix_of(name, word) else {
+            let shared = name.iter().zip(word).take_while(|(x, y)| x == y);
+            word = &word[..shared.count()];
             continue;
         };
-        let text = html_escape::NAMED_ENTITIES[k].1;
         if b.get(len) == Some(&b';') {
             return Some((text, len + 1));
         }
@@ -150,8 +158,14 @@ fn named(s: &str) -> Option<(&'static str, usize)> {
             }
             return Some((text, len));
         }
+        word = &word[..len - 1];
     }
     None
+}
+
+/// The length of `name` when it is a prefix of `word`.
+fn prefix_of(name: &[u8], word: &[u8]) -> Option<usize> {
+    word.starts_with(name).then_some(name.len())
 }
 
 #[cfg(test)]
@@ -169,6 +183,58 @@ mod tests {
                     .is_ok(),
                 "{name}"
             );
+        }
+    }
+
+    /// The longest match found by trying each length, longest first.
+    fn named_by_each_length(s: &str) -> Option<(&'static str, usize)> {
+        let b = s.as_bytes();
+        let run = b
+            .iter()
+            .take(MAX_NAME)
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .count();
+        for len in (1..=run).rev() {
+            let name = &b[..len];
+            let Ok(k) = html_escape::NAMED_ENTITIES
+                .binary_search_by(|(n, _)| (*n).cmp(name))
+            else {
+                continue;
+            };
+            let text = html_escape::NAMED_ENTITIES[k].1;
+            if b.get(len) == Some(&b';') {
+                return Some((text, len + 1));
+            }
+            if LEGACY.binary_search_by(|l| l.as_bytes().cmp(name)).is_ok() {
+                let after = b.get(len);
+                if after
+                    .is_some_and(|c| *c == b'=' || c.is_ascii_alphanumeric())
+                {
+                    return None;
+                }
+                return Some((text, len));
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn the_longest_match_is_that_of_each_length_tried() {
+        let mut words: Vec<String> = Vec::new();
+        for (name, _) in &html_escape::NAMED_ENTITIES {
+            let name = std::str::from_utf8(name).unwrap();
+            for cut in 1..=name.len() {
+                let stem = &name[..cut];
+                for tail in ["", ";", "=", "x", "z9", "in", " ", "&amp;"] {
+                    words.push(format!("{stem}{tail}"));
+                }
+            }
+        }
+        for w in ["category=1", "utm_source", "param", "notit;", "notin"] {
+            words.push(w.to_owned());
+        }
+        for w in &words {
+            assert_eq!(named(w), named_by_each_length(w), "{w}");
         }
     }
 
