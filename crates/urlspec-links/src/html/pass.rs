@@ -22,9 +22,7 @@
 
 use std::borrow::Cow;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::fs::File;
-use std::hash::{BuildHasherDefault, Hasher};
 
 use encoding_rs::Encoding;
 
@@ -442,7 +440,7 @@ struct Kept {
     tree: Tree,
     open: Vec<Open>,
     names: Vec<u8>,
-    counts: HashMap<u64, usize, BuildHasherDefault<Hashed>>,
+    counts: Vec<u32>,
     namespaces: Vec<Ns>,
     buf: Vec<u8>,
 }
@@ -464,7 +462,7 @@ struct Sim<'s> {
     tree: Tree,
     open: Vec<Open>,
     names: Vec<u8>,
-    counts: HashMap<u64, usize, BuildHasherDefault<Hashed>>,
+    counts: Vec<u32>,
     namespaces: Namespaces,
     guard: Guard,
     templates: usize,
@@ -569,22 +567,15 @@ fn hash(name: &[u8]) -> u64 {
     })
 }
 
-/// The hasher of a map keyed by [`hash`]es: the key itself.
-#[derive(Default)]
-struct Hashed(u64);
+/// The open elements are counted by their name's [`hash`] modulo this:
+/// a zero says no open element has the name, which spares an end tag the
+/// walk of the stack (a collision only costs the walk). Slots rather
+/// than a map of the hashes: its lookups took 1 % of a crawl's
+/// instructions.
+const SLOTS: usize = 1024;
 
-impl Hasher for Hashed {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        self.0 = hash(bytes);
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
+fn slot(hash: u64) -> usize {
+    (hash % SLOTS as u64) as usize
 }
 
 impl Sim<'_> {
@@ -640,7 +631,7 @@ impl Sim<'_> {
                 raw_text: false,
             });
             self.names.extend_from_slice(name);
-            *self.counts.entry(h).or_default() += 1;
+            self.counts[slot(h)] += 1;
         }
         if html && name == b"template" {
             if self.templates >= MAX_OPEN_TEMPLATES {
@@ -709,7 +700,7 @@ impl Sim<'_> {
         self.guard.end(name);
         let foreign = self.namespaces.end(name) != Ns::Html;
         let h = hash(name);
-        if self.counts.get(&h).is_none_or(|&n| n == 0) {
+        if self.counts[slot(h)] == 0 {
             return foreign;
         }
         // The last open element of this name (hashes may collide: the
@@ -728,9 +719,7 @@ impl Sim<'_> {
         let end = base + tag.end();
         self.names.truncate(self.open[i].name);
         for o in self.open.drain(i..) {
-            if let Some(n) = self.counts.get_mut(&o.hash) {
-                *n -= 1;
-            }
+            self.counts[slot(o.hash)] -= 1;
             if let Some(start) = o.template {
                 self.templates = self.templates.saturating_sub(1);
                 self.tree.template(start, end);
@@ -799,6 +788,7 @@ pub(super) fn scan(
     kept.open.clear();
     kept.names.clear();
     kept.counts.clear();
+    kept.counts.resize(SLOTS, 0);
     kept.namespaces.clear();
     let mut sim = Sim {
         source,
