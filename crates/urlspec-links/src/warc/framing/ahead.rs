@@ -154,7 +154,10 @@ const SPARE: usize = BATCHES + 3;
 /// ([`whole`]): the member's bytes in that buffer, then as much of the
 /// next ones as it takes (up to [`MORE`] buffers), looked at there first
 /// and consumed once the member is found to end in them, so that the
-/// members after it are inflated in place again. A member that does not
+/// members after it are inflated in place again. It is tried once the
+/// bytes after it hold a member header or the stream's end: where it ends
+/// is not known before, and a try of a cut member is lost work
+/// ([`next_member`]). A member that does not
 /// fit, is damaged or is longer than the limit is inflated as a stream
 /// from the stream itself, the window's bytes given back to it first, as
 /// the sequential reading does.
