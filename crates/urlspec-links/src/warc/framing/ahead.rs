@@ -371,7 +371,7 @@ impl<R: BufRead> Members<R> {
                 }
                 let (buf, used) = (&mut self.buf, self.used);
                 let (limit, room) = (self.limit, self.room);
-                let size = next.map(|(_, size)| size);
+                let size = next.and_then(|(_, size)| size);
                 match inflate(inflater, input, buf, used, limit, room, size) {
                     Inflated::Done(taken, n) => {
                         let ends = self.pos + taken;
@@ -449,15 +449,8 @@ impl<R: BufRead> Members<R> {
             self.tries += 1;
         }
         let (buf, used) = (&mut self.buf, self.used);
-        match inflate(
-            inflater,
-            input,
-            buf,
-            used,
-            self.limit,
-            self.room,
-            Some(size),
-        ) {
+        match inflate(inflater, input, buf, used, self.limit, self.room, size)
+        {
             Inflated::Done(taken, n) => {
                 let start = raw.consumed;
                 raw.consume(taken);
@@ -613,19 +606,16 @@ fn inflate(
     if buf.len() < room {
         buf.resize(room, 0);
     }
-    // Tried with the room there is; for a first member, twice more each
-    // time it is short, up to the limit.
+    // Tried with the room there is; for a first member, each time it is
+    // short, with twice more or the length its trailer says, up to the
+    // limit (a guess of a stored header inside the member would grow a
+    // buffer the member does not need: it is followed only once short).
     let mut room = (buf.len() - used).min(most);
-    // A try that runs out of room is lost work: a member its trailer says
-    // is longer is not tried in what is left of a batch, and a first one
-    // is given that room at once.
-    if let Some(size) = size.filter(|&size| size > room) {
-        if used > 0 && buf.len() - used <= limit {
-            return Inflated::Full;
-        }
-        if used == 0 {
-            room = size.min(most);
-        }
+    // A member its trailer says is longer is not tried in what is left of
+    // a batch: a try that runs out of room is lost work.
+    let longer = size.is_some_and(|size| size > room);
+    if longer && used > 0 && buf.len() - used <= limit {
+        return Inflated::Full;
     }
     let failed = loop {
         if buf.len() < used + room {
@@ -635,7 +625,8 @@ fn inflate(
             Ok((taken, n)) if n <= limit => return Inflated::Done(taken, n),
             Ok(_) => break Failed::Room,
             Err(Failed::Room) if used == 0 && room < most => {
-                room = room.saturating_mul(2).min(most);
+                let twice = room.saturating_mul(2);
+                room = twice.max(size.unwrap_or(0)).min(most);
             }
             Err(e) => break e,
         }
@@ -650,18 +641,22 @@ fn inflate(
 
 /// Where the next member's header follows the member at the start of
 /// `input`, and that member's inflated length as the trailer before it
-/// says (modulo 2^32). A guess: the bytes may lie inside the member's own
-/// compressed data, and a wrong one only costs a try or some room. With
-/// none, the member may go on past `input`: a try then would be lost
-/// work (inflating cut members was 60 % more inflating on the real
-/// archives).
-fn next_member(input: &[u8]) -> Option<(usize, usize)> {
+/// says (modulo 2^32), unless deflate cannot inflate its bytes to as
+/// much. A guess: the bytes may lie inside the member's own compressed
+/// data (a stored block holds a gzip body as it is), and a wrong one only
+/// costs a try or some room. With none, the member may go on past
+/// `input`: a try then would be lost work (inflating cut members was
+/// 60 % more inflating on the real archives).
+fn next_member(input: &[u8]) -> Option<(usize, Option<usize>)> {
     // The least member: a header of 10 bytes, an empty block, a trailer
     // of 8.
     const LEAST: usize = 20;
+    // Deflate's most: 258 bytes from a match of two bits at best.
+    const MOST_RATIO: usize = 1032;
     let next = LEAST + memchr::memmem::find(input.get(LEAST..)?, GZIP_MAGIC)?;
     let size = input[next - 4..next].try_into().ok()?;
-    Some((next, usize::try_from(u32::from_le_bytes(size)).ok()?))
+    let size = usize::try_from(u32::from_le_bytes(size)).ok()?;
+    Some((next, (size <= next.saturating_mul(MOST_RATIO)).then_some(size)))
 }
 
 /// Inflates `member` into `buf` from `*used` on, moving `*used` past
@@ -875,7 +870,7 @@ mod tests {
         let second = gzip(&record(1, b"b"), 6);
         let size = record(0, &b"z".repeat(5000)).len();
         let both = [first.clone(), second].concat();
-        assert_eq!(next_member(&both), Some((first.len(), size)));
+        assert_eq!(next_member(&both), Some((first.len(), Some(size))));
         assert_eq!(next_member(&first), None);
         assert_eq!(next_member(&both[..first.len() + 2]), None);
     }
