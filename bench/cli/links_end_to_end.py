@@ -104,8 +104,10 @@ def run(argv):
 
 
 def link_count(err):
-    m = re.search(r"(\d+) links?\b", err)
-    return int(m.group(1)) if m else 0
+    # The last count: valgrind's header before it names the command, whose
+    # path may end in a digit.
+    found = re.findall(r"(\d+) links?\b", err)
+    return int(found[-1]) if found else 0
 
 
 def sizes(paths):
