@@ -149,18 +149,17 @@ const SPARE: usize = BATCHES + 3;
 /// batches, on the thread that inflates ahead ([`spawn`]) or on the
 /// framing's own.
 ///
-/// A member is inflated whole where it lies in the stream's buffer, or, when
-/// that buffer cuts it, from a window of the compressed bytes
-/// ([`Members::whole`]):
-/// the member's bytes in that buffer, then as much of the next ones as it
-/// takes (up to [`MORE`] buffers), looked at there first and consumed once
-/// the member is found to end in them, so that the members after it are
-/// inflated in place again. It is tried once the bytes after it hold a member
-/// header or the stream's end: where it ends is not known before, and a try
-/// of a cut member is lost work ([`next_member`]). A member that does not
-/// fit, is damaged or is longer than the limit is inflated as a stream from
-/// the stream itself, the window's bytes given back to it first, as the
-/// sequential reading does.
+/// A member is inflated whole where it lies in the stream's buffer, or,
+/// when that buffer cuts it, from a window of the compressed bytes
+/// ([`Members::whole`]): the member's bytes in that buffer, then as much of
+/// the next ones as it takes (up to [`MORE`] buffers), looked at there
+/// first and consumed once the member is found to end in them, so that the
+/// members after it are inflated in place again. It is tried once the bytes
+/// after it hold a member header or the stream's end: where it ends is not
+/// known before, and a try of a cut member is lost work ([`next_member`]).
+/// A member that does not fit, is damaged or is longer than the limit is
+/// inflated as a stream from the stream itself, the window's bytes given
+/// back to it first, as the sequential reading does.
 pub(super) struct Members<R> {
     /// `None` once handed back.
     raw: Option<Pushback<R>>,
