@@ -132,40 +132,48 @@ fn numeric(b: &[u8]) -> Option<(char, usize)> {
 fn named(s: &str) -> Option<(&'static str, usize)> {
     let names = &html_escape::NAMED_ENTITIES;
     let b = s.as_bytes();
-    let run = b
-        .iter()
-        .take(MAX_NAME)
-        .take_while(|c| c.is_ascii_alphanumeric())
-        .count();
-    let mut word = &b[..run];
+    let mut word = &b[..run(b)];
     while !word.is_empty() {
         let below = names.partition_point(|(n, _)| *n <= word);
         let &(name, text) = names.get(below.checked_sub(1)?)?;
-        let Some(len) = prefix_of(name, word) else {
+        if !word.starts_with(name) {
             let shared = name.iter().zip(word).take_while(|(x, y)| x == y);
             word = &word[..shared.count()];
             continue;
-        };
-        if b.get(len) == Some(&b';') {
-            return Some((text, len + 1));
         }
-        let legacy =
-            LEGACY.binary_search_by(|l| l.as_bytes().cmp(name)).is_ok();
-        if legacy {
-            let after = b.get(len);
-            if after.is_some_and(|c| *c == b'=' || c.is_ascii_alphanumeric()) {
-                return None;
-            }
-            return Some((text, len));
+        if let Some(read) = reads(b, name, text) {
+            return read;
         }
-        word = &word[..len - 1];
+        word = &word[..name.len() - 1];
     }
     None
 }
 
-/// The length of `name` when it is a prefix of `word`.
-fn prefix_of(name: &[u8], word: &[u8]) -> Option<usize> {
-    word.starts_with(name).then_some(name.len())
+/// The alphanumerics after `&` a name may be: as many as the longest.
+fn run(b: &[u8]) -> usize {
+    b.iter().take(MAX_NAME).take_while(|c| c.is_ascii_alphanumeric()).count()
+}
+
+/// What the name `name` (of `text`), found at the start of `b`, reads
+/// as: with `;`, or a legacy name not followed by `=` or an alphanumeric,
+/// its text; a legacy name followed by one of them, nothing (`Some(None)`);
+/// else `None`, a shorter name is looked for.
+#[allow(clippy::option_option)]
+fn reads(
+    b: &[u8],
+    name: &[u8],
+    text: &'static str,
+) -> Option<Option<(&'static str, usize)>> {
+    let len = name.len();
+    if b.get(len) == Some(&b';') {
+        return Some(Some((text, len + 1)));
+    }
+    if LEGACY.binary_search_by(|l| l.as_bytes().cmp(name)).is_err() {
+        return None;
+    }
+    let after = b.get(len);
+    let kept = after.is_some_and(|c| *c == b'=' || c.is_ascii_alphanumeric());
+    Some((!kept).then_some((text, len)))
 }
 
 #[cfg(test)]
@@ -189,30 +197,17 @@ mod tests {
     /// The longest match found by trying each length, longest first.
     fn named_by_each_length(s: &str) -> Option<(&'static str, usize)> {
         let b = s.as_bytes();
-        let run = b
-            .iter()
-            .take(MAX_NAME)
-            .take_while(|c| c.is_ascii_alphanumeric())
-            .count();
-        for len in (1..=run).rev() {
+        for len in (1..=run(b)).rev() {
             let name = &b[..len];
             let Ok(k) = html_escape::NAMED_ENTITIES
                 .binary_search_by(|(n, _)| (*n).cmp(name))
             else {
                 continue;
             };
-            let text = html_escape::NAMED_ENTITIES[k].1;
-            if b.get(len) == Some(&b';') {
-                return Some((text, len + 1));
-            }
-            if LEGACY.binary_search_by(|l| l.as_bytes().cmp(name)).is_ok() {
-                let after = b.get(len);
-                if after
-                    .is_some_and(|c| *c == b'=' || c.is_ascii_alphanumeric())
-                {
-                    return None;
-                }
-                return Some((text, len));
+            if let Some(read) =
+                reads(b, name, html_escape::NAMED_ENTITIES[k].1)
+            {
+                return read;
             }
         }
         None

@@ -157,16 +157,21 @@ fn entries_of(tag: &[u8], mask: u64) -> u64 {
     while bits != 0 {
         let bit = bits.trailing_zeros() as usize;
         bits &= bits - 1;
-        let element = if bit < 32 {
-            URL_ATTRIBUTES[bit].0
-        } else {
-            SVG_ATTRIBUTES[bit - 32].0
-        };
-        if element.as_bytes() == tag {
+        if element_of(bit).as_bytes() == tag {
             of |= 1 << bit;
         }
     }
     of
+}
+
+/// The element of the tables' entry `bit` (as [`BY_ELEMENT`] numbers
+/// them).
+fn element_of(bit: usize) -> &'static str {
+    if bit < 32 {
+        URL_ATTRIBUTES[bit].0
+    } else {
+        SVG_ATTRIBUTES[bit - 32].0
+    }
 }
 
 /// The bits of [`URL_ATTRIBUTES`]' entries in [`BY_ELEMENT`].
@@ -875,11 +880,11 @@ fn collect(el: &impl StartTag, within: Option<Within>, found: &mut Found) {
             None => {
                 // A style attribute, of any element: its name borrowed
                 // from the tables when they have it.
-                let of = entries_of(tag, u64::MAX);
-                let name = match of.trailing_zeros() as usize {
-                    64 => Cow::Owned(el.owned_name()),
-                    bit if bit < 32 => Cow::Borrowed(URL_ATTRIBUTES[bit].0),
-                    bit => Cow::Borrowed(SVG_ATTRIBUTES[bit - 32].0),
+                let name = match entries_of(tag, u64::MAX) {
+                    0 => Cow::Owned(el.owned_name()),
+                    of => {
+                        Cow::Borrowed(element_of(of.trailing_zeros() as usize))
+                    }
                 };
                 for (_, i, url) in css::urls(&value) {
                     push(name.clone(), &url, at(i), true, Against::Base);
@@ -1239,6 +1244,23 @@ pub fn refresh_url(content: &str) -> Option<(usize, &str)> {
 mod tests {
     use super::*;
     use urlspec::Spec;
+
+    #[test]
+    fn a_tags_entries_are_those_a_walk_of_the_tables_finds() {
+        let elements = URL_ATTRIBUTES.iter().map(|&(e, _, _)| e);
+        let elements = elements.chain(SVG_ATTRIBUTES.iter().map(|&(e, _)| e));
+        let others = ["", "x", "b", "audios", "tr", "annotation-xml"];
+        for tag in elements.chain(others) {
+            let mut walked = 0u64;
+            for (k, &(e, _, _)) in URL_ATTRIBUTES.iter().enumerate() {
+                walked |= u64::from(e == tag) << k;
+            }
+            for (k, &(e, _)) in SVG_ATTRIBUTES.iter().enumerate() {
+                walked |= u64::from(e == tag) << (32 + k);
+            }
+            assert_eq!(entries_of(tag.as_bytes(), u64::MAX), walked, "{tag}");
+        }
+    }
 
     #[test]
     fn every_attribute_and_offsets() {
