@@ -133,13 +133,16 @@ def time_setting(spark, what, cores, paths, work, a, rows):
     # run its compiler threads still take as much CPU as the job itself.
     for _ in range(a.warmups):
         for t, w in sorted({(t, w) for t, w, _ in runs}):
-            links_job.main(paths + ["-o", f"{work}/warmup", "--mode", "overwrite", "--transfer", t, "--writer", w], spark=spark)
+            links_job.main(
+                paths + ["-o", f"{work}/warmup", "--mode", "overwrite", "--transfer", t, "--writer", w, "--compression", a.compression],
+                spark=spark,
+            )
     def job(k, archives):
         t, w, r = k
         args = links_job.build_parser().parse_args(
             archives
             + ["-o", f"{work}/out-{t}-{w}-{r}", "--mode", "overwrite", "--resolver", r, "--spec", a.spec]
-            + ["--transfer", t, "--writer", w]
+            + ["--transfer", t, "--writer", w, "--compression", a.compression]
         )
         c = tree_cpu_seconds()
         count, seconds = links_job.run(spark, args)
@@ -254,12 +257,13 @@ def time_without_spark(a, paths, work, resolvers):
     if "tasks" in a.writers.split(",") and "urlspec" in resolvers:
         # What a task of --writer tasks does: the batches, their
         # dictionaries as link_batches builds them, written to Parquet
-        # (zstd) by pyarrow.
+        # (--compression) by pyarrow.
         def task_writer():
             out = os.path.join(work, "task-writer")
             shutil.rmtree(out, ignore_errors=True)
             read = links_job.make_batch_reader(a.spec, "fail", batch_size=a.batch_size, dictionary=True)
-            task = links_job.make_part_writer(read, out, None, "bench", "zstd", True, links_job._links_schema().json())
+            compression = "uncompressed" if a.compression == "none" else a.compression
+            task = links_job.make_part_writer(read, out, None, "bench", compression, True, links_job._links_schema().json())
             stats = [item[2][:2] for item in task(paths) if item[0] == "stats"]
             return sum(s[0] for s in stats), sum(s[1] for s in stats)
 
@@ -318,6 +322,13 @@ def main():
     p.add_argument("--writers", default="spark,tasks", help="--writer values of the job to time (default spark,tasks)")
     p.add_argument("--resolvers", default="urlspec,urllib", help="--resolver values of the job to time (default urlspec,urllib)")
     p.add_argument("--batch-size", type=int, default=65536, help="links per Arrow batch (default 65536)")
+    default = links_job.build_parser().get_default("compression")
+    p.add_argument(
+        "--compression",
+        default=default,
+        choices=("zstd", "snappy", "gzip", "none"),
+        help=f"the jobs' Parquet compression, and the tasks' writer's without Spark (default: the job's, {default})",
+    )
     p.add_argument("--cli", help="the urlspec command to compare with (default: the release build in Cargo's target directory)")
     p.add_argument("--spec", default="rfc1808")
     p.add_argument("--dir", help="where to write the corpus and outputs (default: a temporary directory, removed)")

@@ -260,7 +260,13 @@ def build_parser():
         choices=("errorifexists", "overwrite", "append", "ignore"),
         help="what to do when an output exists (Spark's save modes; default: errorifexists)",
     )
-    p.add_argument("--compression", default="zstd", choices=("zstd", "snappy", "gzip", "none"), help="Parquet compression (default: zstd)")
+    p.add_argument(
+        "--compression",
+        default="snappy",
+        choices=("snappy", "zstd", "gzip", "none"),
+        help="Parquet compression: snappy, Spark's own default, or zstd, whose files are about two fifths smaller "
+        "for half as much CPU time again in the Parquet writing (default: snappy)",
+    )
     p.add_argument(
         "--dictionary",
         default="auto",

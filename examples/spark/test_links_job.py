@@ -225,21 +225,21 @@ def _dictionary_encoded(out):
 
 def test_dictionary_encoding_follows_the_writer_and_compression(clean, spark, archives, tmp_path):
     """--dictionary auto: the tasks' writer (the clean run) writes the
-    batches' dictionaries; Spark's writer under zstd (the default) writes
-    none, under snappy, or asked for, it does. The rows, and the column
-    types a reader sees, are the same either way."""
+    batches' dictionaries; Spark's writer under snappy (the default), or
+    asked for, writes them, under zstd it does not. The rows, and the
+    column types a reader sees, are the same either way."""
     import pyarrow.parquet as pq
 
     assert _dictionary_encoded(clean["dir"])
     types = pq.read_table(clean["dir"]).schema
     assert all(not str(f.type).startswith("dictionary") for f in types)
-    for extra in (["--writer", "spark"], ["--writer", "tasks", "--dictionary", "off"]):
+    for extra in (["--writer", "spark", "--compression", "zstd"], ["--writer", "tasks", "--dictionary", "off"]):
         out = str(tmp_path / "-".join(extra).strip("-"))
         links_job.main(job_args(archives, out, *extra), spark=spark)
         assert not _dictionary_encoded(out), extra
         assert sorted(link_rows(out)) == sorted(clean["links"]), extra
         assert pq.read_table(out).schema.types == types.types, extra
-    for extra in (["--writer", "spark", "--compression", "snappy"], ["--writer", "spark", "--dictionary", "on"]):
+    for extra in (["--writer", "spark"], ["--writer", "spark", "--compression", "zstd", "--dictionary", "on"]):
         out = str(tmp_path / "-".join(extra).strip("-"))
         links_job.main(job_args(archives, out, *extra), spark=spark)
         assert _dictionary_encoded(out), extra
@@ -267,9 +267,9 @@ def test_tasks_write_what_spark_writes(clean, spark, archives, tmp_path):
     for path in (clean["dir"], clean["dir"] + "-stats"):
         assert spark.read.parquet(path).schema == spark.read.parquet(path.replace(clean["dir"], out)).schema
     assert links_job.archive_partitions(spark.sparkContext, archives["files"]).getNumPartitions() == 2
-    assert _files(clean["dir"]) == ["_SUCCESS"] + ["part-*.zstd.parquet"] * 2
+    assert _files(clean["dir"]) == ["_SUCCESS"] + ["part-*.snappy.parquet"] * 2
     assert [f for f in _files(out) if not f.startswith(".")] == _files(clean["dir"])  # Spark's writer adds .crc files
-    assert _files(clean["dir"] + "-stats") == ["_SUCCESS", "part-*.zstd.parquet"]
+    assert _files(clean["dir"] + "-stats") == ["_SUCCESS", "part-*.snappy.parquet"]
 
 
 @pytest.mark.parametrize("writer", ["spark", "tasks"])
