@@ -262,7 +262,7 @@ def time_without_spark(a, paths, work, resolvers):
             out = os.path.join(work, "task-writer")
             shutil.rmtree(out, ignore_errors=True)
             read = links_job.make_batch_reader(a.spec, "fail", batch_size=a.batch_size, dictionary=True)
-            compression = "uncompressed" if a.compression == "none" else a.compression
+            compression = links_job.codec_name(a.compression)
             task = links_job.make_part_writer(read, out, None, "bench", compression, True, links_job._links_schema().json())
             stats = [item[2][:2] for item in task(paths) if item[0] == "stats"]
             return sum(s[0] for s in stats), sum(s[1] for s in stats)
@@ -326,7 +326,7 @@ def main():
     p.add_argument(
         "--compression",
         default=default,
-        choices=("zstd", "snappy", "gzip", "none"),
+        choices=links_job.COMPRESSIONS,
         help=f"the jobs' Parquet compression, and the tasks' writer's without Spark (default: the job's, {default})",
     )
     p.add_argument("--cli", help="the urlspec command to compare with (default: the release build in Cargo's target directory)")

@@ -263,7 +263,7 @@ def build_parser():
     p.add_argument(
         "--compression",
         default="snappy",
-        choices=("snappy", "zstd", "gzip", "none"),
+        choices=COMPRESSIONS,
         help="Parquet compression: snappy, Spark's own default, or zstd, whose files are about two fifths smaller "
         "for half as much CPU time again in the Parquet writing (default: snappy)",
     )
@@ -1153,6 +1153,15 @@ def totals(stats_rows):
 # reads the columns back with the job's exact types (nullability too).
 SPARK_ROW_METADATA = "org.apache.spark.sql.parquet.row.metadata"
 
+# The values of --compression.
+COMPRESSIONS = ("snappy", "zstd", "gzip", "none")
+
+
+def codec_name(compression):
+    """The codec --compression names, as Spark and PART_SUFFIX name it."""
+    return "uncompressed" if compression == "none" else compression
+
+
 # The part files' suffix per --compression, as Spark names them.
 PART_SUFFIX = {"zstd": ".zstd.parquet", "snappy": ".snappy.parquet", "gzip": ".gz.parquet", "uncompressed": ".parquet"}
 
@@ -1305,7 +1314,7 @@ def write_by_tasks(spark, paths, args, parsers):
 
     import pyarrow as pa
 
-    compression = "uncompressed" if args.compression == "none" else args.compression
+    compression = codec_name(args.compression)
     split = len(parsers) > 1
     filesystem, root = output_filesystem(args.output, args.s3_endpoint)
     stats_fs, stats_root = output_filesystem(stats_path(args), args.s3_endpoint)
@@ -1478,7 +1487,7 @@ def run(spark, args):
     paths += read_path_lists(spark, args.paths_from, args.input_base_url, args.s3_endpoint)
     if not paths:
         raise SystemExit("links_job.py: no input archives (give INPUT paths or --paths-from)")
-    compression = "uncompressed" if args.compression == "none" else args.compression
+    compression = codec_name(args.compression)
     parsers = parser_names(args.parsers)
     transfer = resolve_transfer(args.transfer)
     writer = resolve_writer(args.writer, transfer, args.output, stats_path(args))
