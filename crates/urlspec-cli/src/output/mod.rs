@@ -158,8 +158,8 @@ pub trait RecordWrite: Write {
     /// How many bytes of output a printer may add in one
     /// [`extend_with`](RecordWrite::extend_with) (past them, it ends with
     /// the line that crossed them), asked before each call: a writer that
-    /// bounds what it holds (a worker's spool) takes each line as it
-    /// comes.
+    /// bounds what it holds (a worker's spool) says what is left of its
+    /// bound.
     fn gather(&self) -> usize {
         BUFFER
     }

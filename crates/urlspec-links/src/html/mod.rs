@@ -853,9 +853,16 @@ fn collect(el: &impl StartTag, within: Option<Within>, found: &mut Found) {
         let (raw, start) = el.attribute_value(i);
         let start = start.unwrap_or(tag_offset);
         // The input stream's newlines normalised (HTML §13.2.3.5), before
-        // character references are (`&#13;` stays a CR).
-        let normalized = normalize_newlines(&raw);
-        let value = entities::decode_attribute(&normalized);
+        // character references are (`&#13;` stays a CR); most values hold
+        // neither, found in one scan.
+        let plain = memchr::memchr2(b'\r', b'&', raw.as_bytes()).is_none();
+        let normalized;
+        let value = if plain {
+            Cow::Borrowed(&*raw)
+        } else {
+            normalized = normalize_newlines(&raw);
+            entities::decode_attribute(&normalized)
+        };
         // Offsets inside the value are exact when neither changed it.
         let exact = value.len() == raw.len();
         let at = |i: usize| if exact { start + i } else { start };

@@ -17,7 +17,8 @@
 //!   memory in its turn;
 //! - the workers (N, [`worker`]) read each task's parts (the payload
 //!   decoded, the HTML parsed, the links resolved, kept and counted) and
-//!   format them, into a [`Spool`](worker::Spool);
+//!   format them, into a [`Spool`](worker::Spool); each yields its core
+//!   once a task, so that the threads they all wait on keep up;
 //! - the writer (the calling thread, [`writer`]) puts the finished
 //!   outputs back in order and only copies their bytes to standard
 //!   output, their warnings to standard error, and their counts into the

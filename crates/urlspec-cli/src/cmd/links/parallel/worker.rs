@@ -7,6 +7,7 @@ use std::io::{self, Write};
 use std::mem;
 use std::sync::mpsc::{Receiver, SyncSender};
 use std::sync::{Mutex, PoisonError};
+use std::thread;
 
 use indicatif::ProgressBar;
 use urlspec_links::{InputError, Select, Tally};
@@ -51,6 +52,11 @@ impl Worker<'_> {
             let next =
                 tasks.lock().unwrap_or_else(PoisonError::into_inner).recv();
             let Ok(task) = next else { return };
+            // The reader, the inflating thread and the writer, which every
+            // worker waits on, get no more of the cores than a worker
+            // from the scheduler: a worker that gives way once a task
+            // keeps them from falling behind (BENCHMARKS.md, Threads).
+            thread::yield_now();
             let mut spool = Spool {
                 seq: task.seq,
                 input: task.input,
@@ -201,8 +207,9 @@ impl RecordWrite for Spool<'_> {
     }
 
     fn gather(&self) -> usize {
-        // Held output is bounded by the spool limit and one line.
-        0
+        // Lines up to the spool limit at once: held output stays bounded
+        // by the limit and one line, as it is spilled past it.
+        self.window.limits.spool.saturating_sub(self.held).max(1)
     }
 
     fn extend_with(
