@@ -35,7 +35,13 @@ default all), THREADS (the counts to compare, default "1 2"), BEFORE
 (another urlspec binary, for example a build of an older commit, run
 with its default thread count, or BEFORE_THREADS, and put first, so that
 the ratios compare this binary with it: `BEFORE=old/urlspec THREADS=1
-PYTHON=none`).
+PYTHON=none`), BEFORE_ENV (NAME=VALUE pairs set for that command only,
+for example `BEFORE=target/release/urlspec
+BEFORE_ENV=MIMALLOC_PURGE_DELAY=0`: the same binary with another
+allocator setting).
+
+Uncompressed archives are read as they are (their "MB gzipped" is their
+size); a damaged gzipped one counts what inflates of it.
 """
 
 import gzip
@@ -60,11 +66,14 @@ python_rounds = int(os.environ.get("PYTHON_ROUNDS", str(rounds)))
 threads = os.environ.get("THREADS", "1 2").split()
 
 
-def run(argv):
-    """(wall seconds, CPU seconds, standard error) of one run."""
+def run(argv, env=None):
+    """(wall seconds, CPU seconds, standard error) of one run, with `env`
+    added to the environment."""
     start = time.perf_counter()
+    env = dict(os.environ, **(env or {}))
     with open(os.devnull, "wb") as null:
-        child = subprocess.Popen(argv, stdout=null, stderr=subprocess.PIPE)
+        child = subprocess.Popen(argv, stdout=null, stderr=subprocess.PIPE,
+                                 env=env)
         err = child.stderr.read()
         _, _, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - start
@@ -77,13 +86,18 @@ def load():
 
 before_binary = os.environ.get("BEFORE")
 before_threads = os.environ.get("BEFORE_THREADS")
+# The environment of the before command: NAME=VALUE pairs.
+before_env = dict(kv.split("=", 1)
+                  for kv in os.environ.get("BEFORE_ENV", "").split())
 commands = {}
+envs = {}
 if before_binary:
     name = f"before -j{before_threads}" if before_threads else "before"
     commands[name] = [before_binary, "links", "--output", "json"]
     if before_threads:
         commands[name] += ["--threads", before_threads]
     commands[name] += crawls
+    envs[name] = before_env
 commands |= {f"urlspec -j{n}": [binary, "links", "--threads", n, "--output",
                                "json", *crawls] for n in threads}
 if python != "none":
@@ -94,14 +108,20 @@ first = next(iter(commands))
 gz_mb = sum(os.path.getsize(c) for c in crawls) / 1e6
 raw_mb = 0
 for c in crawls:
-    with gzip.open(c, "rb") as f:
-        raw_mb += sum(len(b) for b in iter(lambda: f.read(1 << 20), b"")) / 1e6
+    with open(c, "rb") as f:
+        gzipped = f.read(2) == b"\x1f\x8b"
+    with (gzip.open if gzipped else open)(c, "rb") as f:
+        try:
+            raw_mb += sum(len(b)
+                          for b in iter(lambda: f.read(1 << 20), b"")) / 1e6
+        except (OSError, EOFError):  # a damaged archive: what inflates
+            pass
 print(f"{crawl}: {gz_mb:.1f} MB gzipped, {raw_mb:.1f} MB uncompressed; "
       f"{rounds} rounds; load {os.getloadavg()}")
 
 links = {}
 for name, argv in commands.items():  # warm-up, and the link counts
-    _, _, err = run(argv)
+    _, _, err = run(argv, envs.get(name))
     m = re.search(r"(\d+) links?", err)
     links[name] = int(m.group(1)) if m else 0
 
@@ -116,7 +136,7 @@ for r in range(rounds):
     before = load()
     measured = {}
     for name in order:
-        wall, cpu, _ = run(commands[name])
+        wall, cpu, _ = run(commands[name], envs.get(name))
         measured[name] = (wall, cpu)
     results.append((measured, before, load()))
 
