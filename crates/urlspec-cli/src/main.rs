@@ -69,8 +69,8 @@ const PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 /// system, in milliseconds (`MIMALLOC_PURGE_DELAY` overrides). Given back
 /// at once, each document's freed blocks are faulted in again by the
 /// next one: at 25 ms the real archives read 1.13 × as fast with one
-/// thread and 1.17 × with two, for 5.5 and 15 MB more at the peak;
-/// mimalloc's own second holds 8 and 26 MB more for little more speed
+/// thread and 1.17 × with two, for 5.6 and 15 MB more at the peak;
+/// mimalloc's own second holds 8 and 27 MB more for 1.03 × more speed
 /// (BENCHMARKS.md, Memory).
 const PURGE_DELAY_MS: std::ffi::c_long = 25;
 

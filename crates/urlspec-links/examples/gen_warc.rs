@@ -20,7 +20,8 @@
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
 use flate2::write::GzEncoder;
 use flate2::Compression;
@@ -171,7 +172,35 @@ fn page(rng: &mut Rng, relative: &[String], absolute: &[String]) -> String {
     html
 }
 
-fn main() -> io::Result<()> {
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("gen_warc: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `e`, which `path` met, said with the path.
+fn at(path: &Path, e: io::Error) -> io::Error {
+    io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+}
+
+/// The text of the corpus `name` in `data`; an error names the file and
+/// the argument that chooses its directory.
+fn corpus(data: &Path, name: &str) -> io::Result<String> {
+    let path = data.join(name);
+    std::fs::read_to_string(&path).map_err(|e| {
+        let e = at(&path, e);
+        io::Error::new(
+            e.kind(),
+            format!("{e} (the URL corpora's directory is the third argument)"),
+        )
+    })
+}
+
+fn run() -> io::Result<()> {
     let mut args = std::env::args().skip(1);
     let Some(out_path) = args.next() else {
         eprintln!("usage: gen_warc OUT.warc.gz [PAGES] [DATA_DIR]");
@@ -185,7 +214,7 @@ fn main() -> io::Result<()> {
         },
         PathBuf::from,
     );
-    let pairs = std::fs::read_to_string(data.join("relative-pairs.tsv"))?;
+    let pairs = corpus(&data, "relative-pairs.tsv")?;
     let (mut bases, mut relative) = (Vec::new(), Vec::new());
     for line in pairs.lines() {
         if let Some((base, reference)) = line.split_once('\t') {
@@ -197,15 +226,15 @@ fn main() -> io::Result<()> {
     }
     bases.dedup();
     let absolute: Vec<String> =
-        std::fs::read_to_string(data.join("kasztp.txt"))?
-            .lines()
-            .map(str::to_owned)
-            .collect();
+        corpus(&data, "kasztp.txt")?.lines().map(str::to_owned).collect();
 
-    let mut out = BufWriter::new(File::create(&out_path)?);
+    let out_file = Path::new(&out_path);
+    let file = File::create(out_file).map_err(|e| at(out_file, e))?;
+    let mut out = BufWriter::new(file);
     let (links, id) =
-        write_crawl(&mut out, pages, &bases, &relative, &absolute)?;
-    out.flush()?;
+        write_crawl(&mut out, pages, &bases, &relative, &absolute)
+            .and_then(|written| out.flush().map(|()| written))
+            .map_err(|e| at(out_file, e))?;
     eprintln!("{out_path}: {pages} pages, about {links} links, {id} records");
     Ok(())
 }
