@@ -192,11 +192,9 @@ fn at(path: &Path, e: io::Error) -> io::Error {
 fn corpus(data: &Path, name: &str) -> io::Result<String> {
     let path = data.join(name);
     std::fs::read_to_string(&path).map_err(|e| {
-        let e = at(&path, e);
-        io::Error::new(
-            e.kind(),
-            format!("{e} (the URL corpora's directory is the third argument)"),
-        )
+        let why =
+            format!("{e} (the URL corpora's directory is the third argument)");
+        at(&path, io::Error::new(e.kind(), why))
     })
 }
 
