@@ -77,6 +77,17 @@ impl Place {
         same(&self.element, &link.element)
             && same(&self.attribute, &link.attribute)
     }
+
+    /// Whether this is the pair of `link` by the names' addresses alone:
+    /// a few instructions, where [`Place::is`] may compare bytes.
+    #[inline]
+    fn is_at(&self, link: &Link) -> bool {
+        fn at(a: &str, b: &str) -> bool {
+            a.as_ptr() == b.as_ptr() && a.len() == b.len()
+        }
+        at(&self.element, &link.element)
+            && at(&self.attribute, &link.attribute)
+    }
 }
 
 impl Places {
@@ -100,7 +111,11 @@ impl Places {
     ) -> &[u8] {
         let pairs = &self.pairs[..self.len];
         if !pairs.get(self.last).is_some_and(|pair| pair.is(link)) {
-            self.last = self.find(link, render);
+            // Most pairs are the tables' names: found by address first.
+            self.last = match pairs.iter().position(|pair| pair.is_at(link)) {
+                Some(at) => at,
+                None => self.find(link, render),
+            };
         }
         &self.pairs[self.last].rendered
     }
@@ -355,5 +370,64 @@ impl<'a> BaseInfo<'a> {
             source: urlspec_links::base_source(base),
             chain: urlspec_links::base_chain(base),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn link(element: Cow<'static, str>, attribute: Cow<'static, str>) -> Link {
+        Link {
+            element,
+            attribute,
+            reference: String::new(),
+            offset: 0,
+            url: Ok(String::new()),
+            within: None,
+            query_encoding: None,
+            host_split: None,
+        }
+    }
+
+    #[test]
+    fn each_pair_is_rendered_once_whether_found_by_address_or_by_bytes() {
+        let a_href = || link(Cow::Borrowed("a"), Cow::Borrowed("href"));
+        // The same names at other addresses, and names of the same length.
+        let a_href_owned =
+            link("a".to_owned().into(), "href".to_owned().into());
+        let link_href = link(Cow::Borrowed("link"), Cow::Borrowed("href"));
+        let area_href = link(Cow::Borrowed("area"), Cow::Borrowed("href"));
+        let img_src = link(Cow::Borrowed("img"), Cow::Borrowed("src"));
+        let mut places = Places::default();
+        let rendered = std::cell::RefCell::new(Vec::new());
+        let of = |places: &mut Places, link: &Link| {
+            places
+                .of(link, |buf, element, attribute| {
+                    rendered
+                        .borrow_mut()
+                        .push(format!("{element}@{attribute}"));
+                    buf.extend_from_slice(element.as_bytes());
+                    buf.push(b'@');
+                    buf.extend_from_slice(attribute.as_bytes());
+                })
+                .to_vec()
+        };
+        let links =
+            [a_href(), link_href, a_href_owned, area_href, img_src, a_href()];
+        for _ in 0..2 {
+            for l in links.iter().chain(links.iter().rev()) {
+                let want = format!("{}@{}", l.element, l.attribute);
+                assert_eq!(of(&mut places, l), want.as_bytes());
+            }
+        }
+        assert_eq!(
+            *rendered.borrow(),
+            ["a@href", "link@href", "area@href", "img@src"]
+        );
+        // A new document renders its pairs again.
+        places.clear();
+        assert_eq!(of(&mut places, &a_href()), b"a@href");
+        assert_eq!(rendered.borrow().len(), 5);
     }
 }
