@@ -111,7 +111,9 @@ impl Places {
     ) -> &[u8] {
         let pairs = &self.pairs[..self.len];
         if !pairs.get(self.last).is_some_and(|pair| pair.is(link)) {
-            // Most pairs are the tables' names: found by address first.
+            // Most pairs are the tables' names: found by address here,
+            // inline, rather than in a call to `find` (the same pass
+            // inside `find` saved nothing: the call was the cost).
             self.last = match pairs.iter().position(|pair| pair.is_at(link)) {
                 Some(at) => at,
                 None => self.find(link, render),
