@@ -18,7 +18,7 @@ during the run does not favour the command that runs first.
 
 For each command: the median and the best (lowest) wall time (spawn to
 exit) and CPU time (user + system, from the child's resource usage),
-links/s from the best and from the median wall time, MB/s of the
+the median of its context switches (voluntary and not), links/s from the best and from the median wall time, MB/s of the
 gzipped and of the uncompressed archive from the median wall time.
 The ratios to the first command (`--threads 1`) are computed per
 round (the first command's wall time over this one's; this one's CPU
@@ -67,8 +67,8 @@ threads = os.environ.get("THREADS", "1 2").split()
 
 
 def run(argv, env=None):
-    """(wall seconds, CPU seconds, standard error) of one run, with `env`
-    added to the environment."""
+    """(wall seconds, CPU seconds, context switches, standard error) of
+    one run, with `env` added to the environment."""
     start = time.perf_counter()
     env = dict(os.environ, **(env or {}))
     with open(os.devnull, "wb") as null:
@@ -77,7 +77,8 @@ def run(argv, env=None):
         err = child.stderr.read()
         _, _, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - start
-    return wall, usage.ru_utime + usage.ru_stime, err.decode()
+    switches = usage.ru_nvcsw + usage.ru_nivcsw
+    return wall, usage.ru_utime + usage.ru_stime, switches, err.decode()
 
 
 def load():
@@ -121,11 +122,12 @@ print(f"{crawl}: {gz_mb:.1f} MB gzipped, {raw_mb:.1f} MB uncompressed; "
 
 links = {}
 for name, argv in commands.items():  # warm-up, and the link counts
-    _, _, err = run(argv, envs.get(name))
+    _, _, _, err = run(argv, envs.get(name))
     m = re.search(r"(\d+) links?", err)
     links[name] = int(m.group(1)) if m else 0
 
-# Per round: {name: (wall, cpu)}, and the load average before and after.
+# Per round: {name: (wall, cpu, switches)}, and the load average before
+# and after.
 results = []
 for r in range(rounds):
     names = [n for n in commands if n != "python" or r < python_rounds]
@@ -136,8 +138,8 @@ for r in range(rounds):
     before = load()
     measured = {}
     for name in order:
-        wall, cpu, _ = run(commands[name], envs.get(name))
-        measured[name] = (wall, cpu)
+        wall, cpu, switches, _ = run(commands[name], envs.get(name))
+        measured[name] = (wall, cpu, switches)
     results.append((measured, before, load()))
 
 
@@ -161,11 +163,12 @@ print("| command | links | median wall s | median CPU s | best wall s | "
       "best CPU s | links/s (best) | links/s (median) | "
       "MB/s gzipped | MB/s uncompressed | wall ratio, median of rounds "
       "(min-max) | ratio of median walls | CPU ratio, median of rounds "
-      "(min-max) |")
-print("|---|" + "---:|" * 12)
+      "(min-max) | median context switches |")
+print("|---|" + "---:|" * 13)
 for name in commands:
     wall = statistics.median(column(name, 0))
     cpu = statistics.median(column(name, 1))
+    switches = statistics.median(column(name, 2))
     per_round = ratios(name)
     of_medians = statistics.median(column(first, 0)) / wall
     best_wall, best_cpu = min(column(name, 0)), min(column(name, 1))
@@ -174,7 +177,8 @@ for name in commands:
           f"{links[name] / best_wall:,.0f} | "
           f"{links[name] / wall:,.0f} | {gz_mb / wall:.1f} | "
           f"{raw_mb / wall:.1f} | {spread([w for w, _ in per_round])} | "
-          f"{of_medians:.2f}x | {spread([c for _, c in per_round])} |")
+          f"{of_medians:.2f}x | {spread([c for _, c in per_round])} | "
+          f"{switches:,.0f} |")
 
 print()
 print("| round | load before / after | " + " | ".join(

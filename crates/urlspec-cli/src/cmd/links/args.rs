@@ -258,8 +258,10 @@ pub struct LinksArgs {
     /// archive are inflated, in order, on a thread of their own ahead of
     /// it (a damaged member, or one past 2 MiB, the reader inflates); the
     /// next N input files (at most 4) are opened, and their archives
-    /// inflating, while one is read. Default: the available cores; 1
-    /// reads everything on the main thread
+    /// inflating, while one is read. On Linux these threads and the
+    /// writer run as batch threads (SCHED_BATCH): woken, they wait for a
+    /// worker to give way. Default: the available cores; 1 reads
+    /// everything on the main thread
     #[arg(short = 'j', long, value_name = "N")]
     pub threads: Option<NonZeroUsize>,
 

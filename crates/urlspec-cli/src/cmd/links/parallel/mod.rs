@@ -24,6 +24,10 @@
 //!   output, their warnings to standard error, and their counts into the
 //!   summary.
 //!
+//! The reader, the threads it starts and the writer are batch threads
+//! ([`sched`]): woken by a worker, they wait for it to give way instead
+//! of preempting it.
+//!
 //! The records of an archive go to the workers in batches
 //! ([`Limits::batch`]), each record after the warnings and counts that
 //! came before it.
@@ -41,6 +45,7 @@
 //! before, so the workers only read the documents and the writer keeps,
 //! counts and formats them.
 
+mod sched;
 mod window;
 mod worker;
 mod writer;
@@ -62,6 +67,7 @@ use super::lookahead::Listed;
 use super::printer::Printer;
 use super::read::{read_inputs, Stage};
 use crate::output::{Error, RecordWrite};
+use sched::Batch;
 use window::{gone, BATCH_PAGES};
 use writer::Writer;
 
@@ -128,6 +134,8 @@ where
         }
         drop(task_rx);
         let reader = scope.spawn(move || {
+            // The inflating threads it starts are batch threads too.
+            let _batch = Batch::enter();
             let mut feed = Feed {
                 window,
                 tasks: task_tx,
@@ -145,6 +153,9 @@ where
             let _ = feed.flush();
             read
         });
+        // After the workers are started: they stay under the default
+        // policy.
+        let _batch = Batch::enter();
         let mut writer = Writer::new(printer, tally, out, window);
         let written = writer.run(&msg_rx).map(|()| writer.failed);
         // On a failed write: wake and stop everyone.

@@ -299,3 +299,105 @@ fn a_closed_output_ends_the_inputs_begun_ahead() {
         thread::sleep(Duration::from_millis(5));
     }
 }
+
+/// The scheduling policies of the threads that read an input, by
+/// whether the thread is the one inflating ahead.
+#[cfg(target_os = "linux")]
+#[derive(Default)]
+struct Policies {
+    inflating: Mutex<Vec<Option<i32>>>,
+    others: Mutex<Vec<Option<i32>>>,
+}
+
+/// A reader of `data` that notes each reading thread's policy.
+#[cfg(target_os = "linux")]
+struct Noted {
+    data: io::Cursor<Vec<u8>>,
+    policies: Arc<Policies>,
+}
+
+#[cfg(target_os = "linux")]
+impl io::Read for Noted {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let thread = thread::current();
+        let list = if thread.name() == Some("urlspec-inflate") {
+            &self.policies.inflating
+        } else {
+            &self.policies.others
+        };
+        list.lock().unwrap().push(sched::tests::current());
+        self.data.read(buf)
+    }
+}
+
+/// An output that notes the writing thread's policy.
+#[cfg(target_os = "linux")]
+#[derive(Default)]
+struct NotedOut {
+    out: Vec<u8>,
+    policies: Vec<Option<i32>>,
+}
+
+#[cfg(target_os = "linux")]
+impl Write for NotedOut {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.policies.push(sched::tests::current());
+        self.out.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(target_os = "linux")]
+impl RecordWrite for NotedOut {
+    fn end_record(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn the_threads_the_workers_hand_work_to_are_batch_threads_while_it_runs() {
+    use libc::{SCHED_BATCH, SCHED_OTHER};
+
+    let args = links_args(&["-o", "tsv"]);
+    let ctx = args.context().unwrap();
+    let policies = Arc::new(Policies::default());
+    // Two gzip archives: the second is begun ahead while the first is
+    // read, its members inflating on a thread the reader starts.
+    let inputs: Vec<Result<Input, OpenError>> = ["a", "b"]
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let data = archive_of(name, 200, 50, false);
+            let len = data.len();
+            let reader = Noted {
+                data: io::Cursor::new(data),
+                policies: policies.clone(),
+            };
+            Ok(input(&format!("{i}.warc.gz"), len, reader))
+        })
+        .collect();
+    let window = Window::new(Limits::new(2));
+    let mut printer = Printer::new(args.output, false);
+    let mut tally = Tally::new(&ctx.select);
+    let mut out = NotedOut::default();
+    let inputs = move || inputs.into_iter();
+    let run = Run { args: &args, ctx: &ctx, threads: 2, window: &window };
+    let failed =
+        pipeline(&run, &mut printer, &mut tally, &mut out, inputs).unwrap();
+    assert!(!failed);
+    assert_eq!(tally.summary().documents, 400);
+    let batch = |list: &[Option<i32>]| {
+        !list.is_empty() && list.iter().all(|p| *p == Some(SCHED_BATCH))
+    };
+    let inflating = policies.inflating.lock().unwrap();
+    let others = policies.others.lock().unwrap();
+    assert!(batch(&inflating), "inflating ahead: {inflating:?}");
+    assert!(batch(&others), "the reader: {others:?}");
+    assert!(batch(&out.policies), "the writer: {:?}", out.policies);
+    // The calling thread is as it was once the run is over.
+    assert_eq!(sched::tests::current(), Some(SCHED_OTHER));
+}

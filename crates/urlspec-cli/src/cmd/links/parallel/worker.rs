@@ -54,8 +54,10 @@ impl Worker<'_> {
             let Ok(task) = next else { return };
             // The reader, the inflating thread and the writer, which every
             // worker waits on, get no more of the cores than a worker
-            // from the scheduler: a worker that gives way once a task
-            // keeps them from falling behind (BENCHMARKS.md, Threads).
+            // from the scheduler, and as batch threads (sched.rs) they
+            // wait for a worker to give way: a worker that gives way once
+            // a task keeps them from falling behind (BENCHMARKS.md,
+            // Threads).
             thread::yield_now();
             let mut spool = Spool {
                 seq: task.seq,
