@@ -747,7 +747,11 @@ impl Sim<'_> {
         }
     }
 
-    /// A token; whether foreign content goes on after it.
+    /// A token; whether foreign content goes on after it. Inlined into
+    /// the pass's loop: a text token, the most common, then costs no call
+    /// that saves the registers a start tag needs (callgrind: 2 % fewer
+    /// instructions for `urlspec links` on a generated crawl).
+    #[inline(always)]
     fn token(
         &mut self,
         token: &Token<'_>,
