@@ -18,8 +18,9 @@ during the run does not favour the command that runs first.
 
 For each command: the median and the best (lowest) wall time (spawn to
 exit) and CPU time (user + system, from the child's resource usage),
-the median of its context switches (voluntary and not), links/s from the best and from the median wall time, MB/s of the
-gzipped and of the uncompressed archive from the median wall time.
+the median of its context switches (voluntary and not), links/s from
+the best and from the median wall time, MB/s of the gzipped and of the
+uncompressed archive from the median wall time.
 The ratios to the first command (`--threads 1`) are computed per
 round (the first command's wall time over this one's; this one's CPU
 time over the first's) and reported as their median with the lowest and
