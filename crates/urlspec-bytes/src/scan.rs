@@ -3,6 +3,8 @@
 //! Sixteen bytes at a time where SSE2 is there ([`crate::sse2`]), else
 //! eight ([`crate::words`]).
 
+use core::mem::MaybeUninit;
+
 use crate::words::{bytes_below, eq_low, load};
 
 /// The byte index in its word of the lowest flagged byte of `m` (not 0).
@@ -104,6 +106,67 @@ fn control_words<const N: usize>(
     b.len()
 }
 
+/// How many bytes past those it copies [`copy_until_control_or`] may
+/// write: it writes whole blocks.
+pub const COPY_ROOM: usize = 16;
+
+/// [`first_control_or`] from `from`, copying `b[from..stop]` to the start
+/// of `out` as it looks at the bytes: one pass over the text, where a
+/// scan and then a copy take two (escaping JSON strings, or text for a
+/// terminal). Returns the stop; `out[..stop - from]` then holds the bytes,
+/// and bytes after them may be written too. `from` at or past the end
+/// copies nothing and gives `from`.
+///
+/// # Panics
+///
+/// If `out` is shorter than `b.len() - from + COPY_ROOM`.
+///
+/// ```
+/// use core::mem::MaybeUninit;
+/// use urlspec_bytes::scan::{copy_until_control_or, COPY_ROOM};
+/// let text = b"say \"hi\"";
+/// let mut out = [MaybeUninit::new(0u8); 9 + COPY_ROOM];
+/// let stop = copy_until_control_or(text, 0, [b'"', b'\\'], &mut out);
+/// assert_eq!(stop, 4);
+/// let copied: Vec<u8> = out[..stop].iter().map(|b| unsafe { b.assume_init() }).collect();
+/// assert_eq!(copied, b"say ");
+/// ```
+#[inline(always)]
+pub fn copy_until_control_or<const N: usize>(
+    b: &[u8],
+    from: usize,
+    set: [u8; N],
+    out: &mut [MaybeUninit<u8>],
+) -> usize {
+    let Some(rest) = b.get(from..).filter(|rest| !rest.is_empty()) else {
+        return from;
+    };
+    assert!(out.len() >= rest.len() + COPY_ROOM, "no room for the copy");
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    return from + wide::copy_until_control_or(rest, set, out);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    return from + copy_words(rest, set, out);
+}
+
+/// [`copy_until_control_or`] of the word scan: the stop found, then the
+/// bytes before it copied (tested everywhere, taken where SSE2 is not
+/// there).
+#[cfg_attr(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    allow(dead_code)
+)]
+fn copy_words<const N: usize>(
+    rest: &[u8],
+    set: [u8; N],
+    out: &mut [MaybeUninit<u8>],
+) -> usize {
+    let stop = control_words(rest, 0, set);
+    for (o, &c) in out.iter_mut().zip(&rest[..stop]) {
+        o.write(c);
+    }
+    stop
+}
+
 /// Whether a `.` starts a segment of `b` (is first, or follows a `/`): a
 /// filter before looking for a dot segment, exact where SSE2 is there and
 /// `true` elsewhere.
@@ -131,7 +194,9 @@ pub fn dot_start(b: &[u8]) -> bool {
 /// of the word scan on the short paths of references.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod wide {
-    use crate::sse2::{at_most, bits, block, eq, or, Block};
+    use core::mem::MaybeUninit;
+
+    use crate::sse2::{at_most, bits, block, eq, or, store, Block};
 
     /// The first index at or after `from` of a byte of `set`, or
     /// `b.len()`.
@@ -157,6 +222,16 @@ mod wide {
         b.len()
     }
 
+    /// The bytes of `x` that are C0 controls or in `set`, a bit each.
+    #[inline(always)]
+    fn control_or<const N: usize>(x: Block, set: [u8; N]) -> u32 {
+        let mut m = at_most(x, 0x1f);
+        for &c in &set {
+            m = or(m, eq(x, c));
+        }
+        bits(m)
+    }
+
     /// [`super::first_control_or`], sixteen bytes at a time: whole
     /// blocks, then the last sixteen bytes of the text again for the
     /// rest; a text shorter than a block in one padded block.
@@ -166,13 +241,7 @@ mod wide {
         from: usize,
         set: [u8; N],
     ) -> usize {
-        let hits = |x: Block| {
-            let mut m = at_most(x, 0x1f);
-            for &c in &set {
-                m = or(m, eq(x, c));
-            }
-            bits(m)
-        };
+        let hits = |x: Block| control_or(x, set);
         let mut i = from;
         while let Some(w) = b.get(i..).and_then(<[u8]>::first_chunk::<16>) {
             let m = hits(block(w, 0));
@@ -197,6 +266,60 @@ mod wide {
             return i + m.trailing_zeros() as usize;
         }
         b.len()
+    }
+
+    /// [`super::copy_until_control_or`] of `rest` (not empty), `out`
+    /// [`super::COPY_ROOM`] bytes longer: each block stored before it is
+    /// looked at, then the last sixteen bytes again for the rest (a text
+    /// shorter than a block in one padded block, whose zeros stop it).
+    #[inline(always)]
+    pub(super) fn copy_until_control_or<const N: usize>(
+        rest: &[u8],
+        set: [u8; N],
+        out: &mut [MaybeUninit<u8>],
+    ) -> usize {
+        let hits = |x: Block| control_or(x, set);
+        // Whole blocks of both, so that no index is checked.
+        let mut i = 0;
+        for (w, o) in rest.chunks_exact(16).zip(out.chunks_exact_mut(16)) {
+            let (Some(w), Some(o)) =
+                (w.first_chunk::<16>(), o.first_chunk_mut())
+            else {
+                break;
+            };
+            let x = block(w, 0);
+            store(x, o);
+            let m = hits(x);
+            if m != 0 {
+                return i + m.trailing_zeros() as usize;
+            }
+            i += 16;
+        }
+        let left = rest.len() - i;
+        if left == 0 {
+            return i;
+        }
+        let (x, at) = match rest.last_chunk::<16>() {
+            Some(w) => (block(w, 0), rest.len() - 16),
+            None => (block(rest, 0), 0),
+        };
+        store(x, room(out, at));
+        // The bytes before `i` were looked at already.
+        let m = hits(x) >> (i - at);
+        if m != 0 {
+            return (i + m.trailing_zeros() as usize).min(rest.len());
+        }
+        rest.len()
+    }
+
+    /// The sixteen bytes of `out` from `i`, which the caller's room
+    /// holds.
+    #[inline(always)]
+    fn room(
+        out: &mut [MaybeUninit<u8>],
+        i: usize,
+    ) -> &mut [MaybeUninit<u8>; 16] {
+        out[i..].first_chunk_mut::<16>().expect("room for a block")
     }
 
     /// [`super::dot_start`], sixteen bytes at a time.
@@ -300,6 +423,36 @@ mod tests {
                     (want, want),
                     "{s:?} {from}"
                 );
+                for (set, want) in [
+                    (b"\"\\\\", control(b"\"\\")),
+                    (&[0x7f, 0xc2, 0xe2], control(&[0x7f, 0xc2, 0xe2])),
+                ] {
+                    let room = b.len() - from + COPY_ROOM;
+                    let mut out = std::vec![MaybeUninit::new(0xaa); room];
+                    let stop = copy_until_control_or(b, from, *set, &mut out);
+                    let mut words = std::vec![MaybeUninit::new(0xaa); room];
+                    let words_stop = if from < b.len() {
+                        from + copy_words(&b[from..], *set, &mut words)
+                    } else {
+                        from
+                    };
+                    let want = want.max(from);
+                    assert_eq!(
+                        (stop, words_stop),
+                        (want, want),
+                        "{s:?} {from}"
+                    );
+                    #[allow(unsafe_code)]
+                    let copied = |out: &[MaybeUninit<u8>]| -> Vec<u8> {
+                        out[..want - from]
+                            .iter()
+                            // SAFETY: every byte was initialized (0xaa).
+                            .map(|b| unsafe { b.assume_init() })
+                            .collect()
+                    };
+                    assert_eq!(copied(&out), &b[from..want], "{s:?} {from}");
+                    assert_eq!(copied(&words), &b[from..want], "{s:?} {from}");
+                }
                 let rest = &b[from..];
                 let want = (0..rest.len()).any(|i| {
                     rest[i] == b'.' && (i == 0 || rest[i - 1] == b'/')

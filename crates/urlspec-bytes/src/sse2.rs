@@ -13,6 +13,7 @@
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::*;
+use core::mem::MaybeUninit;
 
 use crate::words;
 
@@ -98,6 +99,23 @@ pub fn or(a: Block, b: Block) -> Block {
 pub fn bits(m: Block) -> u32 {
     // SAFETY: SSE2 is enabled for this build (the module's `cfg`).
     unsafe { _mm_movemask_epi8(m) as u32 }
+}
+
+/// Writes the sixteen bytes of `x` to `out`.
+///
+/// ```
+/// use core::mem::MaybeUninit;
+/// use urlspec_bytes::sse2::{block, store};
+/// let mut out = [MaybeUninit::new(0u8); 16];
+/// store(block(b"0123456789abcdef", 0), &mut out);
+/// assert_eq!(out.map(|b| unsafe { b.assume_init() }), *b"0123456789abcdef");
+/// ```
+#[inline(always)]
+pub fn store(x: Block, out: &mut [MaybeUninit<u8>; 16]) {
+    // SAFETY: `out` is sixteen writable bytes, all of which are written;
+    // `storeu` needs no alignment; SSE2 is enabled for this build (the
+    // module's `cfg`).
+    unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), x) }
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! JSON Lines written by hand into a reused buffer: strings escaped as
 //! `serde_json` escapes them, objects with their keys in the order given.
 
-use urlspec_bytes::scan::first_control_or;
+use super::extend_until_control_or;
 
 /// Appends `text` to `buf` as a JSON string, quoted and escaped exactly as
 /// `serde_json` escapes it: `\"`, `\\`, `\b`, `\t`, `\n`, `\f`, `\r`, and
@@ -27,8 +27,7 @@ pub fn push_json_body(buf: &mut Vec<u8>, text: &str) {
     // `bytes[copied..]` is not in `buf` yet.
     let mut copied = 0;
     loop {
-        let at = first_control_or(bytes, copied, [b'"', b'\\']);
-        buf.extend_from_slice(&bytes[copied..at]);
+        let at = extend_until_control_or(buf, bytes, copied, [b'"', b'\\']);
         let Some(&b) = bytes.get(at) else { break };
         push_escape(buf, b);
         copied = at + 1;

@@ -7,7 +7,7 @@ use std::ops::Range;
 
 use urlspec_bytes::scan::first_control_or;
 
-use super::plural;
+use super::{extend_until_control_or, plural};
 
 /// `text` with every character that would disturb a terminal or the
 /// alignment of a caret line replaced by one visible character: C0
@@ -25,7 +25,20 @@ pub fn visible(text: &str) -> Cow<'_, str> {
 
 /// Appends [`visible`]`(text)` to `buf`.
 pub fn push_visible(buf: &mut Vec<u8>, text: &str) {
-    visible_runs(text, |run| buf.extend_from_slice(run.as_bytes()));
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    loop {
+        // Copied up to a char boundary: an ASCII byte or the first of a
+        // character.
+        let at = extend_until_control_or(buf, bytes, from, UNSEEN_STARTS);
+        let Some(c) = text.get(at..).and_then(|rest| rest.chars().next())
+        else {
+            break;
+        };
+        from = at + c.len_utf8();
+        let shown = replacement(c).unwrap_or(c);
+        buf.extend_from_slice(shown.encode_utf8(&mut [0; 4]).as_bytes());
+    }
 }
 
 /// [`visible`]`(text)` in pieces, in order: the runs kept as they are,
@@ -69,8 +82,11 @@ fn replacement(c: char) -> Option<char> {
 /// of U+0080–U+009F and of U+2000–U+2FFF), or `text.len()`.
 #[inline]
 fn first_unseen(bytes: &[u8], from: usize) -> usize {
-    first_control_or(bytes, from, [0x7f, 0xc2, 0xe2])
+    first_control_or(bytes, from, UNSEEN_STARTS)
 }
+
+/// The bytes besides C0 controls that [`first_unseen`] stops at.
+const UNSEEN_STARTS: [u8; 3] = [0x7f, 0xc2, 0xe2];
 
 /// The width on a terminal of `c` as [`visible`] shows it: two columns for
 /// a wide character (CJK), none for a combining mark, one otherwise.
