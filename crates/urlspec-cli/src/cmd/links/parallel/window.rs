@@ -7,7 +7,8 @@ use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
 use super::super::lookahead::MAX_DEPTH;
 
-/// The room a new output buffer starts with.
+/// The room a new output buffer has past the spool limit, for the line
+/// that passes it.
 pub const OUT_CAPACITY: usize = 64 << 10;
 
 /// The most records in one batch.
@@ -113,12 +114,17 @@ impl Window {
         }
     }
 
-    /// An empty output buffer: a spare one (grown to the outputs it
-    /// held), or a new one.
+    /// An empty output buffer: a spare one, or a new one with room for
+    /// the output a task holds before it is spilled. Grown from less,
+    /// each buffer was copied four or five times over before it reached
+    /// that size; the room no output reaches is never touched, so it
+    /// takes no memory.
     pub fn buffer(&self) -> Vec<u8> {
         let spare =
             self.spare.lock().unwrap_or_else(PoisonError::into_inner).pop();
-        spare.unwrap_or_else(|| Vec::with_capacity(OUT_CAPACITY))
+        spare.unwrap_or_else(|| {
+            Vec::with_capacity(self.limits.spool + OUT_CAPACITY)
+        })
     }
 
     /// Keeps `buf`, emptied, for [`Window::buffer`]; as many as there can
@@ -231,7 +237,9 @@ mod tests {
         };
         let window = Window::new(limits);
         let mut buf = window.buffer();
-        assert!(buf.is_empty() && buf.capacity() >= OUT_CAPACITY);
+        assert!(
+            buf.is_empty() && buf.capacity() >= limits.spool + OUT_CAPACITY
+        );
         buf.extend_from_slice(b"a line\n");
         let at = buf.as_ptr();
         window.give_back(buf);
