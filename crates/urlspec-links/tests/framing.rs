@@ -106,6 +106,33 @@ fn any_line_ends_end_a_block() {
 }
 
 #[test]
+fn a_header_field_not_in_utf8_is_read_with_replacement_characters() {
+    // A target URI with a Latin-1 byte, and a field name with one: the
+    // record is read, each such byte taken as U+FFFD.
+    let valid = response("http://h/caf\u{e9}", "x");
+    let mut record = Vec::new();
+    for line in valid.split_inclusive(|&b| b == b'\n') {
+        if line.starts_with(b"WARC-Target-URI") {
+            record.extend_from_slice(b"WARC-Target-URI: http://h/caf\xe9\r\n");
+            record.extend_from_slice(b"X-Caf\xe9: 1\r\n");
+        } else {
+            record.extend_from_slice(line);
+        }
+    }
+    record.extend_from_slice(b"\r\n\r\n");
+    let mut archive = record.clone();
+    archive.extend_from_slice(&valid);
+    archive.extend_from_slice(b"\r\n\r\n");
+    assert_eq!(
+        read(&archive),
+        [
+            "http://h/caf\u{fffd} [\"http://h/x\"] []",
+            "http://h/caf\u{e9} [\"http://h/x\"] []",
+        ]
+    );
+}
+
+#[test]
 fn a_length_short_of_its_data_keeps_the_record_and_says_so() {
     // The block's last byte left out: the record is read as its length
     // says, and the byte after it is reported as damage.
