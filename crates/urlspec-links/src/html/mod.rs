@@ -157,11 +157,19 @@ fn entries_of(tag: &[u8], mask: u64) -> u64 {
     while bits != 0 {
         let bit = bits.trailing_zeros() as usize;
         bits &= bits - 1;
-        if element_of(bit).as_bytes() == tag {
+        if same_name(element_of(bit).as_bytes(), tag) {
             of |= 1 << bit;
         }
     }
     of
+}
+
+/// Whether two element names are the same, compared byte by byte in
+/// place: names are a few bytes, for which a call to `memcmp` costs
+/// more than the comparison.
+#[inline]
+pub(crate) fn same_name(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 /// The element of the tables' entry `bit` (as [`BY_ELEMENT`] numbers
@@ -837,10 +845,10 @@ fn collect(el: &impl StartTag, within: Option<Within>, found: &mut Found) {
             bits &= bits - 1;
             entry = if bit < 32 {
                 let (e, a, h) = URL_ATTRIBUTES[bit];
-                (a.as_bytes() == name).then_some((bit, (e, a, Some(h))))
+                same_name(a.as_bytes(), name).then_some((bit, (e, a, Some(h))))
             } else {
                 let (e, a) = SVG_ATTRIBUTES[bit - 32];
-                (a.as_bytes() == name)
+                same_name(a.as_bytes(), name)
                     .then_some((bit, (e, a, Some(Holds::Url))))
             };
         }
@@ -1266,6 +1274,15 @@ mod tests {
                 walked |= u64::from(e == tag) << (32 + k);
             }
             assert_eq!(entries_of(tag.as_bytes(), u64::MAX), walked, "{tag}");
+        }
+    }
+
+    #[test]
+    fn names_are_the_same_only_byte_for_byte() {
+        assert!(same_name(b"", b"") && same_name(b"a", b"a"));
+        assert!(same_name(b"blockquote", b"blockquote"));
+        for (a, b) in [("a", "ab"), ("ab", "a"), ("img", "ins"), ("a", "A")] {
+            assert!(!same_name(a.as_bytes(), b.as_bytes()), "{a} {b}");
         }
     }
 

@@ -31,8 +31,8 @@ use super::tokenizer::{
 };
 use super::tree::{self, Tree};
 use super::{
-    collect, out_of_memory, stream, too_many_templates, Flow, Found, Pass,
-    RawText, Source, StartTag, MAX_OPEN_TEMPLATES,
+    collect, out_of_memory, same_name, stream, too_many_templates, Flow,
+    Found, Pass, RawText, Source, StartTag, MAX_OPEN_TEMPLATES,
 };
 use crate::{Problem, Within};
 
@@ -709,7 +709,7 @@ impl Sim<'_> {
         let mut upto = self.names.len();
         for i in (0..self.open.len()).rev() {
             let o = &self.open[i];
-            if o.hash == h && &self.names[o.name..upto] == name {
+            if o.hash == h && same_name(&self.names[o.name..upto], name) {
                 found = Some(i);
                 break;
             }
