@@ -241,10 +241,9 @@ mod wide {
         from: usize,
         set: [u8; N],
     ) -> usize {
-        let hits = |x: Block| control_or(x, set);
         let mut i = from;
         while let Some(w) = b.get(i..).and_then(<[u8]>::first_chunk::<16>) {
-            let m = hits(block(w, 0));
+            let m = control_or(block(w, 0), set);
             if m != 0 {
                 return i + m.trailing_zeros() as usize;
             }
@@ -257,10 +256,10 @@ mod wide {
         }
         let m = match b.last_chunk::<16>() {
             // The last sixteen bytes, those before `i` shifted out.
-            Some(w) => hits(block(w, 0)) >> (16 - left),
+            Some(w) => control_or(block(w, 0), set) >> (16 - left),
             // The zeros that pad a short block are controls: the first
             // is at `b.len()`, what a text without a hit gives.
-            None => hits(block(b, i)),
+            None => control_or(block(b, i), set),
         };
         if m != 0 {
             return i + m.trailing_zeros() as usize;
@@ -278,7 +277,6 @@ mod wide {
         set: [u8; N],
         out: &mut [MaybeUninit<u8>],
     ) -> usize {
-        let hits = |x: Block| control_or(x, set);
         // Whole blocks of both, so that no index is checked.
         let mut i = 0;
         for (w, o) in rest.chunks_exact(16).zip(out.chunks_exact_mut(16)) {
@@ -289,7 +287,7 @@ mod wide {
             };
             let x = block(w, 0);
             store(x, o);
-            let m = hits(x);
+            let m = control_or(x, set);
             if m != 0 {
                 return i + m.trailing_zeros() as usize;
             }
@@ -305,7 +303,7 @@ mod wide {
         };
         store(x, room(out, at));
         // The bytes before `i` were looked at already.
-        let m = hits(x) >> (i - at);
+        let m = control_or(x, set) >> (i - at);
         if m != 0 {
             return (i + m.trailing_zeros() as usize).min(rest.len());
         }

@@ -18,9 +18,10 @@ pub fn visible(text: &str) -> Cow<'_, str> {
     if first_unseen(text.as_bytes(), 0) == text.len() {
         return Cow::Borrowed(text);
     }
-    let mut shown = String::with_capacity(text.len() + 8);
-    visible_runs(text, |run| shown.push_str(run));
-    Cow::Owned(shown)
+    let mut shown = Vec::with_capacity(text.len() + 8);
+    push_visible(&mut shown, text);
+    // Runs cut at character boundaries, and whole characters between.
+    Cow::Owned(String::from_utf8(shown).expect("whole characters"))
 }
 
 /// Appends [`visible`]`(text)` to `buf`.
@@ -39,30 +40,6 @@ pub fn push_visible(buf: &mut Vec<u8>, text: &str) {
         let shown = replacement(c).unwrap_or(c);
         buf.extend_from_slice(shown.encode_utf8(&mut [0; 4]).as_bytes());
     }
-}
-
-/// [`visible`]`(text)` in pieces, in order: the runs kept as they are,
-/// and the replacements between them.
-#[inline]
-fn visible_runs(text: &str, mut each: impl FnMut(&str)) {
-    let bytes = text.as_bytes();
-    // `text[copied..]` is not handed on yet; `text[..from]` is looked at.
-    let (mut copied, mut from) = (0, 0);
-    loop {
-        // A char boundary: an ASCII byte or the first of a character.
-        let at = first_unseen(bytes, from);
-        let Some(c) = text.get(at..).and_then(|rest| rest.chars().next())
-        else {
-            break;
-        };
-        from = at + c.len_utf8();
-        if let Some(shown) = replacement(c) {
-            each(&text[copied..at]);
-            each(shown.encode_utf8(&mut [0; 4]));
-            copied = from;
-        }
-    }
-    each(&text[copied..]);
 }
 
 /// The character [`visible`] shows in place of `c`, if any.
