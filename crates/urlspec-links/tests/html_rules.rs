@@ -124,9 +124,11 @@ fn frames_count_only_in_a_frameset_document() {
         ["frame@src http://h/d/c.html"]
     );
     // The frameset-ok flag: body text, an explicit <body>, an <img> before
-    // it make the frameset ignored; a <p> does not.
+    // it make the frameset ignored; a <p> and whitespace do not.
     for (page, frame) in [
         ("text<frameset><frame src=g.html>", false),
+        ("<p>text<frameset><frame src=g.html>", false),
+        ("<p> \n\t<frameset><frame src=g.html>", true),
         ("<body><frameset><frame src=g.html>", false),
         ("<img src=i.png><frameset><frame src=g.html>", false),
         ("<input type=hidden><frameset><frame src=g.html>", true),

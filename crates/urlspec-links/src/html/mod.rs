@@ -1491,6 +1491,26 @@ mod tests {
     }
 
     #[test]
+    fn text_after_tags_is_read_where_it_counts() {
+        // A <style> in SVG holds markup, so its CSS comes as text of the
+        // data state, read although the page's text before it ended the
+        // frameset-ok flag.
+        let page =
+            br#"<p>text</p><svg><style>a{background:url(s.png)}</style></svg>
+<noscript><p style="background: url(n.png)"></noscript>"#;
+        let (_, got) = links_of(page, Spec::Rfc3986, None);
+        let got: Vec<_> =
+            got.iter().map(|l| (l.0.as_str(), l.1.as_str())).collect();
+        assert_eq!(
+            got,
+            [
+                ("style@url()", "http://h/d/s.png"),
+                ("p@style", "http://h/d/n.png")
+            ]
+        );
+    }
+
+    #[test]
     fn style_handlers_only_where_style_is() {
         for (page, style) in [
             (&b"<link rel=stylesheet href=s.css>"[..], false),

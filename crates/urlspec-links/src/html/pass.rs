@@ -737,6 +737,13 @@ impl Sim<'_> {
         foreign
     }
 
+    /// Whether text of the data state can change what the pass finds:
+    /// while the tree reads it, and within raw text being collected.
+    /// Otherwise the tokenizer passes over it.
+    fn wants_data_text(&self) -> bool {
+        self.tree.reads_text() || self.raw_text_open > 0
+    }
+
     /// Text of the page, from byte `base` of the document.
     fn text(&mut self, text: &Text<'_>, base: usize) {
         if text.kind() == TextKind::Data {
@@ -899,6 +906,7 @@ fn bytes_pass(
                 break;
             }
         }
+        t.skip_data_text(!sim.wants_data_text());
     }
     *state = t.into_state();
     result
@@ -1001,6 +1009,7 @@ fn file_pass(
                     break;
                 }
             }
+            t.skip_data_text(!sim.wants_data_text());
         }
         let consumed = t.consumed();
         st = t.into_state();
@@ -1036,6 +1045,7 @@ fn file_pass(
                         break;
                     }
                 }
+                t.skip_data_text(!sim.wants_data_text());
             }
             st = t.into_state();
         }

@@ -289,6 +289,12 @@ impl Tree {
         self.framesets = self.framesets.saturating_sub(1);
     }
 
+    /// Whether text of the page can still change what the tree tells:
+    /// until the frameset-ok flag is "not ok", which text cannot undo.
+    pub(super) fn reads_text(&self) -> bool {
+        !self.frameset_not_ok
+    }
+
     /// Follows the frameset-ok flag at text of the page (its bytes, in an
     /// ASCII-compatible encoding): a character that is not whitespace
     /// sets it to "not ok".

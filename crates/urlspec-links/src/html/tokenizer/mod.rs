@@ -8,7 +8,9 @@
 //! - text is skipped with `memchr` up to the next `<` (in script data and
 //!   its escapes, `<` and `-`), and handed over as written: its
 //!   character references, newlines and NULs are read only when asked
-//!   for ([`Text::decoded`]);
+//!   for ([`Text::decoded`]); text of the data state is not handed over
+//!   at all while the caller has no use for it
+//!   ([`Tokenizer::skip_data_text`]);
 //! - an attribute value is handed over as written too, with the offset of
 //!   its first byte; [`Attribute::value`] gives it as the Standard's
 //!   tokenizer does (character references of attribute values, newlines
@@ -139,6 +141,9 @@ pub struct State {
     /// sets another before the next token.
     switch: Option<TextKind>,
     foreign: bool,
+    /// Whether text of the data state is passed over rather than handed
+    /// out ([`Tokenizer::skip_data_text`]).
+    skip_data_text: bool,
     options: Options,
     attrs: Vec<Attr>,
     /// Where the attributes of the last tag read whose count passes a
@@ -157,6 +162,7 @@ impl State {
             appropriate: Vec::new(),
             switch: None,
             foreign: false,
+            skip_data_text: false,
             options,
             attrs: Vec::new(),
             grew: Vec::new(),
@@ -171,6 +177,7 @@ impl State {
         self.appropriate.clear();
         self.switch = None;
         self.foreign = false;
+        self.skip_data_text = false;
     }
 
     /// `input[start..end]`, a name whose bytes have the classes `classes`:
@@ -635,6 +642,28 @@ impl<'a> Tokenizer<'a> {
         self.st.foreign = foreign;
     }
 
+    /// Whether text of the data state is passed over: read as it is, but
+    /// not handed out as [`Token::Text`] (a caller that has no use for
+    /// it is spared a token for each run of text between tags). Text of
+    /// the other states is handed out all the same.
+    ///
+    /// ```
+    /// use urlspec_links::html::tokenizer::{Token, Tokenizer};
+    ///
+    /// let mut t = Tokenizer::new(b"<p>text<title>title</title>");
+    /// t.skip_data_text(true);
+    /// let mut texts = Vec::new();
+    /// while let Some(token) = t.next() {
+    ///     if let Token::Text(text) = token {
+    ///         texts.push(text.decoded().into_owned());
+    ///     }
+    /// }
+    /// assert_eq!(texts, ["title"]);
+    /// ```
+    pub fn skip_data_text(&mut self, skip: bool) {
+        self.st.skip_data_text = skip;
+    }
+
     /// Sets the text state, as the tree builder does; `last_start_tag`:
     /// the name whose end tag ends raw text and RCDATA (none: nothing
     /// ends them). Overrides the switch of the last start tag.
@@ -747,35 +776,45 @@ impl<'a> Tokenizer<'a> {
     /// The data state: text up to a `<` that opens markup.
     fn data(&mut self) -> Step {
         let b = self.input;
+        let skip = self.st.skip_data_text;
         let start = self.pos;
         let mut p = start;
         loop {
             let Some(k) = memchr::memchr(b'<', &b[p..]) else {
                 self.pos = b.len();
-                return self.text(start, b.len(), TextKind::Data);
+                return self.data_text(start, b.len());
             };
             let lt = p + k;
             let Some(&next) = b.get(lt + 1) else {
                 if self.last {
                     self.pos = b.len();
-                    return self.text(start, b.len(), TextKind::Data);
+                    return self.data_text(start, b.len());
                 }
                 self.pos = lt;
-                return if lt > start {
-                    self.text(start, lt, TextKind::Data)
+                return if lt > start && !skip {
+                    self.data_text(start, lt)
                 } else {
                     Step::More
                 };
             };
             if next.is_ascii_alphabetic() || matches!(next, b'/' | b'!' | b'?')
             {
-                if lt > start {
+                if lt > start && !skip {
                     self.pos = lt;
-                    return self.text(start, lt, TextKind::Data);
+                    return self.data_text(start, lt);
                 }
                 return self.markup(lt);
             }
             p = lt + 1;
+        }
+    }
+
+    /// Text `start..end` of the data state, unless it is skipped.
+    fn data_text(&self, start: usize, end: usize) -> Step {
+        if self.st.skip_data_text {
+            Step::Nothing
+        } else {
+            self.text(start, end, TextKind::Data)
         }
     }
 

@@ -266,8 +266,57 @@ fn joined(tokens: Vec<String>) -> Vec<String> {
     joined
 }
 
+/// With text of the data state passed over, every piece of a page gives
+/// the other tokens of the whole, and none of that text.
+#[test]
+fn skipped_data_text_leaves_the_other_tokens() {
+    let pages = [
+        "<!DOCTYPE html><p a=1 b='x y'>t&amp;<!--c--d--><script><!--<script></script>--></script>\
+         <title>x</title><textarea>y</textarea></p><![CDATA[z]]><!x><?y></ z>w",
+        "a < b <3 c<",
+        "<svg>t<![CDATA[c]]>u</svg>v<style>s</style>w <plaintext>x<y>",
+        "",
+        "<",
+        "text only",
+    ];
+    for page in pages {
+        let b = page.as_bytes();
+        let mut whole = Vec::new();
+        listed(&mut Tokenizer::new(b), &mut whole, false);
+        let whole = joined(whole);
+        for cut in 0..=b.len() {
+            let mut out: Vec<String> = Vec::new();
+            let mut state = State::new(Options::default());
+            state.skip_data_text = true;
+            let mut t = Tokenizer::partial(&b[..cut], state, false);
+            listed(&mut t, &mut out, true);
+            let at = t.consumed();
+            let mut t = Tokenizer::partial(&b[at..], t.into_state(), true);
+            listed(&mut t, &mut out, true);
+            assert_eq!(joined(out), whole, "{page:?} cut at {cut}");
+        }
+    }
+}
+
 fn collect(t: &mut Tokenizer<'_>, out: &mut Vec<String>) {
+    listed(t, out, true);
+}
+
+/// The tokens `t` hands out, with those of data-state text only when
+/// `data_text`; `<svg>` and `</svg>` set foreign content, as a tree
+/// builder does.
+fn listed(t: &mut Tokenizer<'_>, out: &mut Vec<String>, data_text: bool) {
     while let Some(token) = t.next() {
+        let foreign = match &token {
+            Token::StartTag(tag) if tag.name() == b"svg" => Some(true),
+            Token::EndTag(e) if e.name() == b"svg" => Some(false),
+            _ => None,
+        };
+        if matches!(&token, Token::Text(x) if x.kind() == TextKind::Data)
+            && !data_text
+        {
+            continue;
+        }
         out.push(match token {
             Token::StartTag(tag) => {
                 let mut s =
@@ -292,5 +341,8 @@ fn collect(t: &mut Tokenizer<'_>, out: &mut Vec<String>) {
                 format!("<!DOCTYPE {}>", d.name().unwrap_or_default())
             }
         });
+        if let Some(foreign) = foreign {
+            t.set_foreign(foreign);
+        }
     }
 }
