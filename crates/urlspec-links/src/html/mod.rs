@@ -1024,6 +1024,8 @@ fn split_ascii_whitespace(value: &str) -> impl Iterator<Item = (usize, &str)> {
 pub fn srcset(value: &str) -> impl Iterator<Item = (usize, &str)> {
     let b = value.as_bytes();
     let mut i = 0;
+    // One list of descriptor ranges, emptied for each candidate.
+    let mut descriptors = Vec::new();
     std::iter::from_fn(move || loop {
         while i < b.len() && (b[i].is_ascii_whitespace() || b[i] == b',') {
             i += 1;
@@ -1036,7 +1038,7 @@ pub fn srcset(value: &str) -> impl Iterator<Item = (usize, &str)> {
             i += 1;
         }
         let mut end = i;
-        let mut descriptors = Vec::new();
+        descriptors.clear();
         if b[end - 1] == b',' {
             while end > start && b[end - 1] == b',' {
                 end -= 1;
