@@ -1529,6 +1529,31 @@ mod tests {
     }
 
     #[test]
+    fn a_tag_the_page_ends_in_may_span_chunks() {
+        // Cut across several of the scan's chunks, after text passed
+        // over and after none: dropped, the links before it kept.
+        for text in ["", "text "] {
+            let page = format!(
+                "<p>x</p><a href=a>{text}<a href='{}",
+                "z".repeat(3 * stream::CHUNK)
+            );
+            let (_, got) = links_of(page.as_bytes(), Spec::Rfc3986, None);
+            assert_eq!(got, [("a@href".into(), "http://h/d/a".into(), None)]);
+        }
+        // 40,000 elements left open take all but half a MiB of the
+        // parser's memory; the text passed over before the tag is not
+        // held as part of it.
+        let page = format!(
+            "<p>x</p><a href=a>{}{}<a href=",
+            "<b>".repeat(40_000),
+            "y".repeat(10 * stream::CHUNK)
+        );
+        let (doc, got) = links_of(page.as_bytes(), Spec::Rfc3986, None);
+        assert_eq!(got, [("a@href".into(), "http://h/d/a".into(), None)]);
+        assert_eq!(doc.problems, []);
+    }
+
+    #[test]
     fn a_repeated_attribute_counts_once() {
         // The first, as the tokenizer keeps it; 50,000 of them read in
         // linear time (200,000 take the parser past its memory cap).

@@ -874,15 +874,17 @@ fn bytes_pass(
     loop {
         let before = t.consumed();
         let Some(token) = t.next() else {
-            // A tag the page ends in, dropped: held all the same.
-            if before < len {
+            // A tag the page ends in, dropped: held all the same (from
+            // its start, after any text passed over).
+            let dropped = before.max(t.skipped_to());
+            if dropped < len {
                 let grew = t.attributes_grew();
                 if let Err(k) = sim.budget.attributes(grew) {
                     let (from, to) = chunk(shift + k);
                     result =
                         Err(Stop(out_of_memory(sim.budget.cap, from, to)));
                 } else if let Err(stop) =
-                    across(sim, before, len + 1, len, &chunk)
+                    across(sim, dropped, len + 1, len, &chunk)
                 {
                     result = Err(stop);
                 }
@@ -954,7 +956,9 @@ fn across(
         let (from, to) = chunk(sim.shift + boundary - 1);
         return Err(Stop(out_of_memory(sim.budget.cap, from, to)));
     }
-    while boundary < end {
+    // A tag the page ends in runs to `len + 1`: the chunk ending at `len`
+    // is its last.
+    while boundary < end && boundary < len {
         let next = (boundary + size).min(len);
         if !sim.budget.token(next - start) {
             let (from, to) = chunk(sim.shift + boundary);

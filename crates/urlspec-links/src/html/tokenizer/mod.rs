@@ -565,6 +565,8 @@ pub struct Tokenizer<'a> {
     pos: usize,
     /// Whether the input ends the page (the Standard's end of file).
     last: bool,
+    /// Where the text of the data state last passed over ends.
+    skipped_to: usize,
     st: State,
 }
 
@@ -608,7 +610,7 @@ impl<'a> Tokenizer<'a> {
         state: State,
         last: bool,
     ) -> Tokenizer<'a> {
-        Tokenizer { input, pos: 0, last, st: state }
+        Tokenizer { input, pos: 0, last, skipped_to: 0, st: state }
     }
 
     /// The tokenizer's state, to go on from where it stopped.
@@ -662,6 +664,32 @@ impl<'a> Tokenizer<'a> {
     /// ```
     pub fn skip_data_text(&mut self, skip: bool) {
         self.st.skip_data_text = skip;
+    }
+
+    /// Where the text of the data state last passed over
+    /// ([`Tokenizer::skip_data_text`]) ends: the start of the markup after
+    /// it, or the end of the input. The bytes a token that [`next`] did
+    /// not hand out stands in start there or after it.
+    ///
+    /// [`next`]: Tokenizer::next
+    ///
+    /// ```
+    /// use urlspec_links::html::tokenizer::Tokenizer;
+    ///
+    /// // The page ends in a tag, which is dropped: it starts at 5.
+    /// let mut t = Tokenizer::new(b"<b>a <a href");
+    /// t.skip_data_text(true);
+    /// while t.next().is_some() {}
+    /// assert_eq!(t.skipped_to(), 5);
+    /// // The page ends in text: nothing is left after it.
+    /// let mut t = Tokenizer::new(b"<b>text <");
+    /// t.skip_data_text(true);
+    /// while t.next().is_some() {}
+    /// assert_eq!(t.skipped_to(), 9);
+    /// ```
+    #[must_use]
+    pub fn skipped_to(&self) -> usize {
+        self.skipped_to
     }
 
     /// Sets the text state, as the tree builder does; `last_start_tag`:
@@ -794,14 +822,18 @@ impl<'a> Tokenizer<'a> {
                 return if lt > start && !skip {
                     self.data_text(start, lt)
                 } else {
+                    self.skipped_to = lt;
                     Step::More
                 };
             };
             if next.is_ascii_alphabetic() || matches!(next, b'/' | b'!' | b'?')
             {
-                if lt > start && !skip {
-                    self.pos = lt;
-                    return self.data_text(start, lt);
+                if lt > start {
+                    if !skip {
+                        self.pos = lt;
+                        return self.data_text(start, lt);
+                    }
+                    self.skipped_to = lt;
                 }
                 return self.markup(lt);
             }
@@ -810,8 +842,9 @@ impl<'a> Tokenizer<'a> {
     }
 
     /// Text `start..end` of the data state, unless it is skipped.
-    fn data_text(&self, start: usize, end: usize) -> Step {
+    fn data_text(&mut self, start: usize, end: usize) -> Step {
         if self.st.skip_data_text {
+            self.skipped_to = end;
             Step::Nothing
         } else {
             self.text(start, end, TextKind::Data)
