@@ -804,7 +804,6 @@ impl<'a> Tokenizer<'a> {
     /// The data state: text up to a `<` that opens markup.
     fn data(&mut self) -> Step {
         let b = self.input;
-        let skip = self.st.skip_data_text;
         let start = self.pos;
         let mut p = start;
         loop {
@@ -819,21 +818,20 @@ impl<'a> Tokenizer<'a> {
                     return self.data_text(start, b.len());
                 }
                 self.pos = lt;
-                return if lt > start && !skip {
+                return if lt > start {
                     self.data_text(start, lt)
                 } else {
-                    self.skipped_to = lt;
                     Step::More
                 };
             };
             if next.is_ascii_alphabetic() || matches!(next, b'/' | b'!' | b'?')
             {
                 if lt > start {
-                    if !skip {
-                        self.pos = lt;
-                        return self.data_text(start, lt);
+                    self.pos = lt;
+                    // Text passed over: on to the markup in the same step.
+                    if let step @ Step::Token(_) = self.data_text(start, lt) {
+                        return step;
                     }
-                    self.skipped_to = lt;
                 }
                 return self.markup(lt);
             }
