@@ -33,6 +33,7 @@ use std::ops::Range;
 
 use encoding_rs::{Encoding, UTF_8};
 use urlspec::base::Base;
+use urlspec_bytes::scan::first_of;
 
 use crate::resolver::LinkResolver;
 use crate::slice::offset_in;
@@ -863,7 +864,7 @@ fn collect(el: &impl StartTag, within: Option<Within>, found: &mut Found) {
         // The input stream's newlines normalised (HTML §13.2.3.5), before
         // character references are (`&#13;` stays a CR); most values hold
         // neither, found in one scan.
-        let plain = memchr::memchr2(b'\r', b'&', raw.as_bytes()).is_none();
+        let plain = first_of(raw.as_bytes(), 0, [b'\r', b'&']) == raw.len();
         let normalized;
         let value = if plain {
             Cow::Borrowed(&*raw)
