@@ -17,6 +17,7 @@
 //! reported (and marked, [`Within::Noscript`]), and a `<base>` in it counts.
 
 pub mod css;
+mod elements;
 pub mod encoding;
 pub mod entities;
 mod pass;

@@ -26,91 +26,16 @@ use std::fs::File;
 
 use encoding_rs::Encoding;
 
+use super::elements::{self, Facts};
 use super::tokenizer::{
     Attribute, EndTag, Options, State, Tag, Text, TextKind, Token, Tokenizer,
 };
-use super::tree::{self, Tree};
+use super::tree::Tree;
 use super::{
     collect, out_of_memory, same_name, stream, too_many_templates, Flow,
     Found, Pass, RawText, Source, StartTag, MAX_OPEN_TEMPLATES,
 };
 use crate::{Problem, Within};
-
-/// Whether the links handler reads the start tags of `name`.
-fn link_element(name: &[u8]) -> bool {
-    matches!(
-        name,
-        b"a" | b"area"
-            | b"link"
-            | b"base"
-            | b"img"
-            | b"script"
-            | b"iframe"
-            | b"frame"
-            | b"embed"
-            | b"source"
-            | b"audio"
-            | b"video"
-            | b"track"
-            | b"input"
-            | b"form"
-            | b"button"
-            | b"blockquote"
-            | b"q"
-            | b"del"
-            | b"ins"
-            | b"object"
-            | b"body"
-            | b"table"
-            | b"td"
-            | b"meta"
-            | b"image"
-            | b"use"
-    )
-}
-
-/// Whether the elements `name` of the HTML namespace are never open
-/// (void).
-fn void(name: &[u8]) -> bool {
-    matches!(
-        name,
-        b"area"
-            | b"base"
-            | b"basefont"
-            | b"bgsound"
-            | b"br"
-            | b"col"
-            | b"embed"
-            | b"hr"
-            | b"img"
-            | b"input"
-            | b"keygen"
-            | b"link"
-            | b"meta"
-            | b"param"
-            | b"source"
-            | b"track"
-            | b"wbr"
-    )
-}
-
-/// Whether a start tag `name` switches the text state (where the reader
-/// cannot tell whether the tree builder ignores it).
-fn switches(name: &[u8]) -> bool {
-    matches!(
-        name,
-        b"textarea"
-            | b"title"
-            | b"plaintext"
-            | b"script"
-            | b"style"
-            | b"iframe"
-            | b"xmp"
-            | b"noembed"
-            | b"noframes"
-            | b"noscript"
-    )
-}
 
 /// The start tags that end foreign content.
 const BREAKS_OUT: &[&[u8]] = &[
@@ -295,10 +220,10 @@ enum Guard {
 }
 
 impl Guard {
-    /// Follows a start tag: an error when it switches the text state
-    /// where the reader cannot tell whether it counts.
-    fn start(&mut self, name: &[u8]) -> Result<(), ()> {
-        let switches = switches(name);
+    /// Follows a start tag `name` (that `switches` the text state or
+    /// not): an error when it switches the text state where the reader
+    /// cannot tell whether it counts.
+    fn start(&mut self, name: &[u8], switches: bool) -> Result<(), ()> {
         match *self {
             Guard::Default => {
                 if name == b"select" {
@@ -618,7 +543,8 @@ impl Sim<'_> {
             let (from, to) = chunk(base + k);
             return Err(Stop(out_of_memory(self.budget.cap, from, to)));
         }
-        if self.guard.start(name).is_err() {
+        let facts = elements::facts(name);
+        if self.guard.start(name, facts.has(Facts::SWITCHES)).is_err() {
             let (from, to) = chunk(last);
             return Err(Stop(ambiguous(name, from, to)));
         }
@@ -626,7 +552,8 @@ impl Sim<'_> {
         let html = ns == Ns::Html;
         // The element is open unless it is void (HTML) or self-closing
         // (foreign content).
-        let opens = if html { !void(name) } else { !tag.self_closing() };
+        let opens =
+            if html { !facts.has(Facts::VOID) } else { !tag.self_closing() };
         if opens {
             if !self.budget.open(self.open.len() + 1) {
                 let (from, to) = chunk(last);
@@ -657,7 +584,7 @@ impl Sim<'_> {
             }
         }
         self.tree.start_tag(html, name, at);
-        if tree::frameset_selected(name) {
+        if facts.has(Facts::FRAMESET) {
             let hidden = || {
                 tag.attribute(b"type").is_some_and(|t| {
                     decoded(t.raw_value(), self.encoding)
@@ -665,7 +592,8 @@ impl Sim<'_> {
                         .eq_ignore_ascii_case("hidden")
                 })
             };
-            if self.tree.frameset_tag(html, name, hidden) {
+            let not_ok = facts.has(Facts::FRAMESET_NOT_OK);
+            if self.tree.frameset_tag(html, name, not_ok, hidden) {
                 if let Some(open) = self.open.last_mut().filter(|_| opens) {
                     open.frameset = true;
                 }
@@ -675,7 +603,7 @@ impl Sim<'_> {
                 self.pass.found.take_back(from);
             }
         }
-        let links = link_element(name)
+        let links = facts.has(Facts::LINKS)
             || tag.attributes().any(|a| a.name() == b"style");
         if links {
             let within = self.context();
@@ -686,7 +614,7 @@ impl Sim<'_> {
                 collect(&el, within, &mut self.pass.found);
             }
         }
-        if matches!(name, b"noscript" | b"style") {
+        if facts.has(Facts::RAW_TEXT) {
             let start = base + tag.end();
             let within = self.context();
             self.flush();

@@ -17,6 +17,7 @@ use lol_html::{
     HtmlRewriter, MemorySettings, Settings,
 };
 
+use super::elements::{self, Facts};
 use super::{
     collect, stream, tree, Flow, Found, Needs, Pass, RawText, Source,
     StartTag, HTML_NS, MAX_OPEN_TEMPLATES, SELECTOR, SELECTOR_STYLE, SVG_NS,
@@ -166,8 +167,10 @@ pub(super) fn scan(
                     .is_some_and(|t| t.trim().eq_ignore_ascii_case("hidden"))
             };
             let name = el.tag_name();
+            let name = name.as_bytes();
+            let not_ok = elements::facts(name).has(Facts::FRAMESET_NOT_OK);
             let opened =
-                tree.borrow_mut().frameset_tag(html, name.as_bytes(), hidden);
+                tree.borrow_mut().frameset_tag(html, name, not_ok, hidden);
             let replaced = tree.borrow_mut().replaced();
             if let Some(from) = replaced {
                 let mut pass = state.borrow_mut();

@@ -8,8 +8,8 @@
 //!   ignored (§13.2.6.4.7, "in body");
 //! * a `<frame>` outside a `<frameset>` is ignored ("in body"), and a
 //!   `<frameset>` only replaces the body while the frameset-ok flag is
-//!   "ok": before an explicit `<body>`, body text, or one of
-//!   [`FRAMESET_NOT_OK`];
+//!   "ok": before an explicit `<body>`, body text, or one of the start
+//!   tags that set it to "not ok" ([`Facts::FRAMESET_NOT_OK`]);
 //! * a `<frameset>` that counts while the tree builder has opened a body
 //!   takes the body's place: what the body held is no longer in the
 //!   document ([`Tree::replaced`]), so its links are taken back, and
@@ -27,16 +27,9 @@
 //! comment, text or a start tag ([`Tree::no_end_tag`];
 //! docs/readings.md#html-tree).
 
+#[cfg(doc)]
+use super::elements::Facts;
 use crate::Within;
-
-/// The start tags after which a `<frameset>` in the body is ignored: the
-/// "in body" rules set the frameset-ok flag to "not ok" for each
-/// (`input` unless its type is `hidden`; `image` is read as `img`).
-pub(super) const FRAMESET_NOT_OK: &[&str] = &[
-    "applet", "area", "br", "button", "dd", "dt", "embed", "hr", "iframe",
-    "image", "img", "input", "keygen", "li", "listing", "marquee", "object",
-    "pre", "select", "table", "textarea", "wbr", "xmp",
-];
 
 /// The start tags the tree builder puts in the head before the body
 /// (and `html`, `head`, `body`, `frameset`, which open no body): any
@@ -60,42 +53,11 @@ const OPEN_NO_BODY: &[&[u8]] = &[
 ];
 
 /// The selector of the start tags that change the frameset-ok flag or
-/// open a frameset: [`FRAMESET_NOT_OK`], `body` and `frameset`.
+/// open a frameset: those of [`Facts::FRAMESET_NOT_OK`], `body` and
+/// `frameset`.
 pub(super) const FRAMESET_SELECTOR: &str = "applet, area, br, button, dd, \
     dt, embed, hr, iframe, image, img, input, keygen, li, listing, marquee, \
     object, pre, select, table, textarea, wbr, xmp, body, frameset";
-
-/// Whether `tag` is one of [`FRAMESET_SELECTOR`].
-pub(super) fn frameset_selected(tag: &[u8]) -> bool {
-    matches!(
-        tag,
-        b"applet"
-            | b"area"
-            | b"br"
-            | b"button"
-            | b"dd"
-            | b"dt"
-            | b"embed"
-            | b"hr"
-            | b"iframe"
-            | b"image"
-            | b"img"
-            | b"input"
-            | b"keygen"
-            | b"li"
-            | b"listing"
-            | b"marquee"
-            | b"object"
-            | b"pre"
-            | b"select"
-            | b"table"
-            | b"textarea"
-            | b"wbr"
-            | b"xmp"
-            | b"body"
-            | b"frameset"
-    )
-}
 
 /// The tree builder's state that decides which start tags it ignores.
 /// Its buffers are kept from one page to the next ([`Tree::reset`]).
@@ -253,13 +215,15 @@ impl Tree {
     }
 
     /// Follows the frameset-ok flag and the framesets open, at a start tag
-    /// of [`FRAMESET_SELECTOR`] (of the HTML namespace: `html`); `hidden`:
-    /// an `<input>` whose type is `hidden`. True when the tag opens a
-    /// frameset, whose end the caller reports ([`Tree::frameset_closed`]).
+    /// of [`FRAMESET_SELECTOR`] (of the HTML namespace: `html`); `not_ok`:
+    /// it is one of [`Facts::FRAMESET_NOT_OK`]; `hidden`: an `<input>`
+    /// whose type is `hidden`. True when the tag opens a frameset, whose
+    /// end the caller reports ([`Tree::frameset_closed`]).
     pub(super) fn frameset_tag(
         &mut self,
         html: bool,
         tag: &[u8],
+        not_ok: bool,
         hidden: impl FnOnce() -> bool,
     ) -> bool {
         if !html {
@@ -277,7 +241,6 @@ impl Tree {
             self.framesets += 1;
             return true;
         }
-        let not_ok = FRAMESET_NOT_OK.iter().any(|t| t.as_bytes() == tag);
         if tag == b"body" || not_ok && !(tag == b"input" && hidden()) {
             self.frameset_not_ok = true;
         }
@@ -318,22 +281,4 @@ fn ends_form(bytes: &[u8]) -> bool {
             bytes[6],
             b'\t' | b'\n' | b'\x0C' | b'\r' | b' ' | b'/' | b'>'
         )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_frameset_tags_are_those_of_the_selector() {
-        let selector: Vec<&str> =
-            FRAMESET_SELECTOR.split(',').map(str::trim).collect();
-        for tag in &selector {
-            assert!(frameset_selected(tag.as_bytes()), "{tag}");
-        }
-        for tag in FRAMESET_NOT_OK {
-            assert!(selector.contains(tag), "{tag}");
-        }
-        assert!(!frameset_selected(b"frame") && !frameset_selected(b"div"));
-    }
 }
