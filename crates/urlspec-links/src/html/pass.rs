@@ -816,7 +816,11 @@ fn bytes_pass(
     let mut result = Ok(());
     loop {
         let before = t.consumed();
-        let Some(token) = t.next() else {
+        // The token looked at where `next` returns it: moved out of the
+        // option, its 112 bytes were copied (0.5 % of `urlspec links`'
+        // instructions on a crawl).
+        let next = t.next();
+        let Some(token) = &next else {
             // A tag the page ends in, dropped: held all the same (from
             // its start, after any text passed over).
             let dropped = before.max(t.skipped_to());
@@ -836,14 +840,14 @@ fn bytes_pass(
         };
         // A token read across chunks is held whole meanwhile.
         if !matches!(token, Token::Text(_)) {
-            let start = before.max(token_start(&token));
-            let end = token_end(&token);
+            let start = before.max(token_start(token));
+            let end = token_end(token);
             if let Err(stop) = across(sim, start, end, len, &chunk) {
                 result = Err(stop);
                 break;
             }
         }
-        match sim.token(&token, bytes, shift, &chunk) {
+        match sim.token(token, bytes, shift, &chunk) {
             Ok(Some(foreign)) => t.set_foreign(foreign),
             Ok(None) => {}
             Err(stop) => {
@@ -947,8 +951,9 @@ fn file_pass(
             false,
         );
         let mut stop = None;
-        while let Some(token) = t.next() {
-            match sim.token(&token, input, shift + base, &chunk_of) {
+        // The token looked at where `next` returns it, not moved.
+        while let Some(token) = &t.next() {
+            match sim.token(token, input, shift + base, &chunk_of) {
                 Ok(Some(foreign)) => t.set_foreign(foreign),
                 Ok(None) => {}
                 Err(Stop(p)) => {
@@ -983,8 +988,8 @@ fn file_pass(
                 std::mem::replace(&mut st, State::new(Options::default())),
                 true,
             );
-            while let Some(token) = t.next() {
-                match sim.token(&token, input, shift + base, &chunk_of) {
+            while let Some(token) = &t.next() {
+                match sim.token(token, input, shift + base, &chunk_of) {
                     Ok(Some(foreign)) => t.set_foreign(foreign),
                     Ok(None) => {}
                     Err(stop) => {
