@@ -1342,6 +1342,11 @@ mod tests {
     type Shown = (String, String, Option<&'static str>);
 
     /// (element@attribute, url or error, context) of each link.
+    /// Each link shown as its element and attribute, and its URL.
+    fn pairs(got: &[Shown]) -> Vec<(&str, &str)> {
+        got.iter().map(|l| (l.0.as_str(), l.1.as_str())).collect()
+    }
+
     fn links_of(
         page: &[u8],
         spec: Spec,
@@ -1474,8 +1479,7 @@ mod tests {
 <p style="background: url('p.png')"><a href=a ping="/p1 p2">a</a>
 <svg><a xlink:href="sa"/><image href="si"/><use href="su#i"/><script href="ss"/></svg>"#;
         let (_, got) = links_of(page, Spec::Rfc3986, None);
-        let got: Vec<_> =
-            got.iter().map(|l| (l.0.as_str(), l.1.as_str())).collect();
+        let got = pairs(&got);
         assert_eq!(
             got,
             [
@@ -1503,8 +1507,7 @@ mod tests {
             br#"<p>text</p><svg><style>a{background:url(s.png)}</style></svg>
 <noscript><p style="background: url(n.png)"></noscript>"#;
         let (_, got) = links_of(page, Spec::Rfc3986, None);
-        let got: Vec<_> =
-            got.iter().map(|l| (l.0.as_str(), l.1.as_str())).collect();
+        let got = pairs(&got);
         assert_eq!(
             got,
             [

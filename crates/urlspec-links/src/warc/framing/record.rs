@@ -133,10 +133,9 @@ impl Fields {
         self.spans
             .iter()
             .find(|(n, _)| {
-                bytes.get(n.clone()).is_some_and(|n| {
-                    n.len() == name.len()
-                        && n.eq_ignore_ascii_case(name.as_bytes())
-                })
+                bytes
+                    .get(n.clone())
+                    .is_some_and(|n| n.eq_ignore_ascii_case(name.as_bytes()))
             })
             .and_then(|(_, v)| self.text.get(v.clone()))
     }
