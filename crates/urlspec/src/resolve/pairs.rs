@@ -109,14 +109,38 @@ impl PairResolver {
     }
 
     /// The resolver for a pair with `base`: `None` when the one-shot form
-    /// serves it (a new base, with default options).
+    /// serves it (a new base, with default options). Inlined: a repeated
+    /// base, nearly every pair of a document's links, costs the compare
+    /// and the resolver's fields, where a call returned the resolver
+    /// through memory.
+    #[inline]
     fn prepared(&mut self, base: &str) -> Option<Resolver<'_>> {
-        let repeats = match &self.current {
-            Current::Nothing => false,
-            Current::Once(text) => text == base,
-            Current::Prepared { base: b, .. } => b.as_str() == base,
-        };
-        if !repeats {
+        let repeats = matches!(
+            &self.current,
+            Current::Prepared { base: b, .. } if b.as_str() == base
+        );
+        if !(repeats || self.renew(base)) {
+            return None;
+        }
+        match &self.current {
+            Current::Prepared { base, fast } => Some(Resolver::from_parts(
+                base.as_reference(),
+                self.spec,
+                self.options,
+                *fast,
+            )),
+            // Not reached: `renew` prepares it.
+            Current::Nothing | Current::Once(_) => None,
+        }
+    }
+
+    /// Takes `base`, which is not the prepared base, as the current one:
+    /// prepared when it is the second pair's in a row, or at once with
+    /// options other than the default. Whether it is prepared (else the
+    /// one-shot form serves the pair).
+    #[inline(never)]
+    fn renew(&mut self, base: &str) -> bool {
+        if !matches!(&self.current, Current::Once(text) if text == base) {
             // The previous base's allocation holds the new one.
             let mut text =
                 match mem::replace(&mut self.current, Current::Nothing) {
@@ -128,7 +152,7 @@ impl PairResolver {
             text.push_str(base);
             self.current = Current::Once(text);
             if self.options == Options::default() {
-                return None;
+                return false;
             }
         }
         if let Current::Once(text) = &mut self.current {
@@ -137,15 +161,6 @@ impl PairResolver {
                 fast_path(&base.as_reference(), self.spec, self.options);
             self.current = Current::Prepared { base, fast };
         }
-        match &self.current {
-            Current::Prepared { base, fast } => Some(Resolver::from_parts(
-                base.as_reference(),
-                self.spec,
-                self.options,
-                *fast,
-            )),
-            // Not reached: prepared just above.
-            Current::Nothing | Current::Once(_) => None,
-        }
+        true
     }
 }
