@@ -346,3 +346,19 @@ fn listed(t: &mut Tokenizer<'_>, out: &mut Vec<String>, data_text: bool) {
         }
     }
 }
+
+#[test]
+fn a_byte_is_found_near_and_far() {
+    // Inside the sixteen bytes looked at inline, at their edge, past
+    // them, and nowhere; from each place in the text.
+    for at in [0, 1, 15, 16, 17, 40] {
+        let mut text = vec![b'x'; 48];
+        text[at] = b'<';
+        for from in 0..=text.len() {
+            let want = (from <= at).then_some(at);
+            assert_eq!(find_near(&text, from, b'<'), want, "{at} {from}");
+        }
+    }
+    assert_eq!(find_near(b"xyz", 0, b'<'), None);
+    assert_eq!(find_near(b"", 0, b'<'), None);
+}
