@@ -1153,9 +1153,6 @@ fn switch_for(name: &[u8], options: Options) -> Option<TextKind> {
     })
 }
 
-#[cfg(test)]
-mod tests;
-
 /// The index of the first `byte` at or after `from`: the next sixteen
 /// bytes looked at inline, then `memchr` (whose set-up costs more than
 /// the look where the byte is near).
@@ -1168,3 +1165,6 @@ fn find_near(b: &[u8], from: usize, byte: u8) -> Option<usize> {
     }
     memchr::memchr(byte, &b[near..]).map(|k| near + k)
 }
+
+#[cfg(test)]
+mod tests;
