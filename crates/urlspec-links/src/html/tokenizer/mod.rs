@@ -5,8 +5,8 @@
 //!
 //! Every state of the Standard's tokenizer is followed, with these
 //! choices for speed:
-//! - text is skipped with `memchr` up to the next `<` (in script data and
-//!   its escapes, `<` and `-`), and handed over as written: its
+//! - text is skipped up to the next `<` by a byte search (in script data
+//!   and its escapes, `<` and `-`), and handed over as written: its
 //!   character references, newlines and NULs are read only when asked
 //!   for ([`Text::decoded`]); text of the data state is not handed over
 //!   at all while the caller has no use for it
