@@ -8,7 +8,8 @@
 //! U+FFFD as the Standard makes it (lol_html keeps it), no offset for a
 //! missing value (`a=>`, which lol_html gives none), and a byte order mark
 //! that starts a name or value dropped (lol_html decodes them sniffing
-//! one).
+//! one; a name that then repeats an earlier one is left out, as lol_html's
+//! side leaves out repeated names).
 
 use std::cell::RefCell;
 
@@ -351,23 +352,28 @@ fn start_tags_as_lol_html(data: &[u8]) -> Vec<String> {
     while let Some(token) = t.next() {
         let foreign = match token {
             Token::StartTag(tag) => {
-                let attrs: Vec<(String, String, Option<usize>)> = tag
-                    .attributes()
-                    .map(|a| {
-                        // lol_html gives no offset for a missing value
-                        // (`a=>`), as for no value.
-                        let missing = a.raw_value().is_empty()
-                            && data.get(a.value_offset()) == Some(&b'>');
-                        let at = (a.has_value() && !missing).then_some(a.value_offset());
-                        // lol_html decodes a name or value sniffing a
-                        // byte order mark, which it drops.
-                        let bom = |b: &[u8]| {
-                            let s = String::from_utf8_lossy(b);
-                            s.strip_prefix('\u{FEFF}').unwrap_or(&s).to_string()
-                        };
-                        (bom(a.name()), bom(a.raw_value()), at)
-                    })
-                    .collect();
+                let mut attrs: Vec<(String, String, Option<usize>)> = Vec::new();
+                for a in tag.attributes() {
+                    // lol_html gives no offset for a missing value
+                    // (`a=>`), as for no value.
+                    let missing = a.raw_value().is_empty()
+                        && data.get(a.value_offset()) == Some(&b'>');
+                    let at = (a.has_value() && !missing).then_some(a.value_offset());
+                    // lol_html decodes a name or value sniffing a byte
+                    // order mark, which it drops.
+                    let bom = |b: &[u8]| {
+                        let s = String::from_utf8_lossy(b);
+                        s.strip_prefix('\u{FEFF}').unwrap_or(&s).to_string()
+                    };
+                    let name = bom(a.name());
+                    // A name the dropped mark makes the same as an earlier
+                    // one (`y`, then U+FEFF `y`) is a repeat to lol_html:
+                    // the first is kept, as on its side.
+                    if attrs.iter().any(|(n, _, _)| *n == name) {
+                        continue;
+                    }
+                    attrs.push((name, bom(a.raw_value()), at));
+                }
                 out.push(lol_line(&String::from_utf8_lossy(tag.name()), &attrs));
                 ns.start(&tag)
             }
