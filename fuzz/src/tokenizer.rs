@@ -310,6 +310,14 @@ fn lol_line(name: &str, attrs: &[(String, String, Option<usize>)]) -> String {
     s + ">"
 }
 
+/// Adds `attr` (name, value, offset) unless an earlier one has its name:
+/// both sides of the lol_html differential keep the first of repeats.
+fn push_first(attrs: &mut Vec<(String, String, Option<usize>)>, attr: (String, String, Option<usize>)) {
+    if !attrs.iter().any(|(n, _, _)| *n == attr.0) {
+        attrs.push(attr);
+    }
+}
+
 fn with_lol_html(data: &[u8]) -> Result<Vec<String>, Vec<String>> {
     let out = RefCell::new(Vec::new());
     let ok = {
@@ -319,11 +327,8 @@ fn with_lol_html(data: &[u8]) -> Result<Vec<String>, Vec<String>> {
                 // lol_html keeps a NUL of a name; the Standard makes it
                 // U+FFFD.
                 let name = a.name().replace('\0', "\u{FFFD}");
-                if attrs.iter().any(|(n, _, _)| *n == name) {
-                    continue;
-                }
                 let at = a.value_source_location().map(|l| l.bytes().start);
-                attrs.push((name, a.value(), at));
+                push_first(&mut attrs, (name, a.value(), at));
             }
             let tag = el.tag_name().replace('\0', "\u{FFFD}");
             out.borrow_mut().push(lol_line(&tag, &attrs));
@@ -365,14 +370,9 @@ fn start_tags_as_lol_html(data: &[u8]) -> Vec<String> {
                         let s = String::from_utf8_lossy(b);
                         s.strip_prefix('\u{FEFF}').unwrap_or(&s).to_string()
                     };
-                    let name = bom(a.name());
                     // A name the dropped mark makes the same as an earlier
-                    // one (`y`, then U+FEFF `y`) is a repeat to lol_html:
-                    // the first is kept, as on its side.
-                    if attrs.iter().any(|(n, _, _)| *n == name) {
-                        continue;
-                    }
-                    attrs.push((name, bom(a.raw_value()), at));
+                    // one (`y`, then U+FEFF `y`) is a repeat to lol_html.
+                    push_first(&mut attrs, (bom(a.name()), bom(a.raw_value()), at));
                 }
                 out.push(lol_line(&String::from_utf8_lossy(tag.name()), &attrs));
                 ns.start(&tag)

@@ -1341,12 +1341,12 @@ mod tests {
     /// One link as a test shows it: element@attribute, url or error, context.
     type Shown = (String, String, Option<&'static str>);
 
-    /// (element@attribute, url or error, context) of each link.
     /// Each link shown as its element and attribute, and its URL.
     fn pairs(got: &[Shown]) -> Vec<(&str, &str)> {
         got.iter().map(|l| (l.0.as_str(), l.1.as_str())).collect()
     }
 
+    /// (element@attribute, url or error, context) of each link.
     fn links_of(
         page: &[u8],
         spec: Spec,
