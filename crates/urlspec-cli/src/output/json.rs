@@ -1,7 +1,9 @@
 //! JSON Lines written by hand into a reused buffer: strings escaped as
 //! `serde_json` escapes them, objects with their keys in the order given.
 
-use super::extend_until_control_or;
+use urlspec_bytes::scan::COPY_ROOM;
+
+use super::{extend_within, Room};
 
 /// Appends `text` to `buf` as a JSON string, quoted and escaped exactly as
 /// `serde_json` escapes it: `\"`, `\\`, `\b`, `\t`, `\n`, `\f`, `\r`, and
@@ -12,24 +14,33 @@ use super::extend_until_control_or;
 /// them copied whole, where `serde_json::to_writer` looks up each byte
 /// (BENCHMARKS.md, CLI `parse --json` and `links`).
 pub fn push_json_string(buf: &mut Vec<u8>, text: &str) {
-    buf.reserve(text.len() + 2);
-    buf.push(b'"');
-    push_json_body(buf, text);
-    buf.push(b'"');
+    extend_within(buf, json_room(text) + 2, |room| {
+        room.put(b"\"");
+        put_json_body(room, text);
+        room.put(b"\"");
+    });
+}
+
+/// The room [`put_json_body`] may take for `text`: six bytes for each
+/// (the longest escape, `\u00XX`), and what a copy writes past its end.
+#[inline]
+pub fn json_room(text: &str) -> usize {
+    6 * text.len() + COPY_ROOM
 }
 
 /// Appends the body of `text` as a JSON string, escaped as
-/// [`push_json_string`] escapes it, without the quotes: for a writer whose
-/// literals carry the quotes around it (`","url":"`), one copy fewer.
+/// [`push_json_string`] escapes it, without the quotes, to a [`Room`] of
+/// at least [`json_room`]`(text)`: for a writer whose literals carry the
+/// quotes around it (`","url":"`).
 #[inline(always)]
-pub fn push_json_body(buf: &mut Vec<u8>, text: &str) {
+pub fn put_json_body(room: &mut Room<'_>, text: &str) {
     let bytes = text.as_bytes();
-    // `bytes[copied..]` is not in `buf` yet.
+    // `bytes[copied..]` is not in `room` yet.
     let mut copied = 0;
     loop {
-        let at = extend_until_control_or(buf, bytes, copied, [b'"', b'\\']);
+        let at = room.until_control_or(bytes, copied, [b'"', b'\\']);
         let Some(&b) = bytes.get(at) else { break };
-        push_escape(buf, b);
+        put_escape(room, b);
         copied = at + 1;
     }
 }
@@ -41,7 +52,7 @@ fn needs_escape(b: u8) -> bool {
 
 /// Appends the escape of `b`, which [`needs_escape`].
 #[inline(never)]
-fn push_escape(buf: &mut Vec<u8>, b: u8) {
+fn put_escape(room: &mut Room<'_>, b: u8) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let short = match b {
         b'"' => b'"',
@@ -53,12 +64,12 @@ fn push_escape(buf: &mut Vec<u8>, b: u8) {
         0x0d => b'r',
         _ => {
             let hex = [HEX[usize::from(b >> 4)], HEX[usize::from(b & 0xf)]];
-            buf.extend_from_slice(b"\\u00");
-            buf.extend_from_slice(&hex);
+            room.put(b"\\u00");
+            room.put(&hex);
             return;
         }
     };
-    buf.extend_from_slice(&[b'\\', short]);
+    room.put(&[b'\\', short]);
 }
 
 /// Appends `key` as a JSON string. The keys are names written in the
@@ -306,7 +317,9 @@ mod tests {
         for text in &texts {
             // Appended after what the buffer holds.
             let mut ours = b"ab".to_vec();
-            push_json_body(&mut ours, text);
+            extend_within(&mut ours, json_room(text), |room| {
+                put_json_body(room, text);
+            });
             let quoted = serde_json::to_vec(text).unwrap();
             let body = &quoted[1..quoted.len() - 1];
             assert_eq!(&ours[..2], b"ab");
@@ -321,7 +334,9 @@ mod tests {
             push_json_string(&mut ours, &text);
             let theirs = serde_json::to_vec(&text).unwrap();
             let mut body = Vec::new();
-            push_json_body(&mut body, &text);
+            extend_within(&mut body, json_room(&text), |room| {
+                put_json_body(room, &text);
+            });
             proptest::prop_assert_eq!(&body[..], &theirs[1..theirs.len() - 1]);
             proptest::prop_assert_eq!(ours, theirs);
         }

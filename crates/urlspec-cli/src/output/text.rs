@@ -5,9 +5,9 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use urlspec_bytes::scan::first_control_or;
+use urlspec_bytes::scan::{first_control_or, COPY_ROOM};
 
-use super::{extend_until_control_or, plural};
+use super::{extend_within, plural, Room};
 
 /// `text` with every character that would disturb a terminal or the
 /// alignment of a caret line replaced by one visible character: C0
@@ -26,19 +26,33 @@ pub fn visible(text: &str) -> Cow<'_, str> {
 
 /// Appends [`visible`]`(text)` to `buf`.
 pub fn push_visible(buf: &mut Vec<u8>, text: &str) {
+    extend_within(buf, visible_room(text), |room| put_visible(room, text));
+}
+
+/// The room [`put_visible`] may take for `text`: three bytes for each
+/// (a control byte shown as a three-byte picture), and what a copy
+/// writes past its end.
+#[inline]
+pub fn visible_room(text: &str) -> usize {
+    3 * text.len() + COPY_ROOM
+}
+
+/// [`push_visible`] into a [`Room`] of at least [`visible_room`]`(text)`.
+#[inline(always)]
+pub fn put_visible(room: &mut Room<'_>, text: &str) {
     let bytes = text.as_bytes();
     let mut from = 0;
     loop {
         // Copied up to a char boundary: an ASCII byte or the first of a
         // character.
-        let at = extend_until_control_or(buf, bytes, from, UNSEEN_STARTS);
+        let at = room.until_control_or(bytes, from, UNSEEN_STARTS);
         let Some(c) = text.get(at..).and_then(|rest| rest.chars().next())
         else {
             break;
         };
         from = at + c.len_utf8();
         let shown = replacement(c).unwrap_or(c);
-        buf.extend_from_slice(shown.encode_utf8(&mut [0; 4]).as_bytes());
+        room.put(shown.encode_utf8(&mut [0; 4]).as_bytes());
     }
 }
 

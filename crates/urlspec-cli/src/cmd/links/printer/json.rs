@@ -3,13 +3,13 @@
 //! error, offset, base_chain, containers, encoding and context, and
 //! host_split with `--parsers`.
 
-use std::fmt::Write as _;
 use std::io;
 
 use urlspec_links::{Document, Link};
 
-use super::{write_lines, BaseInfo, Places};
-use crate::output::json::{push_json_body, push_json_string};
+use super::{url_and_error, write_lines, BaseInfo, Places};
+use crate::output::extend_within;
+use crate::output::json::{json_room, push_json_string, put_json_body};
 use crate::output::JsonObject;
 use crate::output::RecordWrite;
 
@@ -153,6 +153,7 @@ impl Shared {
 /// document tree); ended unless `host_split` follows; written straight
 /// into `buf`, the keys and quotes as literals. `start` is the line up
 /// to the reference's body; `error` is room for the link's error.
+#[inline(always)]
 fn line(
     buf: &mut Vec<u8>,
     error: &mut String,
@@ -160,43 +161,43 @@ fn line(
     start: &[u8],
     link: &Link,
 ) {
-    let url = link.url.as_deref().unwrap_or("");
-    // Room for the whole line (an escape is six bytes at most, the
-    // offset twenty digits at most), reserved once: the pieces' own
-    // checks then never grow the buffer.
-    buf.reserve(
-        start.len()
-            + 6 * (link.reference.len() + url.len())
-            + shared.resolved.len()
-            + shared.tail_in_tree.len()
-            + 32,
-    );
-    buf.extend_from_slice(start);
-    push_json_body(buf, &link.reference);
-    match &link.url {
-        Ok(url) => {
-            buf.extend_from_slice(b"\",\"url\":\"");
-            push_json_body(buf, url);
-            buf.extend_from_slice(&shared.resolved);
+    let (url, error) = url_and_error(link, error);
+    // Room for the longest line these pieces make: each escaped string
+    // at its longest, the offset's twenty digits at most, and the quotes
+    // and keys between them.
+    let most = start.len()
+        + json_room(&link.reference)
+        + json_room(url)
+        + json_room(error)
+        + shared.resolved.len().max(shared.base.len())
+        + shared.tail_in_tree.len().max(shared.tail.len() + 16)
+        + 64;
+    extend_within(buf, most, |room| {
+        room.put(start);
+        put_json_body(room, &link.reference);
+        if link.url.is_ok() {
+            room.put(b"\",\"url\":\"");
+            put_json_body(room, url);
+            room.put(&shared.resolved);
+        } else {
+            room.put(b"\",\"url\":null");
+            room.put(&shared.base);
+            room.put(b"\"");
+            put_json_body(room, error);
+            room.put(b"\",\"offset\":");
         }
-        Err(e) => {
-            buf.extend_from_slice(b"\",\"url\":null");
-            buf.extend_from_slice(&shared.base);
-            error.clear();
-            let _ = write!(error, "{e}");
-            push_json_string(buf, error);
-            buf.extend_from_slice(b",\"offset\":");
+        room.put(itoa::Buffer::new().format(link.offset).as_bytes());
+        match link.within {
+            Some(within) => {
+                room.put(&shared.tail);
+                room.put(b"\"");
+                room.put(within.name().as_bytes());
+                room.put(b"\"");
+                room.put(shared.end);
+            }
+            None => room.put(&shared.tail_in_tree),
         }
-    }
-    buf.extend_from_slice(itoa::Buffer::new().format(link.offset).as_bytes());
-    match link.within {
-        Some(within) => {
-            buf.extend_from_slice(&shared.tail);
-            push_json_string(buf, within.name());
-            buf.extend_from_slice(shared.end);
-        }
-        None => buf.extend_from_slice(&shared.tail_in_tree),
-    }
+    });
 }
 
 /// The `host_split` member (`--parsers`): null, or each parser's host

@@ -45,6 +45,23 @@ fn write_lines<T>(
     Ok(())
 }
 
+/// What a line says of `link`'s URL: the URL and no error, or no URL and
+/// the error, written into `error` (room kept from link to link).
+#[inline]
+fn url_and_error<'a>(
+    link: &'a Link,
+    error: &'a mut String,
+) -> (&'a str, &'a str) {
+    match &link.url {
+        Ok(url) => (url, ""),
+        Err(e) => {
+            error.clear();
+            let _ = write!(error, "{e}");
+            ("", error)
+        }
+    }
+}
+
 /// The start of a row or line that a document and an element and
 /// attribute name give, rendered once for each pair a document's links
 /// have (a few: `a` `href`, `img` `src`, `link` `href`, ...).

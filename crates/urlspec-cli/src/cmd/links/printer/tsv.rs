@@ -4,13 +4,13 @@
 //! each parser, when they read different hosts); control characters in a field shown as Unicode
 //! control pictures, so that a field never breaks its row.
 
-use std::fmt::Write as _;
 use std::io;
 
 use urlspec_links::Document;
 
-use super::{write_lines, BaseInfo, Places};
-use crate::output::{push_visible, RecordWrite};
+use super::{url_and_error, write_lines, BaseInfo, Places};
+use crate::output::text::{put_visible, visible_room};
+use crate::output::{extend_within, push_visible, RecordWrite};
 
 /// The header row.
 pub const HEADER: &str =
@@ -93,41 +93,43 @@ impl Tsv {
             parsers,
         } = self;
         write_lines(out, &doc.links, |rows, link| {
-            rows.extend_from_slice(places.of(
-                link,
-                |buf, element, attribute| {
-                    buf.extend_from_slice(name);
-                    push_visible(buf, element);
-                    buf.push(b'\t');
-                    push_visible(buf, attribute);
-                    buf.push(b'\t');
-                },
-            ));
-            rows.extend_from_slice(
-                itoa::Buffer::new().format(link.offset).as_bytes(),
-            );
-            rows.push(b'\t');
-            push_visible(rows, &link.reference);
-            rows.push(b'\t');
-            if let Ok(url) = &link.url {
-                push_visible(rows, url);
-            }
-            rows.extend_from_slice(base);
-            if let Err(e) = &link.url {
-                error.clear();
-                let _ = write!(error, "{e}");
-                push_visible(rows, error);
-            }
-            match link.within {
-                None => rows.extend_from_slice(encoding_in_tree),
-                Some(within) => {
-                    rows.extend_from_slice(encoding);
-                    rows.extend_from_slice(within.name().as_bytes());
-                    if !*parsers {
-                        rows.push(b'\n');
+            let start = places.of(link, |buf, element, attribute| {
+                buf.extend_from_slice(name);
+                push_visible(buf, element);
+                buf.push(b'\t');
+                push_visible(buf, attribute);
+                buf.push(b'\t');
+            });
+            let (url, error) = url_and_error(link, error);
+            // Room for the longest row these fields make: each shown at
+            // its longest, the offset's twenty digits at most, the tabs.
+            let most = start.len()
+                + visible_room(&link.reference)
+                + visible_room(url)
+                + visible_room(error)
+                + base.len()
+                + encoding_in_tree.len().max(encoding.len() + 16)
+                + 32;
+            extend_within(rows, most, |row| {
+                row.put(start);
+                row.put(itoa::Buffer::new().format(link.offset).as_bytes());
+                row.put(b"\t");
+                put_visible(row, &link.reference);
+                row.put(b"\t");
+                put_visible(row, url);
+                row.put(base);
+                put_visible(row, error);
+                match link.within {
+                    None => row.put(encoding_in_tree),
+                    Some(within) => {
+                        row.put(encoding);
+                        row.put(within.name().as_bytes());
+                        if !*parsers {
+                            row.put(b"\n");
+                        }
                     }
                 }
-            }
+            });
             if *parsers {
                 rows.push(b'\t');
                 if let Some(split) = &link.host_split {
