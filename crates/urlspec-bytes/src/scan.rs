@@ -106,6 +106,51 @@ fn control_words<const N: usize>(
     b.len()
 }
 
+/// Whether every byte of `b` is printable ASCII (0x20 to 0x7e): text a
+/// terminal shows as it is, one column a byte. Sixteen bytes at a time
+/// where SSE2 is there, else eight.
+///
+/// ```
+/// use urlspec_bytes::scan::printable_ascii;
+/// assert!(printable_ascii(b"a b/~") && printable_ascii(b""));
+/// assert!(!printable_ascii(b"a\tb") && !printable_ascii(b"\x7f"));
+/// assert!(!printable_ascii("caf\u{e9}".as_bytes()));
+/// ```
+#[inline]
+#[must_use]
+pub fn printable_ascii(b: &[u8]) -> bool {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    return wide::printable_ascii(b);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    printable_words(b)
+}
+
+/// [`printable_ascii`], eight bytes at a time (tested everywhere, taken
+/// where SSE2 is not there).
+#[cfg_attr(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    allow(dead_code)
+)]
+fn printable_words(b: &[u8]) -> bool {
+    let mut i = 0;
+    while i < b.len() {
+        let x = load(b, i);
+        let mut bad = bytes_below(x, 0x20)
+            | eq_low(x, 0x7f)
+            | (x & 0x8080_8080_8080_8080);
+        let left = b.len() - i;
+        if left < 8 {
+            // The zeros that pad the last word are not the text's.
+            bad &= (1 << (8 * left)) - 1;
+        }
+        if bad != 0 {
+            return false;
+        }
+        i += 8;
+    }
+    true
+}
+
 /// How many bytes past those it copies [`copy_until_control_or`] may
 /// write: it writes whole blocks.
 pub const COPY_ROOM: usize = 16;
@@ -265,6 +310,29 @@ mod wide {
             return i + m.trailing_zeros() as usize;
         }
         b.len()
+    }
+
+    /// [`super::printable_ascii`]: whole blocks, then the last sixteen
+    /// bytes again (a text shorter than a block in one padded block,
+    /// its padding left out).
+    #[inline(always)]
+    pub(super) fn printable_ascii(b: &[u8]) -> bool {
+        // Controls, DEL, and bytes with the high bit set.
+        let bad = |x: Block| control_or(x, [0x7f]) | bits(x);
+        let mut blocks = b.chunks_exact(16);
+        for w in &mut blocks {
+            if bad(block(w, 0)) != 0 {
+                return false;
+            }
+        }
+        let left = blocks.remainder().len();
+        if left == 0 {
+            return true;
+        }
+        match b.last_chunk::<16>() {
+            Some(w) => bad(block(w, 0)) == 0,
+            None => bad(block(b, 0)) & ((1 << left) - 1) == 0,
+        }
     }
 
     /// [`super::copy_until_control_or`] of `rest` (not empty), `out`
@@ -458,6 +526,30 @@ mod tests {
                 assert!(dot_start(rest) >= want, "{s:?} {from}");
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 assert_eq!(dot_start(rest), want, "{s:?} {from}");
+                let want = rest.iter().all(|&c| (0x20..0x7f).contains(&c));
+                assert_eq!(
+                    (printable_ascii(rest), printable_words(rest)),
+                    (want, want),
+                    "{s:?} {from}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn printable_ascii_looks_at_each_byte_and_no_further() {
+        for n in [1, 7, 8, 9, 15, 16, 17, 31, 32, 33] {
+            for at in 0..n {
+                for c in 0..=0xffu8 {
+                    let mut b = std::vec![b'x'; n];
+                    b[at] = c;
+                    let want = (0x20..0x7f).contains(&c);
+                    assert_eq!(printable_ascii(&b), want, "{n} {at} {c}");
+                    assert_eq!(printable_words(&b), want, "{n} {at} {c}");
+                    // What lies past the text is not looked at.
+                    let (text, _) = b.split_at(at);
+                    assert!(printable_ascii(text) && printable_words(text));
+                }
             }
         }
     }

@@ -22,8 +22,8 @@ pub use lines::{
 };
 pub use records::{answer_each, error_member, isolate, report, BadLine};
 pub use text::{
-    caret, carets, more_line, pad, push_visible, text_width, visible,
-    MAX_SHOWN,
+    caret, carets, more_line, pad, push_visible, shown_width, text_width,
+    visible, MAX_SHOWN,
 };
 
 /// Why a subcommand stopped before the end of its input.

@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use urlspec_bytes::scan::{first_control_or, COPY_ROOM};
+use urlspec_bytes::scan::{first_control_or, printable_ascii, COPY_ROOM};
 
 use super::{extend_within, plural, Room};
 
@@ -175,6 +175,15 @@ pub fn pad(text: &str, width: usize) -> String {
     padded
 }
 
+/// The width on a terminal of [`visible`]`(text)`, without making it when
+/// `text` is ASCII that shows as it is (one column a byte).
+pub fn shown_width(text: &str) -> usize {
+    if printable_ascii(text.as_bytes()) {
+        return text.len();
+    }
+    text_width(&visible(text))
+}
+
 /// The width of `text` on a terminal, as [`visible`] shows it.
 pub fn text_width(text: &str) -> usize {
     // ASCII other than NUL is one column a byte (a control is shown as
@@ -192,6 +201,24 @@ mod tests {
     /// `visible` as a character loop: what the scan must give.
     fn visible_by_chars(text: &str) -> String {
         text.chars().map(|c| replacement(c).unwrap_or(c)).collect()
+    }
+
+    #[test]
+    fn the_shown_width_is_that_of_the_visible_text() {
+        let texts = (0..0x100u32)
+            .chain([0x2028, 0x2400, 0x202e, 0x3000, 0x1f600, 0x0301])
+            .filter_map(char::from_u32)
+            .flat_map(|c| [c.to_string(), format!("ab{c}cdefghijklmnopq{c}")])
+            .chain(
+                ["", "plain", "\u{85}\u{202a}\u{2069}€é"].map(String::from),
+            );
+        for text in texts {
+            assert_eq!(
+                shown_width(&text),
+                text_width(&visible(&text)),
+                "{text:?}"
+            );
+        }
     }
 
     #[test]

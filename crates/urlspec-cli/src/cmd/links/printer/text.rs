@@ -2,13 +2,14 @@
 //! layer, the notes, then a line per link in aligned columns:
 //! `ELEMENT@ATTRIBUTE  REFERENCE  ->  URL` (or `error: REASON`).
 
-use std::io::{self, Write};
+use std::io;
 
 use urlspec::base::Source;
 use urlspec_links::{Document, Link};
 
-use super::write_lines;
-use crate::output::{self, RecordWrite};
+use super::{url_and_error, write_lines, Places};
+use crate::output::text::{put_visible, visible_room};
+use crate::output::{self, extend_within, RecordWrite};
 
 /// The widest `element@attribute` column.
 const MAX_PLACE_WIDTH: usize = 24;
@@ -16,6 +17,9 @@ const MAX_PLACE_WIDTH: usize = 24;
 /// The widest reference column (longer references push their `->` to the
 /// right).
 const MAX_REFERENCE_WIDTH: usize = 40;
+
+/// The spaces that pad a reference to its column.
+const SPACES: [u8; MAX_REFERENCE_WIDTH] = [b' '; MAX_REFERENCE_WIDTH];
 
 /// The links of a document whose columns are aligned together; a longer
 /// document (read in batches) is aligned on its first block.
@@ -37,6 +41,12 @@ struct Open {
     widths: Option<(usize, usize)>,
     /// The links not written yet.
     pending: Vec<Link>,
+    /// The start of a line, up to the reference, for each pair of names.
+    places: Places,
+    /// A link's error, as its line says it.
+    error: String,
+    /// The width of each pending link's reference as it is shown.
+    shown: Vec<usize>,
 }
 
 impl Text {
@@ -57,7 +67,12 @@ impl Text {
         doc: &mut Document,
     ) -> io::Result<()> {
         let open = self.open.get_or_insert_with(Open::default);
-        open.pending.append(&mut doc.links);
+        if open.pending.is_empty() {
+            // The links change hands, rather than each being moved.
+            std::mem::swap(&mut open.pending, &mut doc.links);
+        } else {
+            open.pending.append(&mut doc.links);
+        }
         // Columns are aligned over a block of links: the whole document
         // unless it is longer.
         if open.pending.len() >= TEXT_BLOCK {
@@ -68,7 +83,7 @@ impl Text {
                     std::mem::replace(&mut self.first, false),
                 )?;
             }
-            write_links(out, &open.pending, &mut open.widths)?;
+            write_links(out, open)?;
             open.pending.clear();
         }
         Ok(())
@@ -90,7 +105,7 @@ impl Text {
                 writeln!(out, "   (no links)")?;
             }
         }
-        write_links(out, &open.pending, &mut open.widths)?;
+        write_links(out, &mut open)?;
         if streamed {
             // The problems of a long document come after its links.
             for problem in &doc.problems {
@@ -139,61 +154,70 @@ fn write_head(
     Ok(())
 }
 
-/// A line for each of `links`, in columns of `widths`, found on these
-/// links when there are none yet (the first block of the document).
-fn write_links(
-    out: &mut impl RecordWrite,
-    links: &[Link],
-    widths: &mut Option<(usize, usize)>,
-) -> io::Result<()> {
+/// A line for each of `open`'s pending links, in columns of its widths,
+/// found on these links when there are none yet (the first block of the
+/// document).
+fn write_links(out: &mut impl RecordWrite, open: &mut Open) -> io::Result<()> {
+    let Open { widths, pending: links, places, error, shown } = open;
+    shown.clear();
+    shown.extend(links.iter().map(|l| output::shown_width(&l.reference)));
     let (place_width, reference_width) = *widths.get_or_insert_with(|| {
         let place = links
             .iter()
-            .map(|l| {
-                output::text_width(&l.element)
-                    + 1
-                    + output::text_width(&l.attribute)
-            })
+            .map(|l| place_shown(&l.element, &l.attribute))
             .max()
             .unwrap_or(0)
             .min(MAX_PLACE_WIDTH);
-        let reference = links
-            .iter()
-            .map(|l| output::text_width(&output::visible(&l.reference)))
-            .max()
-            .unwrap_or(0)
-            .min(MAX_REFERENCE_WIDTH);
+        let reference =
+            shown.iter().copied().max().unwrap_or(0).min(MAX_REFERENCE_WIDTH);
         (place, reference)
     });
+    // The links' widths, in the order `write_lines` takes the links.
+    let mut shown = shown.iter();
+    places.clear();
     write_lines(out, links, |lines, link| {
         // ELEMENT@ATTRIBUTE  REFERENCE  ->, padded in place.
-        lines.extend_from_slice(b"   ");
-        lines.extend_from_slice(link.element.as_bytes());
-        lines.push(b'@');
-        lines.extend_from_slice(link.attribute.as_bytes());
-        let place = output::text_width(&link.element)
-            + 1
-            + output::text_width(&link.attribute);
-        spaces(lines, place_width.saturating_sub(place) + 2);
-        let reference = output::visible(&link.reference);
-        lines.extend_from_slice(reference.as_bytes());
-        let shown = output::text_width(&reference);
-        spaces(lines, reference_width.saturating_sub(shown));
-        lines.extend_from_slice(b"  ->  ");
-        match &link.url {
-            Ok(url) => output::push_visible(lines, url),
-            // Writing to a `Vec` does not fail.
-            Err(reason) => {
-                let _ = write!(lines, "error: {reason}");
+        let place = places.of(link, |buf, element, attribute| {
+            buf.extend_from_slice(b"   ");
+            buf.extend_from_slice(element.as_bytes());
+            buf.push(b'@');
+            buf.extend_from_slice(attribute.as_bytes());
+            let shown = place_shown(element, attribute);
+            spaces(buf, place_width.saturating_sub(shown) + 2);
+        });
+        let (url, error) = url_and_error(link, error);
+        let pad = reference_width
+            .saturating_sub(*shown.next().expect("a width for each link"));
+        let most = place.len()
+            + visible_room(&link.reference)
+            + pad
+            + visible_room(url)
+            + error.len()
+            + 16;
+        extend_within(lines, most, |line| {
+            line.put(place);
+            put_visible(line, &link.reference);
+            line.put(&SPACES[..pad]);
+            line.put(b"  ->  ");
+            if link.url.is_ok() {
+                put_visible(line, url);
+            } else {
+                line.put(b"error: ");
+                line.put(error.as_bytes());
             }
-        }
-        lines.push(b'\n');
+            line.put(b"\n");
+        });
         if let Some(split) = &link.host_split {
             lines.extend_from_slice(b"      hosts split: ");
             output::push_visible(lines, &super::host_split_text(split));
             lines.push(b'\n');
         }
     })
+}
+
+/// The width of the `ELEMENT@ATTRIBUTE` column's text.
+fn place_shown(element: &str, attribute: &str) -> usize {
+    output::text_width(element) + 1 + output::text_width(attribute)
 }
 
 /// Appends `n` spaces.
