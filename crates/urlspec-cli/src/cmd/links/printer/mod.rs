@@ -394,7 +394,12 @@ impl<'a> BaseInfo<'a> {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+    use urlspec::Spec;
+    use urlspec_links::{Context, LinkError, Within};
+
     use super::*;
+    use crate::output::visible;
 
     fn link(element: Cow<'static, str>, attribute: Cow<'static, str>) -> Link {
         Link {
@@ -448,5 +453,156 @@ mod tests {
         places.clear();
         assert_eq!(of(&mut places, &a_href()), b"a@href");
         assert_eq!(rendered.borrow().len(), 5);
+    }
+
+    /// Text of any characters, those the printers escape or replace
+    /// often among them.
+    fn text() -> impl Strategy<Value = String> {
+        let c = prop_oneof![
+            any::<char>(),
+            (0u8..0x20).prop_map(char::from),
+            prop::sample::select(vec![
+                '"', '\\', '\t', '\u{7f}', '\u{85}', '\u{202e}', '\u{3000}',
+                '\u{301}', 'a', '/',
+            ]),
+        ];
+        prop::collection::vec(c, 0..70).prop_map(|c| c.into_iter().collect())
+    }
+
+    /// A link of `reference` whose URL is `url`, or an error when `url`
+    /// is `None` (a resolver's, with its reason and position).
+    fn any_link(
+        (element, attribute, reference, url, offset, within): (
+            String,
+            String,
+            String,
+            Option<String>,
+            usize,
+            Option<bool>,
+        ),
+    ) -> Link {
+        let url = url.ok_or(()).or_else(|()| {
+            let base = Context::new(Spec::Whatwg)
+                .establish()
+                .retrieval(&["http://h/"]);
+            let failed =
+                urlspec_links::resolve(&base, Spec::Whatwg, "http://[");
+            assert!(
+                matches!(failed, Err(LinkError::Resolve(_))),
+                "{failed:?}"
+            );
+            failed
+        });
+        Link {
+            element: element.into(),
+            attribute: attribute.into(),
+            reference,
+            offset,
+            url,
+            within: within.map(|t| {
+                if t {
+                    Within::Template
+                } else {
+                    Within::Noscript
+                }
+            }),
+            query_encoding: None,
+            host_split: None,
+        }
+    }
+
+    fn document() -> impl Strategy<Value = Document> {
+        let link = (
+            text(),
+            text(),
+            text(),
+            proptest::option::of(text()),
+            any::<usize>(),
+            proptest::option::of(any::<bool>()),
+        )
+            .prop_map(any_link);
+        (
+            text(),
+            proptest::option::of(text()),
+            prop::collection::vec(link, 0..12),
+        )
+            .prop_map(|(name, base, links)| {
+                let establish = Context::new(Spec::Rfc3986).establish();
+                let base = match base {
+                    Some(url) => {
+                        establish.retrieval(&[format!("http://h/{url}")])
+                    }
+                    None => Base::none().enclosed("multipart/\"mixed\""),
+                };
+                let mut doc = Document::new(name, base);
+                doc.links = links;
+                doc
+            })
+    }
+
+    fn print(how: LinksOutput, doc: &Document) -> String {
+        let mut printer = Printer::new(how, false);
+        let mut out = Vec::new();
+        printer.start(&mut out).unwrap();
+        let mut doc = {
+            let mut copy = Document::new(doc.name.clone(), doc.base.clone());
+            copy.links.clone_from(&doc.links);
+            copy
+        };
+        printer.document(&mut out, &mut doc).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    proptest! {
+        #[test]
+        fn every_printer_writes_each_link_whole(doc in document()) {
+            let json = print(LinksOutput::Json, &doc);
+            let lines: Vec<&str> = json.lines().collect();
+            prop_assert_eq!(lines.len(), doc.links.len());
+            for (line, link) in lines.iter().zip(&doc.links) {
+                let v: serde_json::Value = serde_json::from_str(line).unwrap();
+                prop_assert_eq!(&v["document"], &*doc.name);
+                prop_assert_eq!(&v["element"], &*link.element);
+                prop_assert_eq!(&v["attribute"], &*link.attribute);
+                prop_assert_eq!(&v["reference"], &*link.reference);
+                prop_assert_eq!(v["offset"].as_u64(), Some(link.offset as u64));
+                match &link.url {
+                    Ok(url) => {
+                        prop_assert_eq!(&v["url"], &**url);
+                        prop_assert!(v["error"].is_null());
+                    }
+                    Err(e) => {
+                        prop_assert!(v["url"].is_null());
+                        prop_assert_eq!(&v["error"], &*e.to_string());
+                    }
+                }
+                let context = link.within.map(Within::name);
+                prop_assert_eq!(v["context"].as_str(), context);
+            }
+
+            let tsv = print(LinksOutput::Tsv, &doc);
+            let rows: Vec<&str> = tsv.lines().skip(1).collect();
+            prop_assert_eq!(rows.len(), doc.links.len());
+            for (row, link) in rows.iter().zip(&doc.links) {
+                let fields: Vec<&str> = row.split('\t').collect();
+                prop_assert_eq!(fields.len(), 11);
+                prop_assert_eq!(fields[3], link.offset.to_string());
+                prop_assert_eq!(fields[4], visible(&link.reference));
+                let url = link.url.as_deref().unwrap_or("");
+                prop_assert_eq!(fields[5], visible(url));
+            }
+
+            let text = print(LinksOutput::Text, &doc);
+            let shown: Vec<&str> = text.lines().filter(|l| l.contains("  ->  ")).collect();
+            prop_assert!(shown.len() >= doc.links.len());
+            for link in &doc.links {
+                prop_assert!(text.contains(&*visible(&link.reference)));
+                let url = match &link.url {
+                    Ok(url) => visible(url).into_owned(),
+                    Err(e) => format!("error: {e}"),
+                };
+                prop_assert!(text.contains(&url));
+            }
+        }
     }
 }
