@@ -304,7 +304,7 @@ impl Room<'_> {
 }
 
 /// Appends to `buf` what `fill` writes into a [`Room`] of `most` bytes:
-/// the JSON and TSV printers of `urlspec links` write each line so.
+/// the printers of `urlspec links` write each line so.
 ///
 /// # Panics
 ///

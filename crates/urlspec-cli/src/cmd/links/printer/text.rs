@@ -31,6 +31,7 @@ pub struct Text {
     pub first: bool,
     /// The document being printed, between its first links and its end.
     open: Option<Open>,
+    lines: Lines,
 }
 
 /// What is kept of a document while its links come.
@@ -41,6 +42,11 @@ struct Open {
     widths: Option<(usize, usize)>,
     /// The links not written yet.
     pending: Vec<Link>,
+}
+
+/// Room kept from document to document for writing their lines.
+#[derive(Default)]
+struct Lines {
     /// The start of a line, up to the reference, for each pair of names.
     places: Places,
     /// A link's error, as its line says it.
@@ -51,7 +57,7 @@ struct Open {
 
 impl Text {
     pub fn new() -> Text {
-        Text { first: true, open: None }
+        Text { first: true, open: None, lines: Lines::default() }
     }
 
     /// Forgets a document begun and never ended.
@@ -83,7 +89,7 @@ impl Text {
                     std::mem::replace(&mut self.first, false),
                 )?;
             }
-            write_links(out, open)?;
+            write_links(out, open, &mut self.lines)?;
             open.pending.clear();
         }
         Ok(())
@@ -105,7 +111,7 @@ impl Text {
                 writeln!(out, "   (no links)")?;
             }
         }
-        write_links(out, &mut open)?;
+        write_links(out, &mut open, &mut self.lines)?;
         if streamed {
             // The problems of a long document come after its links.
             for problem in &doc.problems {
@@ -157,8 +163,13 @@ fn write_head(
 /// A line for each of `open`'s pending links, in columns of its widths,
 /// found on these links when there are none yet (the first block of the
 /// document).
-fn write_links(out: &mut impl RecordWrite, open: &mut Open) -> io::Result<()> {
-    let Open { widths, pending: links, places, error, shown } = open;
+fn write_links(
+    out: &mut impl RecordWrite,
+    open: &mut Open,
+    lines: &mut Lines,
+) -> io::Result<()> {
+    let Open { widths, pending: links } = open;
+    let Lines { places, error, shown } = lines;
     shown.clear();
     shown.extend(links.iter().map(|l| output::shown_width(&l.reference)));
     let (place_width, reference_width) = *widths.get_or_insert_with(|| {
