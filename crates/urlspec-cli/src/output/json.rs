@@ -1,9 +1,9 @@
 //! JSON Lines written by hand into a reused buffer: strings escaped as
 //! `serde_json` escapes them, objects with their keys in the order given.
 
-use urlspec_bytes::scan::COPY_ROOM;
+use urlspec_bytes::scan::{first_control_or, COPY_ROOM};
 
-use super::{extend_within, Room};
+use super::{extend_within, Room, SHORT_TEXT};
 
 /// Appends `text` to `buf` as a JSON string, quoted and escaped exactly as
 /// `serde_json` escapes it: `\"`, `\\`, `\b`, `\t`, `\n`, `\f`, `\r`, and
@@ -14,23 +14,50 @@ use super::{extend_within, Room};
 /// them copied whole, where `serde_json::to_writer` looks up each byte
 /// (BENCHMARKS.md, CLI `parse --json` and `links`).
 pub fn push_json_string(buf: &mut Vec<u8>, text: &str) {
-    extend_within(buf, json_room(text) + 2, |room| {
+    extend_within(buf, json_room([text]) + 2, |room| {
         room.put(b"\"");
         put_json_body(room, text);
         room.put(b"\"");
     });
 }
 
-/// The room [`put_json_body`] may take for `text`: six bytes for each
-/// (the longest escape, `\u00XX`), and what a copy writes past its end.
-#[inline]
-pub fn json_room(text: &str) -> usize {
-    6 * text.len() + COPY_ROOM
+/// The room [`put_json_body`] may take for each of `texts`, and what a
+/// copy writes past its end: six bytes a byte (the longest escape,
+/// `\u00XX`) for short texts; for long ones, their length and five bytes
+/// more for each byte they escape, counted, so that a long text reserves
+/// about its own size and not six times it.
+#[inline(always)]
+pub fn json_room<const N: usize>(texts: [&str; N]) -> usize {
+    let len: usize = texts.iter().map(|text| text.len()).sum();
+    if len <= SHORT_TEXT {
+        6 * len + N * COPY_ROOM
+    } else {
+        texts.iter().map(|text| counted_json_room(text)).sum()
+    }
 }
+
+/// [`json_room`] of one long text, its escapes counted.
+#[cold]
+#[inline(never)]
+fn counted_json_room(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let (mut escaped, mut from) = (0, 0);
+    loop {
+        from = first_control_or(bytes, from, ESCAPED) + 1;
+        if from > bytes.len() {
+            break;
+        }
+        escaped += 1;
+    }
+    text.len() + 5 * escaped + COPY_ROOM
+}
+
+/// The bytes besides C0 controls that a JSON string escapes.
+const ESCAPED: [u8; 2] = [b'"', b'\\'];
 
 /// Appends the body of `text` as a JSON string, escaped as
 /// [`push_json_string`] escapes it, without the quotes, to a [`Room`] of
-/// at least [`json_room`]`(text)`: for a writer whose literals carry the
+/// at least [`json_room`]`([text])`: for a writer whose literals carry the
 /// quotes around it (`","url":"`).
 #[inline(always)]
 pub fn put_json_body(room: &mut Room<'_>, text: &str) {
@@ -38,7 +65,7 @@ pub fn put_json_body(room: &mut Room<'_>, text: &str) {
     // `bytes[copied..]` is not in `room` yet.
     let mut copied = 0;
     loop {
-        let at = room.until_control_or(bytes, copied, [b'"', b'\\']);
+        let at = room.until_control_or(bytes, copied, ESCAPED);
         let Some(&b) = bytes.get(at) else { break };
         put_escape(room, b);
         copied = at + 1;
@@ -314,16 +341,32 @@ mod tests {
         }
         let all: String = (0..=0x7fu8).map(char::from).collect();
         texts.push(all.repeat(2));
+        // Long texts, whose room is counted: every byte escaped, and one
+        // escape at each end of a plain run.
+        texts.push(all.repeat(20));
+        texts.push("\n".repeat(SHORT_TEXT + 1));
+        texts.push(format!("\"{}\\", "x".repeat(SHORT_TEXT)));
         for text in &texts {
             // Appended after what the buffer holds.
             let mut ours = b"ab".to_vec();
-            extend_within(&mut ours, json_room(text), |room| {
+            extend_within(&mut ours, json_room([text]), |room| {
                 put_json_body(room, text);
             });
             let quoted = serde_json::to_vec(text).unwrap();
             let body = &quoted[1..quoted.len() - 1];
             assert_eq!(&ours[..2], b"ab");
             assert_eq!(&ours[2..], body, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_long_string_takes_about_its_own_room() {
+        for text in ["x".repeat(1 << 20), "x\"".repeat(1 << 19)] {
+            let mut buf = Vec::new();
+            push_json_string(&mut buf, &text);
+            let escapes = text.bytes().filter(|&b| b == b'"').count();
+            assert_eq!(buf.len(), text.len() + escapes + 2);
+            assert!(buf.capacity() <= buf.len() + 4 * escapes + COPY_ROOM);
         }
     }
 
@@ -334,7 +377,7 @@ mod tests {
             push_json_string(&mut ours, &text);
             let theirs = serde_json::to_vec(&text).unwrap();
             let mut body = Vec::new();
-            extend_within(&mut body, json_room(&text), |room| {
+            extend_within(&mut body, json_room([&text]), |room| {
                 put_json_body(room, &text);
             });
             proptest::prop_assert_eq!(&body[..], &theirs[1..theirs.len() - 1]);

@@ -251,6 +251,11 @@ pub fn plural(n: impl Into<u64>, noun: &str) -> String {
     }
 }
 
+/// The longest text whose room in a [`Room`] is bounded by its length
+/// alone (a few times it, for the escapes it may hold); a longer one's is
+/// counted, so that it reserves about its own size.
+pub const SHORT_TEXT: usize = 1024;
+
 /// A record being written into the spare capacity of a buffer, room for
 /// the whole of it reserved once ([`extend_within`]): each piece is then
 /// a bounds check and a copy, where `Vec::extend_from_slice` checks the

@@ -7,7 +7,7 @@ use std::ops::Range;
 
 use urlspec_bytes::scan::{first_control_or, printable_ascii, COPY_ROOM};
 
-use super::{extend_within, plural, Room};
+use super::{extend_within, plural, Room, SHORT_TEXT};
 
 /// `text` with every character that would disturb a terminal or the
 /// alignment of a caret line replaced by one visible character: C0
@@ -26,18 +26,42 @@ pub fn visible(text: &str) -> Cow<'_, str> {
 
 /// Appends [`visible`]`(text)` to `buf`.
 pub fn push_visible(buf: &mut Vec<u8>, text: &str) {
-    extend_within(buf, visible_room(text), |room| put_visible(room, text));
+    extend_within(buf, visible_room([text]), |room| put_visible(room, text));
 }
 
-/// The room [`put_visible`] may take for `text`: three bytes for each
-/// (a control byte shown as a three-byte picture), and what a copy
-/// writes past its end.
-#[inline]
-pub fn visible_room(text: &str) -> usize {
-    3 * text.len() + COPY_ROOM
+/// The room [`put_visible`] may take for each of `texts`, and what a
+/// copy writes past its end: three bytes a byte (a control byte shown as
+/// a three-byte picture) for short texts; for long ones, their length and
+/// two bytes more for each byte that may start a replaced character,
+/// counted, so that a long text reserves about its own size.
+#[inline(always)]
+pub fn visible_room<const N: usize>(texts: [&str; N]) -> usize {
+    let len: usize = texts.iter().map(|text| text.len()).sum();
+    if len <= SHORT_TEXT {
+        3 * len + N * COPY_ROOM
+    } else {
+        texts.iter().map(|text| counted_visible_room(text)).sum()
+    }
 }
 
-/// [`push_visible`] into a [`Room`] of at least [`visible_room`]`(text)`.
+/// [`visible_room`] of one long text, the bytes that may start a
+/// replaced character counted.
+#[cold]
+#[inline(never)]
+fn counted_visible_room(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let (mut unseen, mut from) = (0, 0);
+    loop {
+        from = first_unseen(bytes, from) + 1;
+        if from > bytes.len() {
+            break;
+        }
+        unseen += 1;
+    }
+    text.len() + 2 * unseen + COPY_ROOM
+}
+
+/// [`push_visible`] into a [`Room`] of at least [`visible_room`]`([text])`.
 #[inline(always)]
 pub fn put_visible(room: &mut Room<'_>, text: &str) {
     let bytes = text.as_bytes();
@@ -204,6 +228,15 @@ mod tests {
     }
 
     #[test]
+    fn a_long_text_takes_about_its_own_room() {
+        let text = "x".repeat(1 << 20) + "\t";
+        let mut buf = Vec::new();
+        push_visible(&mut buf, &text);
+        assert_eq!(buf.len(), text.len() + 2);
+        assert!(buf.capacity() <= text.len() + 2 + COPY_ROOM);
+    }
+
+    #[test]
     fn the_shown_width_is_that_of_the_visible_text() {
         let texts = (0..0x100u32)
             .chain([0x2028, 0x2400, 0x202e, 0x3000, 0x1f600, 0x0301])
@@ -235,6 +268,11 @@ mod tests {
             ["", "plain", "\u{85}\u{202a}\u{2069}\u{2028}€é"]
                 .map(String::from),
         );
+        // Long texts, whose room is counted.
+        let every: String = (0..0x300u32).filter_map(char::from_u32).collect();
+        texts.push(every.repeat(3));
+        texts.push("\t".repeat(SHORT_TEXT + 1));
+        texts.push(format!("\u{85}{}\u{202e}", "x".repeat(SHORT_TEXT)));
         for text in &texts {
             let want = visible_by_chars(text);
             assert_eq!(visible(text), want, "{text:?}");

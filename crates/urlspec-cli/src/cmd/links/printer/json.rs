@@ -166,9 +166,7 @@ fn line(
     // at its longest, the offset's twenty digits at most, and the quotes
     // and keys between them.
     let most = start.len()
-        + json_room(&link.reference)
-        + json_room(url)
-        + json_room(error)
+        + json_room([&link.reference, url, error])
         + shared.resolved.len().max(shared.base.len())
         + shared.tail_in_tree.len().max(shared.tail.len() + 16)
         + 64;

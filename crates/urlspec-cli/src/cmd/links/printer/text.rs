@@ -200,9 +200,8 @@ fn write_links(
         let pad = reference_width
             .saturating_sub(*shown.next().expect("a width for each link"));
         let most = place.len()
-            + visible_room(&link.reference)
+            + visible_room([&link.reference, url])
             + pad
-            + visible_room(url)
             + error.len()
             + 16;
         extend_within(lines, most, |line| {

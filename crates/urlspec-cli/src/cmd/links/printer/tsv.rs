@@ -104,9 +104,7 @@ impl Tsv {
             // Room for the longest row these fields make: each shown at
             // its longest, the offset's twenty digits at most, the tabs.
             let most = start.len()
-                + visible_room(&link.reference)
-                + visible_room(url)
-                + visible_room(error)
+                + visible_room([&link.reference, url, error])
                 + base.len()
                 + encoding_in_tree.len().max(encoding.len() + 16)
                 + 32;
