@@ -1,9 +1,7 @@
 //! JSON Lines written by hand into a reused buffer: strings escaped as
 //! `serde_json` escapes them, objects with their keys in the order given.
 
-use urlspec_bytes::scan::{first_control_or, COPY_ROOM};
-
-use super::{extend_within, Room, SHORT_TEXT};
+use super::{extend_within, room_for, Room};
 
 /// Appends `text` to `buf` as a JSON string, quoted and escaped exactly as
 /// `serde_json` escapes it: `\"`, `\\`, `\b`, `\t`, `\n`, `\f`, `\r`, and
@@ -28,28 +26,7 @@ pub fn push_json_string(buf: &mut Vec<u8>, text: &str) {
 /// about its own size and not six times it.
 #[inline(always)]
 pub fn json_room<const N: usize>(texts: [&str; N]) -> usize {
-    let len: usize = texts.iter().map(|text| text.len()).sum();
-    if len <= SHORT_TEXT {
-        6 * len + N * COPY_ROOM
-    } else {
-        texts.iter().map(|text| counted_json_room(text)).sum()
-    }
-}
-
-/// [`json_room`] of one long text, its escapes counted.
-#[cold]
-#[inline(never)]
-fn counted_json_room(text: &str) -> usize {
-    let bytes = text.as_bytes();
-    let (mut escaped, mut from) = (0, 0);
-    loop {
-        from = first_control_or(bytes, from, ESCAPED) + 1;
-        if from > bytes.len() {
-            break;
-        }
-        escaped += 1;
-    }
-    text.len() + 5 * escaped + COPY_ROOM
+    room_for(texts, 5, ESCAPED)
 }
 
 /// The bytes besides C0 controls that a JSON string escapes.
@@ -265,6 +242,9 @@ impl<'b> JsonObject<'b> {
 
 #[cfg(test)]
 mod tests {
+    use urlspec_bytes::scan::COPY_ROOM;
+
+    use super::super::SHORT_TEXT;
     use super::*;
 
     #[test]

@@ -13,7 +13,9 @@ use std::fmt;
 use std::io::{self, IsTerminal, Write};
 use std::mem::MaybeUninit;
 
-use urlspec_bytes::scan::copy_until_control_or;
+use urlspec_bytes::scan::{
+    copy_until_control_or, first_control_or, COPY_ROOM,
+};
 
 pub use json::JsonObject;
 pub use lines::{
@@ -256,6 +258,45 @@ pub fn plural(n: impl Into<u64>, noun: &str) -> String {
 /// counted, so that it reserves about its own size.
 pub const SHORT_TEXT: usize = 1024;
 
+/// The room a [`Room`] takes for `texts`, each written with the C0
+/// controls and the bytes of `set` in it grown by `extra` bytes at most
+/// (an escape, a replacement), and what a copy writes past its end: for
+/// short texts, as if every byte grew; for long ones, their length and
+/// `extra` for each such byte, counted.
+#[inline(always)]
+pub fn room_for<const N: usize, const S: usize>(
+    texts: [&str; N],
+    extra: usize,
+    set: [u8; S],
+) -> usize {
+    let len: usize = texts.iter().map(|text| text.len()).sum();
+    if len <= SHORT_TEXT {
+        (1 + extra) * len + N * COPY_ROOM
+    } else {
+        texts.iter().map(|text| counted_room(text, extra, set)).sum()
+    }
+}
+
+/// [`room_for`] of one long text.
+#[cold]
+#[inline(never)]
+fn counted_room<const S: usize>(
+    text: &str,
+    extra: usize,
+    set: [u8; S],
+) -> usize {
+    let bytes = text.as_bytes();
+    let (mut grown, mut from) = (0, 0);
+    loop {
+        from = first_control_or(bytes, from, set) + 1;
+        if from > bytes.len() {
+            break;
+        }
+        grown += 1;
+    }
+    bytes.len() + extra * grown + COPY_ROOM
+}
+
 /// A record being written into the spare capacity of a buffer, room for
 /// the whole of it reserved once ([`extend_within`]): each piece is then
 /// a bounds check and a copy, where `Vec::extend_from_slice` checks the
@@ -342,8 +383,6 @@ pub fn extend_within(
 
 #[cfg(test)]
 mod tests {
-    use urlspec_bytes::scan::COPY_ROOM;
-
     use super::*;
 
     /// Appends `bytes[from..stop]` to `buf` and returns `stop`, as

@@ -5,9 +5,9 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use urlspec_bytes::scan::{first_control_or, printable_ascii, COPY_ROOM};
+use urlspec_bytes::scan::{first_control_or, printable_ascii};
 
-use super::{extend_within, plural, Room, SHORT_TEXT};
+use super::{extend_within, plural, room_for, Room};
 
 /// `text` with every character that would disturb a terminal or the
 /// alignment of a caret line replaced by one visible character: C0
@@ -36,29 +36,7 @@ pub fn push_visible(buf: &mut Vec<u8>, text: &str) {
 /// counted, so that a long text reserves about its own size.
 #[inline(always)]
 pub fn visible_room<const N: usize>(texts: [&str; N]) -> usize {
-    let len: usize = texts.iter().map(|text| text.len()).sum();
-    if len <= SHORT_TEXT {
-        3 * len + N * COPY_ROOM
-    } else {
-        texts.iter().map(|text| counted_visible_room(text)).sum()
-    }
-}
-
-/// [`visible_room`] of one long text, the bytes that may start a
-/// replaced character counted.
-#[cold]
-#[inline(never)]
-fn counted_visible_room(text: &str) -> usize {
-    let bytes = text.as_bytes();
-    let (mut unseen, mut from) = (0, 0);
-    loop {
-        from = first_unseen(bytes, from) + 1;
-        if from > bytes.len() {
-            break;
-        }
-        unseen += 1;
-    }
-    text.len() + 2 * unseen + COPY_ROOM
+    room_for(texts, 2, UNSEEN_STARTS)
 }
 
 /// [`push_visible`] into a [`Room`] of at least [`visible_room`]`([text])`.
@@ -220,6 +198,9 @@ pub fn text_width(text: &str) -> usize {
 
 #[cfg(test)]
 mod tests {
+    use urlspec_bytes::scan::COPY_ROOM;
+
+    use super::super::SHORT_TEXT;
     use super::*;
 
     /// `visible` as a character loop: what the scan must give.
