@@ -6,6 +6,7 @@
 //! cargo run --release -p urlspec-bench --bin inflate -- FILE... [--runs N] [--only WAY]
 //! cargo run --release -p urlspec-bench --bin inflate --no-default-features \
 //!     --features zlib-ng -- FILE...
+//! cargo run --release -p urlspec-bench --bin inflate --features isal -- FILE...
 //! ```
 //!
 //! The ways:
@@ -17,7 +18,10 @@
 //!   gzip header skipped by hand and the output sized by the trailer's
 //!   ISIZE, written into one reused buffer;
 //! * `libdeflate`: one `libdeflater::Decompressor` for all members, each
-//!   inflated whole into one reused buffer of ISIZE bytes.
+//!   inflated whole into one reused buffer of ISIZE bytes;
+//! * `isal` (`--features isal`): ISA-L's one-shot inflate
+//!   (`isal_inflate_stateless`, through `isal-rs`), each member whole into
+//!   one reused buffer of ISIZE bytes.
 //!
 //! `flate2`'s backend is the build's: zlib-rs (the default features), or
 //! zlib-ng (`--features zlib-ng`, which takes precedence). Each figure is
@@ -157,20 +161,49 @@ impl Way for Libdeflate {
     }
 
     fn run(&mut self, file: &[u8], members: &[Member]) -> u64 {
-        let mut h = 0u64;
-        for m in members {
-            if self.out.len() < m.size {
-                self.out.resize(m.size, 0);
-            }
-            let out = &mut self.out[..m.size];
-            let n = self
-                .state
-                .gzip_decompress(&file[m.start..m.end], out)
-                .expect("inflated before");
-            assert_eq!(n, m.size);
-            h = h.wrapping_add(sum(out));
+        let Libdeflate { state, out } = self;
+        each_whole(file, members, out, |member, out| {
+            state.gzip_decompress(member, out).expect("inflated before")
+        })
+    }
+}
+
+/// Inflates each member by `inflate` whole into `out`, sized by its
+/// ISIZE: a checksum of the output.
+fn each_whole(
+    file: &[u8],
+    members: &[Member],
+    out: &mut Vec<u8>,
+    mut inflate: impl FnMut(&[u8], &mut [u8]) -> usize,
+) -> u64 {
+    let mut h = 0u64;
+    for m in members {
+        if out.len() < m.size {
+            out.resize(m.size, 0);
         }
-        h
+        let out = &mut out[..m.size];
+        assert_eq!(inflate(&file[m.start..m.end], out), m.size);
+        h = h.wrapping_add(sum(out));
+    }
+    h
+}
+
+#[cfg(feature = "isal")]
+struct Isal {
+    out: Vec<u8>,
+}
+
+#[cfg(feature = "isal")]
+impl Way for Isal {
+    fn name(&self) -> &'static str {
+        "isal"
+    }
+
+    fn run(&mut self, file: &[u8], members: &[Member]) -> u64 {
+        each_whole(file, members, &mut self.out, |member, out| {
+            isal::decompress_into(member, out, isal::Codec::Gzip)
+                .expect("inflated before")
+        })
     }
 }
 
@@ -189,7 +222,9 @@ fn main() -> ExitCode {
         }
     }
     if paths.is_empty() || runs == 0 {
-        eprintln!("usage: inflate FILE... [--runs N] [--only gz-new|raw-reuse|libdeflate]");
+        eprintln!(
+            "usage: inflate FILE... [--runs N] [--only gz-new|raw-reuse|libdeflate|isal|none]"
+        );
         return ExitCode::from(2);
     }
     let mut files = Vec::new();
@@ -216,6 +251,8 @@ fn main() -> ExitCode {
             out: Vec::new(),
         }),
     ];
+    #[cfg(feature = "isal")]
+    ways.push(Box::new(Isal { out: Vec::new() }));
     if let Some(only) = only {
         if only == "none" {
             // The setup alone: what `--only WAY` counts besides the way.
