@@ -1,0 +1,1 @@
+ï»¿filedesc://202cZZZZZZZUZZZZZZZZZZZZZZZZZ:hùt
