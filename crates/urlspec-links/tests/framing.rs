@@ -263,6 +263,50 @@ fn damage_at_the_very_start_is_read_past() {
     }
 }
 
+#[test]
+fn a_byte_order_mark_before_the_first_record_is_read_past() {
+    const BOM: &[u8] = b"\xEF\xBB\xBF";
+    let good = [response("http://h/a", "x"), b"\r\n\r\n".to_vec()].concat();
+    let page = "http://h/a [\"http://h/x\"] []";
+    let marked = [BOM, &good].concat();
+    for data in
+        [marked.clone(), gzip(&marked), [gzip(&marked), gzip(&good)].concat()]
+    {
+        assert_eq!(Format::detect(&data), Format::Warc);
+        let seen = read(&data);
+        assert!(
+            !seen.is_empty() && seen.iter().all(|s| s == page),
+            "{seen:?}"
+        );
+    }
+    // The first record starts after the mark: damage in it is at byte 3.
+    let mut info = warcinfo();
+    info[..4].copy_from_slice(b"WARX");
+    assert_eq!(
+        read(&[BOM, &info, &good].concat()),
+        ["error at byte 3: damaged WARC record: no WARC/ version line", page]
+    );
+    // An ARC file too.
+    assert_eq!(
+        read(&[BOM, &arc(false)].concat()),
+        ["http://h.example/d/p [\"http://h.example/d/next.html\"] []"]
+    );
+    // Before a later record, the mark is damage, as any other bytes would
+    // be: that record is lost.
+    assert_eq!(
+        read(&[good.clone(), BOM.to_vec(), good].concat()),
+        [
+            page,
+            "error at byte 162: damaged WARC record: no WARC/ version line"
+        ]
+    );
+    // Two marks: the second is no record start.
+    assert_eq!(
+        read(&[BOM, BOM, b"WARC/1.0\r\n\r\n"].concat()),
+        ["error at byte 0: not a WARC archive, nor an ARC one (no record starts in it)"]
+    );
+}
+
 /// An ARC v1 file: its `filedesc` record, an HTTP response, a DNS record
 /// (one record per gzip member when `gzipped`).
 fn arc(gzipped: bool) -> Vec<u8> {

@@ -24,6 +24,8 @@ use crate::error::{Error, Reason};
 /// The longest line of a record header, and the most header bytes.
 const MAX_LINE: usize = 64 << 10;
 const MAX_HEADER: usize = 1 << 20;
+/// The UTF-8 byte order mark.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// The room made for a record header's bytes at first: a crawler's
 /// response header is 300 to 600 bytes.
 const HEADER_ROOM: usize = 1 << 10;
@@ -284,6 +286,15 @@ pub fn read<B: BufRead>(
         if !taken.line.iter().all(u8::is_ascii_whitespace) {
             break at;
         }
+    };
+    // A UTF-8 byte order mark before the first record (an archive saved
+    // by a text editor) is read past, as the format's detection reads
+    // past it: the record starts after it.
+    let start = if *kind == Kind::Unknown && taken.line.starts_with(BOM) {
+        taken.line.drain(..BOM.len());
+        start + BOM.len() as u64
+    } else {
+        start
     };
     let at = offset(start);
     let cut = |taken, reason, fields, kind| {
