@@ -15,7 +15,8 @@ use urlspec_links::{is_binary, sniff_html, warc, Context, Format, Summary};
 /// HTML begins, after whitespace, with `<`. The WARC reader, on the input
 /// as it is, as one gzip member and as two: it ends, every error and
 /// skipped record lies inside the input it read, and the skipped records
-/// are counted once by reason.
+/// are counted once by reason. A byte order mark before an archive's
+/// first line changes nothing but the offsets, three bytes on.
 pub fn warc(data: &[u8]) {
     const BOM: &[u8] = b"\xEF\xBB\xBF";
     let bare = data.strip_prefix(BOM).unwrap_or(data);
@@ -28,7 +29,18 @@ pub fn warc(data: &[u8]) {
         assert_eq!(first, Some(&b'<'));
     }
 
-    read(data);
+    let (documents, errors) = read(bare);
+    if bare.starts_with(b"WARC/") || bare.starts_with(b"filedesc://") {
+        // Every offset three bytes on, but that of an input that is no
+        // archive (at byte 0).
+        let on = |(at, why): &(u64, String)| {
+            (if why == NOT_WARC { *at } else { at + 3 }, why.clone())
+        };
+        let on: Vec<_> = errors.iter().map(on).collect();
+        assert_eq!(read(&marked), (documents, on));
+    } else if data.len() > bare.len() {
+        read(data);
+    }
     let gzip = |parts: &[&[u8]]| {
         let mut out = Vec::new();
         for part in parts {
@@ -43,9 +55,14 @@ pub fn warc(data: &[u8]) {
     read(&gzip(&[a, b]));
 }
 
+/// What [`Reason::NotWarc`](urlspec_links::Reason::NotWarc) says.
+const NOT_WARC: &str =
+    "not a WARC archive, nor an ARC one (no record starts in it)";
+
 /// Reads `input` as `urlspec links` does, from its raw bytes: an offset is
 /// a record's, or in a compressed archive its gzip member's, in `input`.
-fn read(input: &[u8]) {
+/// The documents' summary, and each error's offset and reason.
+fn read(input: &[u8]) -> (Summary, Vec<(u64, String)>) {
     let ctx = Context::new(Spec::Rfc3986);
     let mut summary = Summary::default();
     let mut errors = Vec::new();
@@ -62,4 +79,6 @@ fn read(input: &[u8]) {
     let by_reason: usize = summary.skipped_by_reason.values().sum();
     assert_eq!(by_reason, summary.skipped_records, "{summary:?}");
     assert!(documents.unresolved <= documents.links, "{documents:?}");
+    let errors = errors.iter().map(|e| (e.offset, e.reason.to_string()));
+    (documents, errors.collect())
 }
