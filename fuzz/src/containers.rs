@@ -6,7 +6,9 @@ use std::io::{Cursor, Write};
 use flate2::write::GzEncoder;
 use flate2::Compression;
 use urlspec::Spec;
-use urlspec_links::{is_binary, sniff_html, warc, Context, Format, Summary};
+use urlspec_links::{
+    is_binary, sniff_html, warc, Context, Format, Reason, Summary,
+};
 
 /// `Format::detect`, `is_binary` and `sniff_html` never panic and read only
 /// what they say they read: one UTF-8 byte order mark does not change the
@@ -33,8 +35,9 @@ pub fn warc(data: &[u8]) {
     if bare.starts_with(b"WARC/") || bare.starts_with(b"filedesc://") {
         // Every offset three bytes on, but that of an input that is no
         // archive (at byte 0).
+        let no_archive = Reason::NotWarc.to_string();
         let on = |(at, why): &(u64, String)| {
-            (if why == NOT_WARC { *at } else { at + 3 }, why.clone())
+            (if *why == no_archive { *at } else { at + 3 }, why.clone())
         };
         let on: Vec<_> = errors.iter().map(on).collect();
         assert_eq!(read(&marked), (documents, on));
@@ -54,10 +57,6 @@ pub fn warc(data: &[u8]) {
     let (a, b) = data.split_at(data.len() / 2);
     read(&gzip(&[a, b]));
 }
-
-/// What [`Reason::NotWarc`](urlspec_links::Reason::NotWarc) says.
-const NOT_WARC: &str =
-    "not a WARC archive, nor an ARC one (no record starts in it)";
 
 /// Reads `input` as `urlspec links` does, from its raw bytes: an offset is
 /// a record's, or in a compressed archive its gzip member's, in `input`.
