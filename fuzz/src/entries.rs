@@ -7,9 +7,9 @@ use urlspec::base::{
     Source,
 };
 use urlspec::check::{check, check_reference};
+use urlspec::diff::{compare, compare_resolution, Comparison};
 use urlspec::escape::{decode_for_wire, WireErrorKind};
 use urlspec::reference::Redacted;
-use urlspec::diff::{compare, compare_resolution, Comparison};
 use urlspec::resolve::Resolver;
 use urlspec::server::{AuthorityKind, HostKind, Server};
 use urlspec::{Reference, Spec};

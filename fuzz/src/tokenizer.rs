@@ -29,7 +29,8 @@ pub fn html_tokenizer(data: &[u8]) {
     for scripting in [false, true] {
         let options = Options { scripting, ..Options::default() };
         let whole = in_order(data, options);
-        let cut = data.first().map_or(0, |&b| usize::from(b) * data.len() / 256);
+        let cut =
+            data.first().map_or(0, |&b| usize::from(b) * data.len() / 256);
         assert_eq!(pieces(data, options, cut), whole, "cut at {cut}");
     }
     let text = String::from_utf8_lossy(data);
@@ -42,7 +43,9 @@ pub fn html_tokenizer(data: &[u8]) {
     // what it gave by then agrees.
     match lol {
         Ok(lol) => assert_eq!(ours, lol, "lol_html"),
-        Err(lol) => assert_eq!(ours[..lol.len().min(ours.len())], lol[..], "lol_html"),
+        Err(lol) => {
+            assert_eq!(ours[..lol.len().min(ours.len())], lol[..], "lol_html")
+        }
     }
 }
 
@@ -54,7 +57,10 @@ fn in_order(data: &[u8], options: Options) -> Vec<String> {
     let mut at = 0;
     while let Some(token) = t.next() {
         let (start, end) = span(data, &token);
-        assert!(at <= start && start <= end && end <= data.len(), "{at} {start} {end}");
+        assert!(
+            at <= start && start <= end && end <= data.len(),
+            "{at} {start} {end}"
+        );
         at = end;
         out.push(line(&token));
     }
@@ -91,8 +97,14 @@ fn span(data: &[u8], token: &Token<'_>) -> (usize, usize) {
             for a in t.attributes() {
                 let v = a.raw_value();
                 assert!(inside(v));
-                assert!(t.offset() < a.name_offset() && a.value_offset() + v.len() <= t.end());
-                assert_eq!(&data[a.value_offset()..a.value_offset() + v.len()], v);
+                assert!(
+                    t.offset() < a.name_offset()
+                        && a.value_offset() + v.len() <= t.end()
+                );
+                assert_eq!(
+                    &data[a.value_offset()..a.value_offset() + v.len()],
+                    v
+                );
             }
             (t.offset(), t.end())
         }
@@ -115,12 +127,20 @@ fn line(token: &Token<'_>) -> String {
         Token::StartTag(t) => {
             let mut s = format!("<{}", String::from_utf8_lossy(t.name()));
             for a in t.attributes() {
-                s += &format!(" {}={:?}", String::from_utf8_lossy(a.name()), a.value());
+                s += &format!(
+                    " {}={:?}",
+                    String::from_utf8_lossy(a.name()),
+                    a.value()
+                );
             }
             s + if t.self_closing() { "/>" } else { ">" }
         }
-        Token::EndTag(t) => format!("</{}>", String::from_utf8_lossy(t.name())),
-        Token::Text(t) => format!("\"{:?}|{}", t.kind(), t.raw().escape_ascii()),
+        Token::EndTag(t) => {
+            format!("</{}>", String::from_utf8_lossy(t.name()))
+        }
+        Token::Text(t) => {
+            format!("\"{:?}|{}", t.kind(), t.raw().escape_ascii())
+        }
         Token::Comment(c) => format!("<!--{}-->", c.data()),
         Token::Doctype(d) => format!(
             "<!DOCTYPE {:?} {:?} {:?} {}>",
@@ -137,7 +157,9 @@ fn line(token: &Token<'_>) -> String {
 fn joined(lines: Vec<String>) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for l in lines {
-        if let (Some(last), Some((kind, text))) = (out.last_mut(), l.split_once('|')) {
+        if let (Some(last), Some((kind, text))) =
+            (out.last_mut(), l.split_once('|'))
+        {
             if l.starts_with('"') && last.starts_with(&format!("{kind}|")) {
                 last.push_str(text);
                 continue;
@@ -175,7 +197,11 @@ fn lines(shown: Vec<Shown>) -> Vec<String> {
         .collect()
 }
 
-fn tag_line(name: &str, attrs: &[(String, String)], self_closing: bool) -> String {
+fn tag_line(
+    name: &str,
+    attrs: &[(String, String)],
+    self_closing: bool,
+) -> String {
     let mut s = format!("<{name}");
     for (n, v) in attrs {
         s += &format!(" {n}={v:?}");
@@ -192,7 +218,8 @@ fn ours_as_html5ever(data: &[u8]) -> Vec<String> {
     let mut kind = TextKind::Data;
     let flush = |raw: &mut Vec<u8>, kind: TextKind, out: &mut Vec<Shown>| {
         if !raw.is_empty() {
-            let text = decode::text(&String::from_utf8_lossy(raw), kind).into_owned();
+            let text =
+                decode::text(&String::from_utf8_lossy(raw), kind).into_owned();
             push(out, Shown::Text(text));
             raw.clear();
         }
@@ -213,11 +240,22 @@ fn ours_as_html5ever(data: &[u8]) -> Vec<String> {
                 Token::StartTag(tag) => {
                     let attrs: Vec<(String, String)> = tag
                         .attributes()
-                        .map(|a| (String::from_utf8_lossy(a.name()).into_owned(), a.value().into_owned()))
+                        .map(|a| {
+                            (
+                                String::from_utf8_lossy(a.name()).into_owned(),
+                                a.value().into_owned(),
+                            )
+                        })
                         .collect();
-                    tag_line(&String::from_utf8_lossy(tag.name()), &attrs, tag.self_closing())
+                    tag_line(
+                        &String::from_utf8_lossy(tag.name()),
+                        &attrs,
+                        tag.self_closing(),
+                    )
                 }
-                Token::EndTag(e) => format!("</{}>", String::from_utf8_lossy(e.name())),
+                Token::EndTag(e) => {
+                    format!("</{}>", String::from_utf8_lossy(e.name()))
+                }
                 Token::Comment(c) => format!("<!--{}-->", c.data()),
                 Token::Doctype(d) => doctype_line(
                     d.name().map(|n| n.into_owned()),
@@ -259,9 +297,14 @@ impl TokenSink for Sink {
                     .iter()
                     .map(|a| (a.name.local.to_string(), a.value.to_string()))
                     .collect();
-                push(&mut out, Shown::Token(tag_line(&name, &attrs, self_closing)));
+                push(
+                    &mut out,
+                    Shown::Token(tag_line(&name, &attrs, self_closing)),
+                );
                 return match &*name {
-                    "title" | "textarea" => TokenSinkResult::RawData(RawKind::Rcdata),
+                    "title" | "textarea" => {
+                        TokenSinkResult::RawData(RawKind::Rcdata)
+                    }
                     "style" | "xmp" | "iframe" | "noembed" | "noframes" => {
                         TokenSinkResult::RawData(RawKind::Rawtext)
                     }
@@ -270,9 +313,13 @@ impl TokenSink for Sink {
                     _ => TokenSinkResult::Continue,
                 };
             }
-            H5::CharacterTokens(t) => push(&mut out, Shown::Text(t.to_string())),
+            H5::CharacterTokens(t) => {
+                push(&mut out, Shown::Text(t.to_string()))
+            }
             H5::NullCharacterToken => push(&mut out, Shown::Text("\0".into())),
-            H5::CommentToken(c) => push(&mut out, Shown::Token(format!("<!--{c}-->"))),
+            H5::CommentToken(c) => {
+                push(&mut out, Shown::Token(format!("<!--{c}-->")))
+            }
             H5::DoctypeToken(d) => push(
                 &mut out,
                 Shown::Token(doctype_line(
@@ -292,7 +339,8 @@ fn with_html5ever(text: &str) -> Vec<String> {
     let input = BufferQueue::default();
     input.push_back(StrTendril::from_slice(text));
     // The byte order mark is the caller's (the encoding sniffing takes it).
-    let opts = TokenizerOpts { discard_bom: false, ..TokenizerOpts::default() };
+    let opts =
+        TokenizerOpts { discard_bom: false, ..TokenizerOpts::default() };
     let tok = H5Tokenizer::new(Sink(RefCell::new(Vec::new())), opts);
     let _ = tok.feed(&input);
     tok.end();
@@ -312,7 +360,10 @@ fn lol_line(name: &str, attrs: &[(String, String, Option<usize>)]) -> String {
 
 /// Adds `attr` (name, value, offset) unless an earlier one has its name:
 /// both sides of the lol_html differential keep the first of repeats.
-fn push_first(attrs: &mut Vec<(String, String, Option<usize>)>, attr: (String, String, Option<usize>)) {
+fn push_first(
+    attrs: &mut Vec<(String, String, Option<usize>)>,
+    attr: (String, String, Option<usize>),
+) {
     if !attrs.iter().any(|(n, _, _)| *n == attr.0) {
         attrs.push(attr);
     }
@@ -357,13 +408,15 @@ fn start_tags_as_lol_html(data: &[u8]) -> Vec<String> {
     while let Some(token) = t.next() {
         let foreign = match token {
             Token::StartTag(tag) => {
-                let mut attrs: Vec<(String, String, Option<usize>)> = Vec::new();
+                let mut attrs: Vec<(String, String, Option<usize>)> =
+                    Vec::new();
                 for a in tag.attributes() {
                     // lol_html gives no offset for a missing value
                     // (`a=>`), as for no value.
                     let missing = a.raw_value().is_empty()
                         && data.get(a.value_offset()) == Some(&b'>');
-                    let at = (a.has_value() && !missing).then_some(a.value_offset());
+                    let at = (a.has_value() && !missing)
+                        .then_some(a.value_offset());
                     // lol_html decodes a name or value sniffing a byte
                     // order mark, which it drops.
                     let bom = |b: &[u8]| {
@@ -372,9 +425,15 @@ fn start_tags_as_lol_html(data: &[u8]) -> Vec<String> {
                     };
                     // A name the dropped mark makes the same as an earlier
                     // one (`y`, then U+FEFF `y`) is a repeat to lol_html.
-                    push_first(&mut attrs, (bom(a.name()), bom(a.raw_value()), at));
+                    push_first(
+                        &mut attrs,
+                        (bom(a.name()), bom(a.raw_value()), at),
+                    );
                 }
-                out.push(lol_line(&String::from_utf8_lossy(tag.name()), &attrs));
+                out.push(lol_line(
+                    &String::from_utf8_lossy(tag.name()),
+                    &attrs,
+                ));
                 ns.start(&tag)
             }
             Token::EndTag(end) => ns.end(end.name()),
@@ -409,7 +468,10 @@ impl Namespaces {
         self.current() != Ns::Html
     }
 
-    fn start(&mut self, tag: &urlspec_links::html::tokenizer::Tag<'_>) -> bool {
+    fn start(
+        &mut self,
+        tag: &urlspec_links::html::tokenizer::Tag<'_>,
+    ) -> bool {
         let name = tag.name();
         match name {
             b"svg" => self.stack.push(Ns::Svg),
@@ -420,19 +482,30 @@ impl Namespaces {
             }
             _ => {
                 let integration = match self.current() {
-                    Ns::Svg => matches!(name, b"desc" | b"title" | b"foreignobject"),
-                    Ns::Math => matches!(name, b"mi" | b"mo" | b"mn" | b"ms" | b"mtext"),
+                    Ns::Svg => {
+                        matches!(name, b"desc" | b"title" | b"foreignobject")
+                    }
+                    Ns::Math => matches!(
+                        name,
+                        b"mi" | b"mo" | b"mn" | b"ms" | b"mtext"
+                    ),
                     Ns::Html => false,
                 };
                 let font = name == b"font"
-                    && tag.attributes().any(|a| matches!(a.name(), b"color" | b"size" | b"face"));
+                    && tag.attributes().any(|a| {
+                        matches!(a.name(), b"color" | b"size" | b"face")
+                    });
                 let annotation = self.current() == Ns::Math
                     && name == b"annotation-xml"
                     && !tag.self_closing()
                     && tag.attributes().any(|a| {
                         a.name() == b"encoding"
-                            && (a.raw_value().eq_ignore_ascii_case(b"text/html")
-                                || a.raw_value().eq_ignore_ascii_case(b"application/xhtml+xml"))
+                            && (a
+                                .raw_value()
+                                .eq_ignore_ascii_case(b"text/html")
+                                || a.raw_value().eq_ignore_ascii_case(
+                                    b"application/xhtml+xml",
+                                ))
                     });
                 if integration && !tag.self_closing() || annotation {
                     self.stack.push(Ns::Html);
@@ -451,9 +524,19 @@ impl Namespaces {
                 let prev = (n >= 2).then(|| self.stack[n - 2]);
                 let leaves = match prev {
                     Some(Ns::Math) => {
-                        matches!(name, b"mi" | b"mo" | b"mn" | b"ms" | b"mtext" | b"annotation-xml")
+                        matches!(
+                            name,
+                            b"mi"
+                                | b"mo"
+                                | b"mn"
+                                | b"ms"
+                                | b"mtext"
+                                | b"annotation-xml"
+                        )
                     }
-                    Some(Ns::Svg) => matches!(name, b"desc" | b"title" | b"foreignobject"),
+                    Some(Ns::Svg) => {
+                        matches!(name, b"desc" | b"title" | b"foreignobject")
+                    }
                     _ => false,
                 };
                 if leaves {
