@@ -27,10 +27,12 @@ const MAX_REQUESTS: usize = 200;
 /// How long a read or write on a connection may block.
 const IO_LIMIT: Duration = Duration::from_secs(10);
 
-/// One response: its `Content-Type` and body.
+/// One response: its `Content-Type`, its `Content-Security-Policy` if
+/// any, and body.
 #[derive(Clone)]
 pub struct Response {
     pub content_type: String,
+    pub policy: Option<String>,
     pub body: Vec<u8>,
 }
 
@@ -210,15 +212,20 @@ fn requests(
                 "404 Not Found",
                 Response {
                     content_type: "text/plain".into(),
+                    policy: None,
                     body: Vec::new(),
                 },
             ),
         };
         let writer = reader.get_mut();
+        let policy = response
+            .policy
+            .map(|p| format!("Content-Security-Policy: {p}\r\n"))
+            .unwrap_or_default();
         write!(
             writer,
             "HTTP/1.1 {status}\r\nContent-Type: {}\r\nContent-Length: {}\r\n\
-             Cache-Control: no-store\r\n\r\n",
+             {policy}Cache-Control: no-store\r\n\r\n",
             response.content_type,
             response.body.len()
         )?;
