@@ -370,7 +370,8 @@ fn collector() -> String {
 /// A page of the comparison.
 #[derive(Clone)]
 struct Page {
-    /// A page of `testdata/links/browser/`, not of a crawl.
+    /// A page of `testdata/links/browser/`, written here (not of a crawl
+    /// or of another project).
     own: bool,
     /// Served with [`SCRIPTS_BLOCKED`]: a page of another project, whose
     /// own scripts would add, remove and move elements (analytics tags,
@@ -824,9 +825,10 @@ fn compare(
     let fetched: Vec<&str> =
         seen.requests.iter().map(|r| without_fragment(r)).collect();
     for group in &requested {
-        // The crawl's `<img src srcset="… 2x, … 3x">`: at a device pixel
-        // ratio of 1 the browser takes `src`, its 1x candidate, and asks for
-        // no candidate of the srcset.
+        // The crawl's `<img src srcset="… 2x, … 3x">` (and the like on
+        // other projects' pages): at a device pixel ratio of 1 the browser
+        // takes `src`, its 1x candidate, and asks for no candidate of the
+        // srcset.
         let optional = !page.own && group[0].0.ends_with("@srcset")
             || page.scripts_blocked && fetched_when_used(&group[0].0);
         if !optional
