@@ -3,15 +3,16 @@
 //! when `URLSPEC_BROWSER_CRAWL` names one, pages of a crawl written by
 //! `gen_warc` (`.ci/run` writes one); then, apart, the 80 pages of
 //! `../shared/data/browser-pages/` that other projects wrote (real pages
-//! saved by readability's and trafilatura's tests, WPT and html5lib
-//! files), served with a policy that runs none of their own scripts,
-//! which would add and move elements. Each page is served from a
-//! loopback server at its real URL (Chromium sends every host to it;
-//! `https:` pages over TLS with a certificate made for the run, which
-//! Chromium is told to accept), and each link must be the URL the browser
-//! gives, and each page's encoding its `document.characterSet`. A style
-//! sheet's URLs and a script's of those other pages need only be asked
-//! for when the browser uses them; every request must be a link.
+//! saved by readability's and trafilatura's tests and pywb's sample
+//! archive, jsoup and scrapy fixtures, WPT and html5lib files), served
+//! with a policy that runs none of their own scripts, which would add
+//! and move elements. Each page is served from a loopback server at its
+//! real URL (Chromium sends every host to it; `https:` pages over TLS
+//! with a certificate made for the run, which Chromium is told to
+//! accept), and each link must be the URL the browser gives, and each
+//! page's encoding its `document.characterSet`. A style sheet's URLs and
+//! a script's of those other pages need only be asked for when the
+//! browser uses them; every request must be a link.
 //!
 //! The browser's URL of a link comes from the DOM's IDL attribute where
 //! HTML reflects the attribute as a URL (`a.href`, `img.src`, …: parsed
