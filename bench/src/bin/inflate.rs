@@ -3,7 +3,7 @@
 //! way, the choice behind the WARC reader's gzip.
 //!
 //! ```text
-//! cargo run --release -p urlspec-bench --bin inflate -- FILE... [--runs N] [--only WAY]
+//! cargo run --release -p urlspec-bench --bin inflate -- FILE... [--runs N] [--only WAY] [--bodies]
 //! cargo run --release -p urlspec-bench --bin inflate --no-default-features \
 //!     --features zlib-ng -- FILE...
 //! cargo run --release -p urlspec-bench --bin inflate --features isal -- FILE...
@@ -30,6 +30,12 @@
 //! `valgrind --tool=callgrind`; `--only none` is the finding of the
 //! members alone, to subtract). The inflated bytes of every way are
 //! checked against the first's.
+//!
+//! `--bodies` adds, as one more input a file, the HTTP bodies of its
+//! response records that say `Content-Encoding: gzip` (each a gzip member
+//! in the WARC record's block): with them, the ways inflate all that
+//! `urlspec links` inflates on a crawl such as `gen_warc`'s, whose coded
+//! bodies are gzip and not chunked.
 
 use std::env;
 use std::hint::black_box;
@@ -64,6 +70,40 @@ fn members(file: &[u8]) -> Vec<Member> {
         at = end;
     }
     found
+}
+
+/// The gzip-coded bodies of the response records among `members` of
+/// `file`, one after the other. A bench's reading of the record: the
+/// WARC header, then the HTTP header, each up to its blank line.
+fn gzip_bodies(file: &[u8], found: &[Member]) -> Vec<u8> {
+    fn blank_line(b: &[u8]) -> Option<usize> {
+        b.windows(4).position(|w| w == b"\r\n\r\n").map(|i| i + 4)
+    }
+    fn has_line(head: &[u8], line: &[u8]) -> bool {
+        head.split(|&b| b == b'\n')
+            .any(|l| l.trim_ascii().eq_ignore_ascii_case(line))
+    }
+    let mut bodies = Vec::new();
+    for m in found {
+        let mut record = Vec::with_capacity(m.size);
+        flate2::bufread::GzDecoder::new(&file[m.start..m.end])
+            .read_to_end(&mut record)
+            .expect("inflated before");
+        let Some(warc_end) = blank_line(&record) else { continue };
+        if !has_line(&record[..warc_end], b"WARC-Type: response") {
+            continue;
+        }
+        let http = &record[warc_end..];
+        let Some(http_end) = blank_line(http) else { continue };
+        if !has_line(&http[..http_end], b"Content-Encoding: gzip") {
+            continue;
+        }
+        let body = &http[http_end..];
+        if let Some(first) = members(body).first() {
+            bodies.extend_from_slice(&body[first.start..first.end]);
+        }
+    }
+    bodies
 }
 
 /// The length of the gzip header at the start of `m` (RFC 1952 §2.3).
@@ -211,6 +251,7 @@ fn main() -> ExitCode {
     let mut paths = Vec::new();
     let mut runs = 9;
     let mut only = None;
+    let mut with_bodies = false;
     let mut args = env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -218,17 +259,19 @@ fn main() -> ExitCode {
                 runs = args.next().and_then(|n| n.parse().ok()).unwrap_or(0)
             }
             "--only" => only = args.next(),
+            "--bodies" => with_bodies = true,
             _ => paths.push(arg),
         }
     }
     if paths.is_empty() || runs == 0 {
         eprintln!(
-            "usage: inflate FILE... [--runs N] [--only gz-new|raw-reuse|libdeflate|isal|none]"
+            "usage: inflate FILE... [--runs N] [--only gz-new|raw-reuse|libdeflate|isal|none] [--bodies]"
         );
         return ExitCode::from(2);
     }
     let mut files = Vec::new();
     let (mut packed, mut inflated, mut count) = (0, 0, 0);
+    let mut body_count = 0;
     for path in &paths {
         let bytes = match std::fs::read(path) {
             Ok(bytes) => bytes,
@@ -238,10 +281,18 @@ fn main() -> ExitCode {
             }
         };
         let found = members(&bytes);
+        let bodies = with_bodies.then(|| gzip_bodies(&bytes, &found));
+        files.push((bytes, found));
+        if let Some(bodies) = bodies {
+            let found = members(&bodies);
+            body_count += found.len();
+            files.push((bodies, found));
+        }
+    }
+    for (_, found) in &files {
         packed += found.iter().map(|m| m.end - m.start).sum::<usize>();
         inflated += found.iter().map(|m| m.size).sum::<usize>();
         count += found.len();
-        files.push((bytes, found));
     }
     let mut ways: Vec<Box<dyn Way>> = vec![
         Box::new(GzNew),
@@ -267,8 +318,13 @@ fn main() -> ExitCode {
         }
         return ExitCode::SUCCESS;
     }
+    let of_bodies = if with_bodies {
+        format!(" ({body_count} of them bodies)")
+    } else {
+        String::new()
+    };
     println!(
-        "{count} members, {packed} bytes gzipped, {inflated} inflated; flate2 backend: {}",
+        "{count} members{of_bodies}, {packed} bytes gzipped, {inflated} inflated; flate2 backend: {}",
         if cfg!(feature = "zlib-ng") { "zlib-ng" } else { "zlib-rs" }
     );
     let mut times = vec![Vec::new(); ways.len()];
