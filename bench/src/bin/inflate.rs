@@ -31,9 +31,9 @@
 //! members alone, to subtract). The inflated bytes of every way are
 //! checked against the first's.
 //!
-//! `--bodies` adds, as one more input a file, the HTTP bodies of its
+//! `--bodies` adds one more input for each file: the HTTP bodies of its
 //! response records that say `Content-Encoding: gzip` (each a gzip member
-//! in the WARC record's block): with them, the ways inflate all that
+//! in the WARC record's block). With them, the ways inflate all that
 //! `urlspec links` inflates on a crawl such as `gen_warc`'s, whose coded
 //! bodies are gzip and not chunked.
 
@@ -72,8 +72,8 @@ fn members(file: &[u8]) -> Vec<Member> {
     found
 }
 
-/// The gzip-coded bodies of the response records among `members` of
-/// `file`, one after the other. A bench's reading of the record: the
+/// The gzip-coded bodies of the response records among the members
+/// `found` in `file`, one after the other. A bench's reading of the record: the
 /// WARC header, then the HTTP header, each up to its blank line.
 fn gzip_bodies(file: &[u8], found: &[Member]) -> Vec<u8> {
     fn blank_line(b: &[u8]) -> Option<usize> {
